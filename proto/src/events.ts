@@ -1,0 +1,18 @@
+import { type Static, Type } from 'typebox';
+import { TokenStateSchema } from './users';
+
+/** Topic names of the event bus (DESIGN.md §5). */
+export const TOPICS = {
+  labelRequested: 'label.requested',
+  bulkProgress: 'bulk.progress',
+  labelPurchased: 'label.purchased',
+  userChanged: 'user.changed',
+} as const;
+export type Topic = (typeof TOPICS)[keyof typeof TOPICS];
+
+/** user.changed, keyed by user id: the user's current token state (or deleted). */
+export const UserChangedEventSchema = Type.Intersect([
+  TokenStateSchema,
+  Type.Object({ deleted: Type.Optional(Type.Boolean()) }),
+]);
+export type UserChangedEvent = Static<typeof UserChangedEventSchema>;
