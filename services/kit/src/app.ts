@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { isAppError, statusOf } from './errors';
+import { typeboxValidatorCompiler } from './validation';
+
+export type ServiceApp = FastifyInstance<
+  import('node:http').Server,
+  import('node:http').IncomingMessage,
+  import('node:http').ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export type ReadinessCheck = () => Promise<void>;
+
+export interface CreateServiceAppOptions {
+  name: string;
+  logger: Logger | false;
+  /** Checked by /readyz; each throws when its dependency is not usable. */
+  readiness?: ReadinessCheck[];
+  bodyLimit?: number;
+  /** Trust X-Forwarded-* from the gateway in front. */
+  trustProxy?: boolean;
+}
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/**
+ * Builds a Fastify instance with what every service shares: TypeBox
+ * validation, request ids carried across services, one error format
+ * `{ code, message }`, health and readiness, and Prometheus metrics.
+ */
+export function createServiceApp(opts: CreateServiceAppOptions): ServiceApp {
+  const app = Fastify({
+    loggerInstance: opts.logger === false ? undefined : opts.logger,
+    logger: opts.logger === false ? false : undefined,
+    bodyLimit: opts.bodyLimit ?? 1024 * 1024,
+    trustProxy: opts.trustProxy ?? true,
+    requestIdHeader: REQUEST_ID_HEADER,
+    genReqId: () => randomUUID(),
+    ajv: undefined,
+  } as Parameters<typeof Fastify>[0]).withTypeProvider<TypeBoxTypeProvider>() as unknown as ServiceApp;
+
+  app.setValidatorCompiler(typeboxValidatorCompiler);
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    if (isAppError(error)) {
+      const status = statusOf(error.code);
+      if (status >= 500) request.log.error({ err: error }, 'request failed');
+      return reply.status(status).send({ code: error.code, message: error.message });
+    }
+    const fe = error as FastifyError;
+    if (fe.validation) {
+      return reply.status(400).send({ code: 'VALIDATION_FAILED', message: fe.message });
+    }
+    if (fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (fe instanceof SyntaxError && fe.statusCode === 400)) {
+      return reply.status(400).send({ code: 'BAD_JSON', message: 'The request body is not valid JSON' });
+    }
+    if (fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return reply.status(400).send({ code: 'BAD_JSON', message: 'The request body is empty but JSON was declared' });
+    }
+    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.status(413).send({ code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large' });
+    }
+    if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.status(415).send({ code: 'BAD_REQUEST', message: 'Unsupported content type' });
+    }
+    const status = fe.statusCode && fe.statusCode >= 400 ? fe.statusCode : 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'unhandled error');
+      // Never leak internals to a client.
+      return reply
+        .status(status)
+        .send({ code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' });
+    }
+    if (status === 429) return reply.status(429).send({ code: 'RATE_LIMITED', message: fe.message });
+    return reply.status(status).send({ code: fe.code ?? 'BAD_REQUEST', message: fe.message });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .status(404)
+      .send({ code: 'NOT_FOUND', message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+  });
+
+  const registry = new Registry();
+  registry.setDefaultLabels({ service: opts.name });
+  collectDefaultMetrics({ register: registry });
+  app.decorate('metrics', registry);
+
+  app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok', service: opts.name }));
+  app.get('/readyz', { logLevel: 'warn' }, async (_req, reply) => {
+    try {
+      for (const check of opts.readiness ?? []) await check();
+      return { status: 'ready', service: opts.name };
+    } catch (e) {
+      return reply
+        .status(503)
+        .send({ code: 'SERVICE_UNAVAILABLE', message: `${opts.name} is not ready: ${(e as Error).message}` });
+    }
+  });
+  app.get('/metrics', { logLevel: 'warn' }, async (_req, reply) => {
+    reply.header('content-type', registry.contentType);
+    return registry.metrics();
+  });
+
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: Registry;
+  }
+}

@@ -1,0 +1,151 @@
+import fastifyJwt from '@fastify/jwt';
+import type { Role, TokenClaims, TokenState } from '@flatship/proto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from './errors';
+
+/** Who is calling, once their token has been checked. */
+export interface AuthContext {
+  userId: string;
+  role: Role;
+  tokenVersion: number;
+  /** The admin acting as this user (login-as), if any. */
+  impersonatorId?: string;
+}
+
+/** Where a service learns a user's current role, activation and token version. */
+export interface TokenStateSource {
+  get(userId: string): Promise<TokenState | null>;
+}
+
+export interface AuthPluginOptions {
+  publicKey: string;
+  /** Only the auth service signs tokens. */
+  privateKey?: string;
+  tokenTtl?: string;
+  tokenState: TokenStateSource;
+}
+
+export const TOKEN_ALGORITHM = 'EdDSA';
+
+export const AUTH_MESSAGES = {
+  missing: 'Please log in to continue.',
+  invalid: 'Your session is not valid. Please log in again.',
+  expired: 'Your session has expired. Please log in again.',
+  revoked: 'Your session has ended. Please log in again.',
+  blocked: 'Your account has been blocked. Please contact support.',
+  forbidden: 'You do not have permission to do this.',
+} as const;
+
+/** Reads the token the way the spec sends it: header `token`, or `?token=` on download links. */
+export function extractToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.token;
+  if (typeof header === 'string' && header.length > 0) return header;
+  const q = (request.query as Record<string, unknown> | undefined)?.token;
+  return typeof q === 'string' && q.length > 0 ? q : undefined;
+}
+
+/**
+ * Registers @fastify/jwt with the public key (and the private key in the
+ * auth service) and decorates:
+ *  - `app.verifyAccessToken(token)` → AuthContext, throwing AppError (also used for socket handshakes);
+ *  - `app.requireUser` / `app.requireAdmin` for route `onRequest` hooks, which set `request.auth`.
+ * A token is accepted only when its signature and expiry are good AND its
+ * version matches the user's current one AND the user is not blocked, so
+ * blocking, a role change or a password change revokes older tokens.
+ */
+export const authPlugin = fp(
+  async (app: FastifyInstance, opts: AuthPluginOptions) => {
+    await app.register(fastifyJwt, {
+      secret: opts.privateKey ? { public: opts.publicKey, private: opts.privateKey } : { public: opts.publicKey },
+      sign: { algorithm: TOKEN_ALGORITHM, expiresIn: opts.tokenTtl ?? '7d' },
+      verify: { algorithms: [TOKEN_ALGORITHM] },
+    });
+
+    async function verifyAccessToken(token: string | undefined): Promise<AuthContext> {
+      if (!token) throw new AppError('AUTH_MISSING_TOKEN', AUTH_MESSAGES.missing);
+      let claims: TokenClaims;
+      try {
+        claims = app.jwt.verify<TokenClaims>(token);
+      } catch (e) {
+        const code = (e as { code?: string }).code;
+        if (code === 'FAST_JWT_EXPIRED') throw new AppError('AUTH_TOKEN_EXPIRED', AUTH_MESSAGES.expired);
+        throw new AppError('AUTH_INVALID_TOKEN', AUTH_MESSAGES.invalid);
+      }
+      if (typeof claims.sub !== 'string' || typeof claims.ver !== 'number') {
+        throw new AppError('AUTH_INVALID_TOKEN', AUTH_MESSAGES.invalid);
+      }
+      const state = await opts.tokenState.get(claims.sub);
+      if (!state || state.tokenVersion !== claims.ver) throw new AppError('AUTH_TOKEN_REVOKED', AUTH_MESSAGES.revoked);
+      if (state.activation === 'block') throw new AppError('AUTH_ACCOUNT_BLOCKED', AUTH_MESSAGES.blocked);
+      return {
+        userId: state.id,
+        role: state.role,
+        tokenVersion: state.tokenVersion,
+        ...(claims.imp ? { impersonatorId: claims.imp } : {}),
+      };
+    }
+
+    app.decorate('verifyAccessToken', verifyAccessToken);
+    app.decorateRequest('auth', null);
+    app.decorate('requireUser', async (request: FastifyRequest, _reply: FastifyReply) => {
+      request.auth = await verifyAccessToken(extractToken(request));
+    });
+    app.decorate('requireAdmin', async (request: FastifyRequest, _reply: FastifyReply) => {
+      request.auth = await verifyAccessToken(extractToken(request));
+      if (request.auth.role !== 'admin') throw new AppError('FORBIDDEN', AUTH_MESSAGES.forbidden);
+    });
+  },
+  { name: 'flatship-auth' },
+);
+
+/** The rule for every `{userId}` in a path: it must be the caller's own id, or the caller is an admin. */
+export function assertSelfOrAdmin(auth: AuthContext | null, userId: string): AuthContext {
+  if (!auth) throw new AppError('AUTH_MISSING_TOKEN', AUTH_MESSAGES.missing);
+  if (auth.userId !== userId && auth.role !== 'admin') throw new AppError('FORBIDDEN', AUTH_MESSAGES.forbidden);
+  return auth;
+}
+
+export function requireAuth(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw new AppError('AUTH_MISSING_TOKEN', AUTH_MESSAGES.missing);
+  return request.auth;
+}
+
+/**
+ * Caches token states briefly. Services other than auth fetch them over
+ * internal HTTP; `user.changed` events evict entries at once, and the short
+ * TTL bounds staleness if an event is late.
+ */
+export function createCachedTokenState(
+  fetchState: (userId: string) => Promise<TokenState | null>,
+  ttlMs = 5_000,
+): TokenStateSource & { apply(state: TokenState & { deleted?: boolean }): void; evict(userId: string): void } {
+  const cache = new Map<string, { state: TokenState | null; at: number }>();
+  return {
+    async get(userId) {
+      const hit = cache.get(userId);
+      if (hit && Date.now() - hit.at < ttlMs) return hit.state;
+      const state = await fetchState(userId);
+      cache.set(userId, { state, at: Date.now() });
+      if (cache.size > 50_000) cache.delete(cache.keys().next().value as string);
+      return state;
+    },
+    apply(state) {
+      cache.set(state.id, { state: state.deleted ? null : state, at: Date.now() });
+    },
+    evict(userId) {
+      cache.delete(userId);
+    },
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    verifyAccessToken(token: string | undefined): Promise<AuthContext>;
+    requireUser(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}

@@ -1,0 +1,57 @@
+import { type Static, type TObject, Type } from 'typebox';
+import { Value } from 'typebox/value';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Reads and validates configuration once, at start-up. Every bad or missing
+ * variable is named in the error, so a misconfigured process stops with a
+ * message a person can act on. Nothing else in a service reads process.env.
+ */
+export function loadConfig<T extends TObject>(
+  schema: T,
+  env: Record<string, string | undefined> = process.env,
+): Static<T> {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.properties)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') raw[key] = v;
+  }
+  const withDefaults = Value.Default(schema, raw);
+  const converted = Value.Convert(schema, withDefaults);
+  if (Value.Check(schema, converted)) return converted as Static<T>;
+  const problems: string[] = [];
+  for (const err of Value.Errors(schema, converted)) {
+    const e = err as { instancePath: string; keyword: string; message: string; params: Record<string, unknown> };
+    if (e.keyword === 'required') {
+      const missing = (e.params.requiredProperties as string[] | undefined) ?? [];
+      for (const name of missing) problems.push(`${name} is required but not set`);
+      continue;
+    }
+    const name = e.instancePath.replace(/^\//, '');
+    const desc = (schema.properties[name] as { description?: string } | undefined)?.description;
+    problems.push(`${name}=${JSON.stringify(env[name])} is invalid: ${e.message}${desc ? ` (${desc})` : ''}`);
+  }
+  throw new ConfigError([...new Set(problems)]);
+}
+
+/** Settings every service shares. */
+export const BaseConfig = {
+  HOST: Type.String({ default: '127.0.0.1', description: 'interface to listen on' }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info', description: 'pino log level' },
+  ),
+  DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://', description: 'PostgreSQL connection URL' }),
+  JWT_PUBLIC_KEY: Type.String({ minLength: 40, description: 'PEM public key that verifies access tokens' }),
+  INTERNAL_SECRET: Type.String({ minLength: 16, description: 'shared secret for /internal calls between services' }),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10000 }),
+};
+
+export const portConfig = (defaultPort: number) =>
+  Type.Integer({ minimum: 0, maximum: 65535, default: defaultPort, description: 'TCP port to listen on' });

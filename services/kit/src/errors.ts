@@ -1,0 +1,20 @@
+import { ERROR_STATUS, type ErrorCode } from '@flatship/proto';
+
+/**
+ * The one error type domain code raises. `message` is the text the user sees
+ * (the spec's text where it gives one); `code` is stable for programs.
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+  }
+}
+
+export function statusOf(code: string): number {
+  return (ERROR_STATUS as Record<string, number>)[code] ?? 500;
+}
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

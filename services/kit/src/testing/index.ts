@@ -1,0 +1,3 @@
+export * from './database';
+export * from './embedded-pg';
+export * from './keys';

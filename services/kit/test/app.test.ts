@@ -1,0 +1,168 @@
+import { sign as cryptoSign } from 'node:crypto';
+import type { TokenState } from '@flatship/proto';
+import { Type } from 'typebox';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createServiceApp, type ServiceApp } from '../src/app';
+import { assertSelfOrAdmin, authPlugin, type TokenStateSource } from '../src/auth';
+import { AppError } from '../src/errors';
+import { generateTokenKeys } from '../src/testing/keys';
+
+const keys = generateTokenKeys();
+
+/** Signs claims exactly as given (no defaults), to build tokens the app would never issue. */
+function signRaw(claims: object): string {
+  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const data = `${b64({ alg: 'EdDSA', typ: 'JWT' })}.${b64(claims)}`;
+  return `${data}.${cryptoSign(null, Buffer.from(data), keys.privateKey).toString('base64url')}`;
+}
+const states = new Map<string, TokenState>();
+const tokenState: TokenStateSource = { get: async (id) => states.get(id) ?? null };
+let app: ServiceApp;
+let ready = true;
+
+beforeAll(async () => {
+  app = createServiceApp({
+    name: 'demo',
+    logger: false,
+    readiness: [
+      async () => {
+        if (!ready) throw new Error('database down');
+      },
+    ],
+  });
+  await app.register(authPlugin, { publicKey: keys.publicKey, privateKey: keys.privateKey, tokenState });
+  app.post(
+    '/echo',
+    { schema: { body: Type.Object({ name: Type.String({ maxLength: 5 }), n: Type.Integer() }) } },
+    async (req) => req.body,
+  );
+  app.get('/boom', async () => {
+    throw new Error('secret internals');
+  });
+  app.get('/app-error', async () => {
+    throw new AppError('AUTH_EMAIL_TAKEN', 'An account with this email already exists');
+  });
+  app.get<{ Params: { userId: string } }>('/users/:userId', { onRequest: [app.requireUser] }, async (req) => {
+    const auth = assertSelfOrAdmin(req.auth, req.params.userId);
+    return { userId: auth.userId };
+  });
+  app.get('/admin', { onRequest: [app.requireAdmin] }, async () => ({ ok: true }));
+  await app.ready();
+});
+afterAll(() => app.close());
+
+describe('error format', () => {
+  test('malformed JSON is a 400 with a clear message', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: 'BAD_JSON', message: 'The request body is not valid JSON' });
+  });
+  test('a missing field is named', async () => {
+    const res = await app.inject({ method: 'POST', url: '/echo', payload: { name: 'abc' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'n is required' });
+  });
+  test('an overlong string is named', async () => {
+    const res = await app.inject({ method: 'POST', url: '/echo', payload: { name: 'abcdefgh', n: 1 } });
+    expect(res.json().message).toBe('name must be at most 5 characters');
+  });
+  test('5xx hides internals', async () => {
+    const res = await app.inject({ method: 'GET', url: '/boom' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json().code).toBe('INTERNAL');
+    expect(res.body).not.toContain('secret internals');
+  });
+  test('AppError maps its code to a status', async () => {
+    const res = await app.inject({ method: 'GET', url: '/app-error' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ code: 'AUTH_EMAIL_TAKEN', message: 'An account with this email already exists' });
+  });
+  test('unknown routes answer 404 in the same format', async () => {
+    const res = await app.inject({ method: 'GET', url: '/nope?x=1' });
+    expect(res.json()).toEqual({ code: 'NOT_FOUND', message: 'Route GET /nope not found' });
+  });
+  test('request ids are carried through', async () => {
+    const res = await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
+    expect(res.headers['x-request-id']).toBe('abc-123');
+  });
+});
+
+describe('health', () => {
+  test('readyz reflects readiness checks', async () => {
+    expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    ready = false;
+    const res = await app.inject({ method: 'GET', url: '/readyz' });
+    ready = true;
+    expect(res.statusCode).toBe(503);
+    expect(res.json().message).toContain('database down');
+  });
+  test('metrics are exposed', async () => {
+    const res = await app.inject({ method: 'GET', url: '/metrics' });
+    expect(res.body).toContain('process_cpu_user_seconds_total');
+  });
+});
+
+describe('tokens', () => {
+  const sign = (claims: object, opts: object = {}) => app.jwt.sign(claims, opts);
+  test('own id passes, another id is 403, admin passes', async () => {
+    states.set('u1', { id: 'u1', role: 'user', activation: 'allow', tokenVersion: 1 });
+    states.set('a1', { id: 'a1', role: 'admin', activation: 'allow', tokenVersion: 3 });
+    const t = sign({ sub: 'u1', role: 'user', ver: 1 });
+    expect((await app.inject({ url: '/users/u1', headers: { token: t } })).statusCode).toBe(200);
+    const other = await app.inject({ url: '/users/u2', headers: { token: t } });
+    expect(other.statusCode).toBe(403);
+    expect(other.json().code).toBe('FORBIDDEN');
+    const admin = sign({ sub: 'a1', role: 'admin', ver: 3 });
+    expect((await app.inject({ url: '/users/u2', headers: { token: admin } })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/admin', headers: { token: t } })).statusCode).toBe(403);
+    expect((await app.inject({ url: '/admin', headers: { token: admin } })).statusCode).toBe(200);
+  });
+  test('query token works for download links', async () => {
+    states.set('u1', { id: 'u1', role: 'user', activation: 'allow', tokenVersion: 1 });
+    const t = sign({ sub: 'u1', role: 'user', ver: 1 });
+    expect((await app.inject({ url: `/users/u1?token=${t}` })).statusCode).toBe(200);
+  });
+  test('missing, foreign-key, expired, revoked and blocked tokens are refused with clear messages', async () => {
+    states.set('u1', { id: 'u1', role: 'user', activation: 'allow', tokenVersion: 1 });
+    const missing = await app.inject({ url: '/users/u1' });
+    expect(missing.statusCode).toBe(401);
+    expect(missing.json().code).toBe('AUTH_MISSING_TOKEN');
+
+    const foreign = createServiceApp({ name: 'x', logger: false });
+    const other = generateTokenKeys();
+    await foreign.register(authPlugin, { publicKey: other.publicKey, privateKey: other.privateKey, tokenState });
+    await foreign.ready();
+    const forged = foreign.jwt.sign({ sub: 'u1', role: 'admin', ver: 1 });
+    await foreign.close();
+    const bad = await app.inject({ url: '/users/u1', headers: { token: forged } });
+    expect(bad.statusCode).toBe(401);
+    expect(bad.json().code).toBe('AUTH_INVALID_TOKEN');
+
+    const now = Math.floor(Date.now() / 1000);
+    const expired = signRaw({ sub: 'u1', role: 'user', ver: 1, iat: now - 120, exp: now - 60 });
+    const exp = await app.inject({ url: '/users/u1', headers: { token: expired } });
+    expect(exp.statusCode).toBe(401);
+    expect(exp.json()).toEqual({
+      code: 'AUTH_TOKEN_EXPIRED',
+      message: 'Your session has expired. Please log in again.',
+    });
+
+    const old = sign({ sub: 'u1', role: 'user', ver: 1 });
+    states.set('u1', { id: 'u1', role: 'user', activation: 'allow', tokenVersion: 2 });
+    const revoked = await app.inject({ url: '/users/u1', headers: { token: old } });
+    expect(revoked.json().code).toBe('AUTH_TOKEN_REVOKED');
+
+    states.set('u1', { id: 'u1', role: 'user', activation: 'block', tokenVersion: 2 });
+    const blocked = await app.inject({
+      url: '/users/u1',
+      headers: { token: sign({ sub: 'u1', role: 'user', ver: 2 }) },
+    });
+    expect(blocked.statusCode).toBe(403);
+    expect(blocked.json().message).toBe('Your account has been blocked. Please contact support.');
+  });
+});

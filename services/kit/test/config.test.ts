@@ -1,0 +1,38 @@
+import { Type } from 'typebox';
+import { describe, expect, test } from 'vitest';
+import { BaseConfig, ConfigError, loadConfig, portConfig } from '../src/config';
+
+const Schema = Type.Object({ PORT: portConfig(3000), ...BaseConfig });
+const good = {
+  DATABASE_URL: 'postgres://u:p@localhost:5432/db',
+  JWT_PUBLIC_KEY: `-----BEGIN PUBLIC KEY-----\n${'A'.repeat(60)}\n-----END PUBLIC KEY-----`,
+  INTERNAL_SECRET: 'a-long-enough-secret',
+};
+
+describe('loadConfig', () => {
+  test('applies defaults and converts numbers', () => {
+    const cfg = loadConfig(Schema, { ...good, PORT: '4100' });
+    expect(cfg.PORT).toBe(4100);
+    expect(cfg.HOST).toBe('127.0.0.1');
+    expect(cfg.LOG_LEVEL).toBe('info');
+  });
+
+  test('names every missing variable', () => {
+    try {
+      loadConfig(Schema, {});
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      const msg = (e as Error).message;
+      expect(msg).toContain('DATABASE_URL is required');
+      expect(msg).toContain('JWT_PUBLIC_KEY is required');
+      expect(msg).toContain('INTERNAL_SECRET is required');
+    }
+  });
+
+  test('names a bad value', () => {
+    expect(() => loadConfig(Schema, { ...good, PORT: 'eighty' })).toThrow(/PORT="eighty" is invalid/);
+    expect(() => loadConfig(Schema, { ...good, DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig(Schema, { ...good, LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL="loud"/);
+  });
+});
