@@ -1,0 +1,504 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { sleep } from './pg-support';
+import type { BusLogger, BusMessage, SubscribeOptions } from './port';
+import { execute, query } from './sql';
+
+export interface MemberSettings {
+  leaseTimeoutMs: number;
+  heartbeatIntervalMs: number;
+  pollIntervalMs: number;
+  batchSize: number;
+  retryDelayMs: number;
+  maxRetryDelayMs: number;
+  joinTimeoutMs: number;
+  closeTimeoutMs: number;
+}
+
+interface TopicPartition {
+  topic: string;
+  partition: number;
+}
+
+/** `releasing`: finish the message in hand, then give the lease back. `stopped`: the lease is gone or no longer ours. */
+type WorkState = 'active' | 'releasing' | 'stopped';
+
+class PartitionWork {
+  state: WorkState = 'active';
+  running = false;
+  queued = false;
+  /** A wake-up arrived while a batch was in progress: fetch again afterwards. */
+  dirty = false;
+  current: Promise<void> | undefined;
+  readonly abort = new AbortController();
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    /** The next offset to fetch. */
+    public position: bigint,
+  ) {}
+}
+
+interface MessageRow {
+  offset: string;
+  key: string;
+  value: unknown;
+  headers: Record<string, string> | null;
+  created_at: Date;
+}
+
+const keyOf = (topic: string, partition: number) => `${topic}\u0000${partition}`;
+
+/**
+ * One member of a consumer group.
+ *
+ * Partitions are owned through lease rows that the heartbeat renews. Each
+ * member aims at ceil(partitions / live members); a member over its share
+ * hands partitions back (after the message in hand), a member under it claims
+ * partitions whose lease is free or expired. A member that dies simply stops
+ * renewing, and its partitions become claimable once the leases expire.
+ *
+ * Offsets are committed one message at a time, right after the handler
+ * resolves, and only while this member still holds the partition's lease, so
+ * a member that lost a partition can never move the group's offset.
+ */
+export class GroupMember {
+  readonly id = randomUUID();
+  readonly group: string;
+  private readonly s: string;
+  private readonly concurrency: number;
+  private readonly owned = new Map<string, PartitionWork>();
+  private readonly queue: PartitionWork[] = [];
+  private active = 0;
+  private closed = false;
+  private crashed = false;
+  private readonly abort = new AbortController();
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private maintenance: Promise<void> = Promise.resolve();
+  private rebalancePending = false;
+  private lastQuota = 0;
+
+  constructor(
+    private readonly deps: {
+      db: Knex;
+      schema: string;
+      settings: MemberSettings;
+      logger: BusLogger;
+      options: SubscribeOptions;
+      partitions: TopicPartition[];
+      notifyGroup(group: string): Promise<void>;
+    },
+  ) {
+    this.group = deps.options.group;
+    this.s = `"${deps.schema}"`;
+    this.concurrency = Math.max(1, deps.options.concurrency ?? 1);
+  }
+
+  private get db() {
+    return this.deps.db;
+  }
+
+  private get settings() {
+    return this.deps.settings;
+  }
+
+  private leaseInterval(): number {
+    return this.settings.leaseTimeoutMs;
+  }
+
+  async start(): Promise<void> {
+    await this.runExclusive(() => this.heartbeat(), true);
+    await this.deps.notifyGroup(this.group);
+    // Wait, boundedly, for the members already there to hand over this member's share, so a caller that
+    // publishes right after subscribing sees the work spread over the group.
+    const deadline = Date.now() + this.settings.joinTimeoutMs;
+    for (;;) {
+      await this.runExclusive(() => this.rebalance(), true);
+      if (this.activeCount() >= this.lastQuota || Date.now() >= deadline || this.closed) break;
+      await sleep(Math.min(25, this.settings.pollIntervalMs), this.abort.signal);
+    }
+    this.scheduleHeartbeat();
+    this.schedulePoll();
+  }
+
+  wakePartition(topic: string, partition: number): void {
+    const work = this.owned.get(keyOf(topic, partition));
+    if (work) this.wake(work);
+  }
+
+  wakeAll(): void {
+    for (const work of this.owned.values()) this.wake(work);
+  }
+
+  requestRebalance(): void {
+    if (this.rebalancePending || this.closed) return;
+    this.rebalancePending = true;
+    void this.runExclusive(async () => {
+      this.rebalancePending = false;
+      await this.rebalance();
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.heartbeatTimer);
+    clearTimeout(this.pollTimer);
+    const works = [...this.owned.values()];
+    for (const w of works) {
+      if (w.state === 'active') w.state = 'releasing';
+      w.abort.abort();
+    }
+    const inFlight = works.map((w) => w.current).filter((p): p is Promise<void> => p !== undefined);
+    if (inFlight.length > 0) {
+      const timeout = new AbortController();
+      await Promise.race([Promise.all(inFlight), sleep(this.settings.closeTimeoutMs, timeout.signal)]);
+      timeout.abort();
+    }
+    this.abort.abort();
+    for (const w of works) this.stop(w);
+    await this.maintenance;
+    try {
+      await execute(this.db, `delete from ${this.s}.leases where group_id = ? and member_id = ?`, [
+        this.group,
+        this.id,
+      ]);
+      await execute(this.db, `delete from ${this.s}.members where group_id = ? and member_id = ?`, [
+        this.group,
+        this.id,
+      ]);
+      await this.deps.notifyGroup(this.group);
+    } catch (err) {
+      // The leases then simply expire; the group carries on after the lease timeout.
+      this.deps.logger.warn({ err, group: this.group }, 'event bus member could not release its partitions');
+    }
+  }
+
+  /** Stops at once without touching the database. */
+  crash(): void {
+    this.closed = true;
+    this.crashed = true;
+    clearTimeout(this.heartbeatTimer);
+    clearTimeout(this.pollTimer);
+    this.abort.abort();
+    for (const w of this.owned.values()) {
+      w.state = 'stopped';
+      w.abort.abort();
+    }
+    this.owned.clear();
+    this.queue.length = 0;
+  }
+
+  // --- maintenance: heartbeat and rebalance never run concurrently, so neither sees the other's half-done work
+
+  private runExclusive(fn: () => Promise<void>, rethrow = false): Promise<void> {
+    const next = this.maintenance.then(async () => {
+      if (this.closed) return;
+      try {
+        await fn();
+      } catch (err) {
+        if (rethrow) throw err;
+        if (!this.crashed) this.deps.logger.error({ err, group: this.group }, 'event bus group maintenance failed');
+      }
+    });
+    // The chain itself must never stay rejected, or every later step would be skipped.
+    this.maintenance = next.catch(() => {});
+    return next;
+  }
+
+  private scheduleHeartbeat(): void {
+    if (this.closed) return;
+    this.heartbeatTimer = setTimeout(async () => {
+      await this.runExclusive(async () => {
+        await this.heartbeat();
+        await this.rebalance();
+      });
+      this.scheduleHeartbeat();
+    }, this.settings.heartbeatIntervalMs);
+  }
+
+  private schedulePoll(): void {
+    if (this.closed) return;
+    this.pollTimer = setTimeout(() => {
+      this.wakeAll();
+      this.schedulePoll();
+    }, this.settings.pollIntervalMs);
+  }
+
+  private async heartbeat(): Promise<void> {
+    const interval = this.leaseInterval();
+    await execute(
+      this.db,
+      `insert into ${this.s}.members (group_id, member_id, expires_at)
+       values (?, ?, now() + ? * interval '1 millisecond')
+       on conflict (group_id, member_id) do update set expires_at = excluded.expires_at`,
+      [this.group, this.id, interval],
+    );
+    const renewed = await query<TopicPartition>(
+      this.db,
+      `update ${this.s}.leases set expires_at = now() + ? * interval '1 millisecond'
+       where group_id = ? and member_id = ? returning topic, partition`,
+      [interval, this.group, this.id],
+    );
+    const held = new Set(renewed.map((r) => keyOf(r.topic, r.partition)));
+    for (const [key, work] of this.owned) {
+      if (!held.has(key)) {
+        this.deps.logger.warn(
+          { group: this.group, topic: work.topic, partition: work.partition },
+          'event bus member lost a partition lease',
+        );
+        this.stop(work);
+      }
+    }
+    // Members that died long ago would otherwise stay in the table forever.
+    await execute(
+      this.db,
+      `delete from ${this.s}.members where group_id = ? and expires_at < now() - ? * interval '1 millisecond'`,
+      [this.group, interval * 10],
+    );
+  }
+
+  private activeCount(): number {
+    let n = 0;
+    for (const w of this.owned.values()) if (w.state === 'active') n++;
+    return n;
+  }
+
+  private async rebalance(): Promise<void> {
+    const [live] = await query<{ n: number }>(
+      this.db,
+      `select count(*)::int as n from ${this.s}.members where group_id = ? and expires_at > now()`,
+      [this.group],
+    );
+    const all = this.deps.partitions;
+    const quota = Math.ceil(all.length / Math.max(1, live?.n ?? 1));
+    this.lastQuota = quota;
+    const mine = [...this.owned.values()].filter((w) => w.state === 'active');
+    if (mine.length > quota) {
+      // Idle partitions first: they can be handed over without waiting for a handler.
+      mine.sort((a, b) => Number(a.running) - Number(b.running));
+      for (const w of mine.slice(0, mine.length - quota)) this.release(w);
+      return;
+    }
+    if (mine.length === quota) return;
+    const taken = await query<TopicPartition>(
+      this.db,
+      `select topic, partition from ${this.s}.leases where group_id = ? and expires_at > now()`,
+      [this.group],
+    );
+    const busy = new Set([...taken.map((r) => keyOf(r.topic, r.partition)), ...this.owned.keys()]);
+    const free = all.filter((p) => !busy.has(keyOf(p.topic, p.partition)));
+    // Random picks keep members that join together from all racing for the same partitions.
+    for (let i = free.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [free[i], free[j]] = [free[j]!, free[i]!];
+    }
+    const wanted = free.slice(0, quota - mine.length);
+    if (wanted.length === 0) return;
+    const claimed = await query<TopicPartition>(
+      this.db,
+      `insert into ${this.s}.leases as l (group_id, topic, partition, member_id, expires_at)
+       select ?, t.topic, t.partition, ?, now() + ? * interval '1 millisecond'
+       from unnest(?::text[], ?::int[]) as t(topic, partition)
+       on conflict (group_id, topic, partition) do update
+         set member_id = excluded.member_id, expires_at = excluded.expires_at
+         where l.expires_at <= now()
+       returning topic, partition`,
+      [this.group, this.id, this.leaseInterval(), wanted.map((p) => p.topic), wanted.map((p) => p.partition)],
+    );
+    for (const c of claimed) {
+      const position = await this.startingOffset(c.topic, c.partition);
+      const work = new PartitionWork(c.topic, c.partition, position);
+      this.owned.set(keyOf(c.topic, c.partition), work);
+      this.wake(work);
+    }
+  }
+
+  private async startingOffset(topic: string, partition: number): Promise<bigint> {
+    // The starting point is stored at once so that a later member of a group that starts "at the end"
+    // does not skip what was published in between.
+    await execute(
+      this.db,
+      `insert into ${this.s}.offsets (group_id, topic, partition, next_offset)
+       select ?, p.topic, p.partition, case when ? then 0 else p.next_offset end
+       from ${this.s}.partitions p where p.topic = ? and p.partition = ?
+       on conflict do nothing`,
+      [this.group, this.deps.options.fromBeginning ?? true, topic, partition],
+    );
+    const [row] = await query<{ next_offset: string }>(
+      this.db,
+      `select next_offset from ${this.s}.offsets where group_id = ? and topic = ? and partition = ?`,
+      [this.group, topic, partition],
+    );
+    return BigInt(row?.next_offset ?? 0);
+  }
+
+  private release(work: PartitionWork): void {
+    work.state = 'releasing';
+    // Ends a retry back-off early; the handler in flight, if any, still finishes and is committed.
+    work.abort.abort();
+    if (!work.running) void this.finishRelease(work);
+  }
+
+  private async finishRelease(work: PartitionWork): Promise<void> {
+    this.stop(work);
+    if (this.closed) return;
+    try {
+      await execute(
+        this.db,
+        `delete from ${this.s}.leases where group_id = ? and topic = ? and partition = ? and member_id = ?`,
+        [this.group, work.topic, work.partition, this.id],
+      );
+      await this.deps.notifyGroup(this.group);
+    } catch (err) {
+      this.deps.logger.warn({ err, group: this.group }, 'event bus member could not hand over a partition');
+    }
+  }
+
+  private stop(work: PartitionWork): void {
+    work.state = 'stopped';
+    work.abort.abort();
+    const key = keyOf(work.topic, work.partition);
+    if (this.owned.get(key) === work) this.owned.delete(key);
+  }
+
+  // --- processing
+
+  private wake(work: PartitionWork): void {
+    if (work.state !== 'active' || this.closed) return;
+    if (work.running) {
+      work.dirty = true;
+      return;
+    }
+    if (!work.queued) {
+      work.queued = true;
+      this.queue.push(work);
+    }
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.active < this.concurrency && this.queue.length > 0) {
+      const work = this.queue.shift()!;
+      work.queued = false;
+      if (work.state !== 'active' || work.running) continue;
+      this.run(work);
+    }
+  }
+
+  private run(work: PartitionWork): void {
+    work.running = true;
+    work.dirty = false;
+    this.active++;
+    work.current = (async () => {
+      let more = false;
+      try {
+        more = await this.processBatch(work);
+      } catch (err) {
+        if (this.crashed) return;
+        this.deps.logger.error(
+          { err, group: this.group, topic: work.topic, partition: work.partition },
+          'event bus consumer failed to read or commit; retrying',
+        );
+        await sleep(this.settings.retryDelayMs, work.abort.signal);
+        more = true;
+      } finally {
+        work.running = false;
+        work.current = undefined;
+        this.active--;
+      }
+      if (work.state === 'releasing' && !this.closed) await this.finishRelease(work);
+      else if (more || work.dirty) this.wake(work);
+      this.pump();
+    })();
+  }
+
+  /** Handles one batch; returns true when more messages may be waiting. */
+  private async processBatch(work: PartitionWork): Promise<boolean> {
+    const rows = await query<MessageRow>(
+      this.db,
+      `select "offset", key, value, headers, created_at from ${this.s}.messages
+       where topic = ? and partition = ? and "offset" >= ? order by "offset" limit ?`,
+      [work.topic, work.partition, work.position.toString(), this.settings.batchSize],
+    );
+    for (const row of rows) {
+      if (work.state !== 'active') return false;
+      const message: BusMessage = {
+        topic: work.topic,
+        partition: work.partition,
+        offset: row.offset,
+        key: row.key,
+        value: row.value,
+        headers: row.headers ?? {},
+        timestamp: row.created_at,
+      };
+      if (!(await this.deliver(work, message))) return false;
+      if (this.crashed) return false;
+      const next = BigInt(row.offset) + 1n;
+      if (!(await this.commit(work, next))) return false;
+      work.position = next;
+    }
+    return rows.length === this.settings.batchSize;
+  }
+
+  /** Calls the handler until it succeeds; false when the partition is being given up instead. */
+  private async deliver(work: PartitionWork, message: BusMessage): Promise<boolean> {
+    let delay = this.settings.retryDelayMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.deps.options.handler(message);
+        return true;
+      } catch (err) {
+        if (this.crashed) return false;
+        this.deps.logger.error(
+          {
+            err,
+            group: this.group,
+            topic: message.topic,
+            partition: message.partition,
+            offset: message.offset,
+            attempt,
+          },
+          'event handler failed; the message will be retried',
+        );
+      }
+      // A partition being handed over stops retrying: the next owner starts again from the committed offset.
+      if (work.state !== 'active') return false;
+      await sleep(delay, work.abort.signal);
+      if (work.state !== 'active') return false;
+      delay = Math.min(delay * 2, this.settings.maxRetryDelayMs);
+    }
+  }
+
+  /** Commits only while the lease is still ours; false (and the partition is dropped) otherwise. */
+  private async commit(work: PartitionWork, next: bigint): Promise<boolean> {
+    let delay = this.settings.retryDelayMs;
+    for (;;) {
+      try {
+        const n = await execute(
+          this.db,
+          `update ${this.s}.offsets o set next_offset = ?, updated_at = now()
+           where o.group_id = ? and o.topic = ? and o.partition = ? and o.next_offset < ?
+             and exists (select 1 from ${this.s}.leases l
+                         where l.group_id = o.group_id and l.topic = o.topic and l.partition = o.partition
+                           and l.member_id = ?)`,
+          [next.toString(), this.group, work.topic, work.partition, next.toString(), this.id],
+        );
+        if (n === 1) return true;
+        this.deps.logger.warn(
+          { group: this.group, topic: work.topic, partition: work.partition },
+          'event bus member no longer owns a partition; dropping it',
+        );
+        this.stop(work);
+        return false;
+      } catch (err) {
+        if (this.crashed) return false;
+        this.deps.logger.error({ err, group: this.group }, 'event bus offset commit failed; retrying');
+        if (work.abort.signal.aborted) return false;
+        await sleep(delay, work.abort.signal);
+        delay = Math.min(delay * 2, this.settings.maxRetryDelayMs);
+      }
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import type { Knex } from 'knex';
+
+export interface BusMessage {
+  topic: string;
+  partition: number;
+  /** Position in the partition, as a decimal string because offsets are 64-bit. */
+  offset: string;
+  key: string;
+  value: unknown;
+  headers: Record<string, string>;
+  timestamp: Date;
+}
+
+export interface OutgoingMessage {
+  /** Messages with the same key land in the same partition, so they are delivered in publish order. */
+  key: string;
+  /** Any JSON-serialisable value. */
+  value: unknown;
+  headers?: Record<string, string>;
+}
+
+export type MessageHandler = (msg: BusMessage) => Promise<void>;
+
+export interface SubscribeOptions {
+  /** Consumer group id; members of one group share partitions. */
+  group: string;
+  topics: string[];
+  /** Processed one message at a time per partition, in offset order. */
+  handler: MessageHandler;
+  /** A group with no committed offset starts at the beginning (default) or at the end. */
+  fromBeginning?: boolean;
+  /** How many partitions this member processes at once (default 1). */
+  concurrency?: number;
+}
+
+export interface Subscription {
+  close(): Promise<void>;
+}
+
+/**
+ * Delivery is at-least-once: an offset is committed only after the handler
+ * resolves, and a handler that throws sees the same message again.
+ * `subscribe` resolves once the member has joined its group and holds its
+ * share of the partitions (or a bounded join wait has passed), so messages
+ * published afterwards are spread over the members that have subscribed.
+ */
+export interface EventBus {
+  publish(topic: string, messages: OutgoingMessage[]): Promise<void>;
+  subscribe(opts: SubscribeOptions): Promise<Subscription>;
+  close(): Promise<void>;
+}
+
+/** Transactional outbox: events recorded in the caller's transaction and relayed to the bus afterwards. */
+export interface Outbox {
+  add(trx: Knex.Transaction, topic: string, messages: OutgoingMessage[]): Promise<void>;
+  /** Starts relaying (LISTEN/NOTIFY + polling fallback); returns a stop function. */
+  startRelay(): Promise<() => Promise<void>>;
+  /** Relays everything pending now; returns how many messages were relayed (for tests and shutdown). */
+  flush(): Promise<number>;
+}
+
+/** The subset of a pino logger the bus writes to, so any pino-compatible logger fits. */
+export interface BusLogger {
+  error(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  debug(obj: object, msg?: string): void;
+}
