@@ -1,11 +1,2 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-
-const root = document.getElementById('root');
-if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <p>Loading…</p>
-    </StrictMode>,
-  );
-}
+// Entry point referenced by index.html; the app itself is assembled in app/main.tsx.
+import './app/main';

@@ -1,0 +1,79 @@
+import ky, { HTTPError, TimeoutError } from 'ky';
+import { tokenStorage } from './token-storage';
+
+/**
+ * The error every API helper throws. `status` is 0 when the server was never
+ * reached (offline, DNS, timeout); `isServerMessage` tells whether `message`
+ * came from the server's `{ code, message }` body and may be shown as is.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly isServerMessage: boolean;
+
+  constructor(status: number, code: string, message: string, isServerMessage: boolean) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.isServerMessage = isServerMessage;
+  }
+
+  get isNetworkError(): boolean {
+    return this.status === 0;
+  }
+}
+
+/** The server's message when it sent one, else the screen's own fallback text. */
+export function errorMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.isServerMessage && error.message ? error.message : fallback;
+}
+
+/** The one HTTP client of the app; every feature's `*-api.ts` goes through it. */
+export const http = ky.create({
+  prefixUrl: `${window.location.origin}/api`,
+  // Writes are never repeated behind the user's back (a retried label purchase could charge twice).
+  retry: { limit: 1, methods: ['get'] },
+  hooks: {
+    beforeRequest: [
+      (request) => {
+        const token = tokenStorage.get();
+        if (token) request.headers.set('token', token);
+      },
+    ],
+  },
+});
+
+async function toApiError(error: unknown): Promise<ApiError> {
+  if (error instanceof ApiError) return error;
+  if (error instanceof HTTPError) {
+    const { status } = error.response;
+    try {
+      const body: unknown = await error.response.json();
+      if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') {
+        const code = 'code' in body && typeof body.code === 'string' ? body.code : `HTTP_${status}`;
+        return new ApiError(status, code, body.message, true);
+      }
+    } catch {
+      // Not JSON (a proxy page, an empty body): fall through to a generic error.
+    }
+    return new ApiError(status, `HTTP_${status}`, `Request failed with status ${status}`, false);
+  }
+  if (error instanceof TimeoutError) return new ApiError(0, 'TIMEOUT', 'The server took too long to answer', false);
+  return new ApiError(0, 'NETWORK_ERROR', 'The server could not be reached', false);
+}
+
+async function send<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw await toApiError(error);
+  }
+}
+
+/** Paths are relative to /api, without a leading slash: `getJson('auth/verify')`. */
+export const getJson = <T>(path: string): Promise<T> => send(() => http.get(path).json<T>());
+export const postJson = <T>(path: string, body: unknown): Promise<T> =>
+  send(() => http.post(path, { json: body }).json<T>());
+export const patchJson = <T>(path: string, body: unknown): Promise<T> =>
+  send(() => http.patch(path, { json: body }).json<T>());

@@ -1,0 +1,49 @@
+import { createSlice, nanoid, type PayloadAction } from '@reduxjs/toolkit';
+
+export type ToastKind = 'success' | 'error' | 'info';
+
+export interface Toast {
+  id: string;
+  message: string;
+  kind: ToastKind;
+  /** Milliseconds before it closes by itself. */
+  duration: number;
+}
+
+/** Spec: toasts close after 10 s unless a screen asks otherwise (e.g. 3 s for SKU messages). */
+export const DEFAULT_TOAST_DURATION = 10_000;
+
+export interface ToastState {
+  toasts: Toast[];
+}
+
+const initialState: ToastState = { toasts: [] };
+
+export const toastSlice = createSlice({
+  name: 'toast',
+  initialState,
+  reducers: {
+    toastShown: {
+      reducer(state, action: PayloadAction<Toast>) {
+        state.toasts.push(action.payload);
+      },
+      prepare(input: { message: string; kind?: ToastKind; duration?: number }) {
+        return {
+          payload: {
+            id: nanoid(),
+            message: input.message,
+            kind: input.kind ?? 'info',
+            duration: input.duration ?? DEFAULT_TOAST_DURATION,
+          },
+        };
+      },
+    },
+    toastDismissed(state, action: PayloadAction<string>) {
+      state.toasts = state.toasts.filter((t) => t.id !== action.payload);
+    },
+  },
+});
+
+export const { toastShown, toastDismissed } = toastSlice.actions;
+export const toastReducer = toastSlice.reducer;
+export const selectToasts = (state: { toast: ToastState }) => state.toast.toasts;

@@ -1,0 +1,131 @@
+import type { LoginBody, RegisterBody } from '@flatship/proto';
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { tokenStorage } from '../../app/token-storage';
+import type { SessionUser } from './session-user';
+
+export type RequestStatus = 'idle' | 'loading' | 'succeeded' | 'failed';
+/** unknown: not checked yet; checking: verify in flight; verified / failed: its outcome. */
+export type SessionStatus = 'unknown' | 'checking' | 'verified' | 'failed';
+
+export interface AuthState {
+  token: string | null;
+  user: SessionUser | null;
+  /** Status and error of the login / register form being submitted. */
+  status: RequestStatus;
+  error: string | null;
+  session: SessionStatus;
+  referral: { status: RequestStatus; error: string | null };
+}
+
+export interface SessionPayload {
+  token: string;
+  user: SessionUser;
+}
+
+const initialState = (): AuthState => ({
+  token: tokenStorage.get(),
+  user: null,
+  status: 'idle',
+  error: null,
+  session: 'unknown',
+  referral: { status: 'idle', error: null },
+});
+
+function signIn(state: AuthState, { token, user }: SessionPayload) {
+  state.token = token;
+  state.user = user;
+  state.session = 'verified';
+}
+
+export const authSlice = createSlice({
+  name: 'auth',
+  initialState,
+  reducers: {
+    loginSubmitted(state, _action: PayloadAction<LoginBody>) {
+      state.status = 'loading';
+      state.error = null;
+    },
+    loginSucceeded(state, action: PayloadAction<SessionPayload>) {
+      signIn(state, action.payload);
+      state.status = 'succeeded';
+    },
+    loginFailed(state, action: PayloadAction<string>) {
+      state.status = 'failed';
+      state.error = action.payload;
+    },
+    registerSubmitted(state, _action: PayloadAction<RegisterBody>) {
+      state.status = 'loading';
+      state.error = null;
+    },
+    registerSucceeded(state, action: PayloadAction<SessionPayload>) {
+      signIn(state, action.payload);
+      state.status = 'succeeded';
+    },
+    registerFailed(state, action: PayloadAction<string>) {
+      state.status = 'failed';
+      state.error = action.payload;
+    },
+    /** A form was opened: forget the outcome of an earlier submit. */
+    authFormOpened(state) {
+      state.status = 'idle';
+      state.error = null;
+    },
+    sessionVerifyRequested(state) {
+      // A refresh while signed in keeps the page; only a first check shows the loader.
+      if (!state.user) state.session = 'checking';
+    },
+    sessionVerified(state, action: PayloadAction<SessionUser>) {
+      state.user = action.payload;
+      state.session = 'verified';
+    },
+    sessionVerifyFailed(state) {
+      state.token = null;
+      state.user = null;
+      state.session = 'failed';
+    },
+    /** A new token and user arrived from another flow (referral apply, account update). */
+    sessionRefreshed(state, action: PayloadAction<SessionPayload>) {
+      signIn(state, action.payload);
+    },
+    referralApplySubmitted(state, _action: PayloadAction<string>) {
+      state.referral = { status: 'loading', error: null };
+    },
+    referralApplySucceeded(state) {
+      state.referral = { status: 'succeeded', error: null };
+    },
+    referralApplyFailed(state, action: PayloadAction<string>) {
+      state.referral = { status: 'failed', error: action.payload };
+    },
+    referralFormOpened(state) {
+      state.referral = { status: 'idle', error: null };
+    },
+    logoutRequested(state) {
+      state.token = null;
+      state.user = null;
+      state.error = null;
+      state.status = 'idle';
+      state.session = 'unknown';
+    },
+  },
+});
+
+export const {
+  loginSubmitted,
+  loginSucceeded,
+  loginFailed,
+  registerSubmitted,
+  registerSucceeded,
+  registerFailed,
+  authFormOpened,
+  sessionVerifyRequested,
+  sessionVerified,
+  sessionVerifyFailed,
+  sessionRefreshed,
+  referralApplySubmitted,
+  referralApplySucceeded,
+  referralApplyFailed,
+  referralFormOpened,
+  logoutRequested,
+} = authSlice.actions;
+
+export const authReducer = authSlice.reducer;

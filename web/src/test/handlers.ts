@@ -1,0 +1,23 @@
+import { HttpResponse, http } from 'msw';
+import type { SessionUser } from '../features/auth/session-user';
+
+/** Absolute API address as the app's http client builds it under jsdom (origin http://localhost). */
+export const api = (path: string) => `http://localhost/api/${path}`;
+
+/** GET /api/auth/verify accepting exactly `token` and answering with `user`. */
+export function verifyHandler(user: SessionUser, token = 'good-token') {
+  return http.get(api('auth/verify'), ({ request }) =>
+    request.headers.get('token') === token
+      ? HttpResponse.json({ user })
+      : HttpResponse.json({ code: 'AUTH_INVALID_TOKEN', message: 'Invalid token' }, { status: 401 }),
+  );
+}
+
+/** The dashboard's three reads, answering with empty data. */
+export function emptyDashboardHandlers() {
+  return [
+    http.get(api('orders/total/:userId'), () => HttpResponse.json({ totalOrders: 0 })),
+    http.get(api('orders/recent/:userId'), () => HttpResponse.json({ recentOrders: [] })),
+    http.get(api('payment/recent-deposits/:userId'), () => HttpResponse.json([])),
+  ];
+}

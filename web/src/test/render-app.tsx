@@ -1,0 +1,19 @@
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter } from 'react-router';
+import { App } from '../app/app';
+import { routes } from '../app/router';
+import { createAppStore } from '../app/store';
+
+/**
+ * Renders the real app (store, sagas, routes) at `path`. A `token` is put in
+ * localStorage first, as if the user had signed in earlier.
+ */
+export function renderApp(path: string, { token }: { token?: string } = {}) {
+  if (token) localStorage.setItem('token', token);
+  const store = createAppStore();
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const user = userEvent.setup();
+  const view = render(<App store={store} router={router} />);
+  return { ...view, store, router, user, path: () => router.state.location.pathname };
+}
