@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { SessionUserSchema } from './users';
+import { ActivationSchema, RoleSchema, SessionUserSchema } from './users';
 
 // Bodies are deliberately lenient in shape (strings of any length) so the
 // domain can answer with the spec's own messages; lengths are checked there.
@@ -77,3 +77,36 @@ export const AccountUpdateReplySchema = Type.Object({
   user: SessionUserSchema,
 });
 export type AccountUpdateReply = Static<typeof AccountUpdateReplySchema>;
+
+// ---- Internal API of the auth service (/internal/*, shared secret; never through the gateway) ----
+
+/** GET /internal/users/:id — a user as other services see them; money lives in payments. */
+export const InternalUserSchema = Type.Omit(SessionUserSchema, ['balance', 'totalDeposit', 'totalSpent']);
+export type InternalUser = Static<typeof InternalUserSchema>;
+
+/** POST /internal/users/:id/activation — blocking revokes every token the user holds. */
+export const SetActivationBodySchema = Type.Object({ activation: ActivationSchema });
+export type SetActivationBody = Static<typeof SetActivationBodySchema>;
+
+/** POST /internal/users/:id/role — a role change revokes every token the user holds. */
+export const SetRoleBodySchema = Type.Object({ user_role: RoleSchema });
+export type SetRoleBody = Static<typeof SetRoleBodySchema>;
+
+/**
+ * POST /internal/accounts/summaries on payments — what auth asks to fill the
+ * money fields of a user (balance, totalDeposit, totalSpent, in dollars).
+ * Users payments does not know yet are simply absent from the reply.
+ */
+export const MoneySummariesBodySchema = Type.Object({ userIds: Type.Array(Type.String(), { maxItems: 1000 }) });
+export type MoneySummariesBody = Static<typeof MoneySummariesBodySchema>;
+
+export const MoneySummarySchema = Type.Object({
+  userId: Type.String(),
+  balance: Type.Number(),
+  totalDeposit: Type.Number(),
+  totalSpent: Type.Number(),
+});
+export type MoneySummary = Static<typeof MoneySummarySchema>;
+
+export const MoneySummariesReplySchema = Type.Object({ summaries: Type.Array(MoneySummarySchema) });
+export type MoneySummariesReply = Static<typeof MoneySummariesReplySchema>;

@@ -1,11 +1,12 @@
 import { type Static, Type } from 'typebox';
 
 export const ROLES = ['admin', 'friend', 'user'] as const;
-export const RoleSchema = Type.Union(ROLES.map((r) => Type.Literal(r)));
+// Spelled out: a Union over `ROLES.map(...)` (an array, not a tuple) makes the static type `never`.
+export const RoleSchema = Type.Union([Type.Literal('admin'), Type.Literal('friend'), Type.Literal('user')]);
 export type Role = Static<typeof RoleSchema>;
 
 export const ACTIVATIONS = ['allow', 'block'] as const;
-export const ActivationSchema = Type.Union(ACTIVATIONS.map((a) => Type.Literal(a)));
+export const ActivationSchema = Type.Union([Type.Literal('allow'), Type.Literal('block')]);
 export type Activation = Static<typeof ActivationSchema>;
 
 /** Limits shared by the browser and the server. */

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+// Brings in the `pgAdminUrl` typing of `inject` for packages that import only this module.
+import type {} from './global-setup';
 
 /**
  * Creates a fresh, empty database on the run's PostgreSQL and returns its URL.

@@ -1,0 +1,71 @@
+import {
+  authPlugin,
+  type createLogger,
+  createServiceApp,
+  type Knex,
+  type ReadinessCheck,
+  type ServiceApp,
+} from '@flatship/kit';
+import { createArgon2Hasher } from './adapters/argon2-hasher';
+import { createTransactor } from './db/transactor';
+import { createUsersRepo } from './db/users-repo';
+import type { MoneySummarySource, PasswordHasher, PublishUserChanged } from './domain/ports';
+import { toTokenState } from './domain/session-user';
+import { registerAuthRoutes } from './routes/auth';
+import type { DomainDeps } from './routes/deps';
+import { registerInternalRoutes } from './routes/internal';
+import { registerInviteRoutes } from './routes/invite';
+
+export interface AuthAppDeps {
+  /** Connected to the auth schema (migrations already applied). */
+  db: Knex;
+  logger: ReturnType<typeof createLogger> | false;
+  keys: { publicKey: string; privateKey: string };
+  tokenTtl: string;
+  internalSecret: string;
+  money: MoneySummarySource;
+  publishUserChanged: PublishUserChanged;
+  hasher?: PasswordHasher;
+  readiness?: ReadinessCheck[];
+}
+
+export async function buildApp(deps: AuthAppDeps): Promise<ServiceApp> {
+  const app = createServiceApp({
+    name: 'auth',
+    logger: deps.logger,
+    readiness: [
+      async () => {
+        await deps.db.raw('select 1');
+      },
+      ...(deps.readiness ?? []),
+    ],
+  });
+  const users = createUsersRepo(deps.db);
+
+  // Auth owns the users table, so it reads token state straight from it: no
+  // cache, a revocation takes effect on the very next request.
+  await app.register(authPlugin, {
+    publicKey: deps.keys.publicKey,
+    privateKey: deps.keys.privateKey,
+    tokenTtl: deps.tokenTtl,
+    tokenState: {
+      async get(userId) {
+        const user = await users.findById(userId);
+        return user && toTokenState(user);
+      },
+    },
+  });
+
+  const domain: DomainDeps = {
+    users,
+    hasher: deps.hasher ?? createArgon2Hasher(),
+    transactor: createTransactor(deps.db),
+    publishUserChanged: deps.publishUserChanged,
+    signToken: (claims) => app.jwt.sign(claims),
+    money: deps.money,
+  };
+  registerAuthRoutes(app, domain);
+  registerInviteRoutes(app, domain);
+  registerInternalRoutes(app, domain, deps.internalSecret);
+  return app;
+}

@@ -1,0 +1,150 @@
+import type { Knex } from '@flatship/kit';
+import type { Activation, Role } from '@flatship/proto';
+import type { InsertUserResult, NewUser, Tx, UserRecord, UsersRepo } from '../domain/ports';
+import { fromTx } from './transactor';
+
+interface UserRow {
+  id: string;
+  name: string;
+  email: string;
+  password_hash: string;
+  role: Role;
+  activation: Activation;
+  token_version: number;
+  referral_code: string;
+  referred_by: string | null;
+  avatar: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toRecord = (r: UserRow): UserRecord => ({
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  passwordHash: r.password_hash,
+  role: r.role,
+  activation: r.activation,
+  tokenVersion: r.token_version,
+  referralCode: r.referral_code,
+  referredBy: r.referred_by,
+  avatar: r.avatar,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids come from URLs and tokens; anything that is not a uuid cannot name a user (and must not reach a uuid column). */
+const isUuid = (id: string) => UUID.test(id);
+
+export const EMAIL_UNIQUE = 'users_email_key';
+export const REFERRAL_CODE_UNIQUE = 'users_referral_code_upper_key';
+
+function uniqueViolation(e: unknown): string | null {
+  const err = e as { code?: string; constraint?: string };
+  return err.code === '23505' ? (err.constraint ?? '') : null;
+}
+
+export function createUsersRepo(db: Knex): UsersRepo {
+  const q = (tx?: Tx) => (fromTx(tx) ?? db)<UserRow>('users');
+  const first = (rows: UserRow[]) => (rows[0] ? toRecord(rows[0]) : null);
+  const bump = (k: Knex | Knex.Transaction) => ({
+    token_version: k.raw('token_version + 1'),
+    updated_at: k.fn.now(),
+  });
+
+  return {
+    async findById(id, tx) {
+      if (!isUuid(id)) return null;
+      return first(await q(tx).where({ id }).limit(1));
+    },
+    async findByEmail(email, tx) {
+      return first(await q(tx).where({ email }).limit(1));
+    },
+    async findByReferralCode(code, tx) {
+      return first(await q(tx).whereRaw('upper(referral_code) = upper(?)', [code]).limit(1));
+    },
+    async insert(user: NewUser, tx): Promise<InsertUserResult> {
+      // A savepoint (or a transaction of its own) so a unique violation does
+      // not poison the caller's transaction and the caller can retry.
+      const outer = fromTx(tx) ?? db;
+      try {
+        const rows = await outer.transaction((sp) =>
+          sp<UserRow>('users')
+            .insert({
+              name: user.name,
+              email: user.email,
+              password_hash: user.passwordHash,
+              role: user.role,
+              activation: user.activation,
+              referral_code: user.referralCode,
+              referred_by: user.referredBy,
+            })
+            .returning('*'),
+        );
+        return { ok: true, user: toRecord(rows[0] as UserRow) };
+      } catch (e) {
+        const constraint = uniqueViolation(e);
+        if (constraint === EMAIL_UNIQUE) return { ok: false, conflict: 'email' };
+        if (constraint === REFERRAL_CODE_UNIQUE) return { ok: false, conflict: 'referralCode' };
+        throw e;
+      }
+    },
+    async updateName(id, name, tx) {
+      if (!isUuid(id)) return null;
+      return first(await q(tx).where({ id }).update({ name, updated_at: db.fn.now() }).returning('*'));
+    },
+    async updatePassword(id, passwordHash, tx) {
+      if (!isUuid(id)) return null;
+      return first(
+        await q(tx)
+          .where({ id })
+          .update({ password_hash: passwordHash, ...bump(db) })
+          .returning('*'),
+      );
+    },
+    async setReferredByOnce(id, referrerId, tx) {
+      if (!isUuid(id)) return null;
+      return first(
+        await q(tx)
+          .where({ id })
+          .whereNull('referred_by')
+          .update({ referred_by: referrerId, updated_at: db.fn.now() })
+          .returning('*'),
+      );
+    },
+    async changeActivation(id, activation, tx) {
+      if (!isUuid(id)) return null;
+      return first(
+        await q(tx)
+          .where({ id })
+          .whereNot({ activation })
+          .update({ activation, ...bump(db) })
+          .returning('*'),
+      );
+    },
+    async changeRole(id, role, tx) {
+      if (!isUuid(id)) return null;
+      return first(
+        await q(tx)
+          .where({ id })
+          .whereNot({ role })
+          .update({ role, ...bump(db) })
+          .returning('*'),
+      );
+    },
+    async listReferredBy(referrerId, tx) {
+      if (!isUuid(referrerId)) return [];
+      const rows = await q(tx)
+        .where({ referred_by: referrerId })
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ]);
+      return rows.map(toRecord);
+    },
+    async hasAdmin(tx) {
+      return (await q(tx).where({ role: 'admin' }).first('id')) !== undefined;
+    },
+  };
+}

@@ -1,0 +1,23 @@
+/** The texts users see. Where the spec gives a text, it is that text. */
+export const MESSAGES = {
+  fieldsMissing: 'Please fill in all fields',
+  passwordMismatch: "Passwords don't match",
+  nameTooLong: 'Name must be at most 200 characters',
+  nameRequired: 'Name is required',
+  invalidEmail: 'Please enter a valid email address',
+  passwordTooShort: 'Password must be at least 8 characters',
+  passwordTooLong: 'Password must be at most 200 characters',
+  emailTaken: 'An account with this email already exists',
+  registered: 'Registration successful',
+  invalidCredentials: 'Invalid email or password',
+  accountBlocked: 'Your account has been blocked. Please contact support.',
+  currentPasswordRequired: 'Current password is required to set a new password',
+  wrongCurrentPassword: 'Current password is incorrect',
+  accountUpdated: 'Account updated successfully',
+  referralCodeRequired: 'Please enter a referral code',
+  referralInvalid: 'Invalid referral code',
+  referralOwnCode: 'You cannot use your own referral code',
+  referralAlreadyApplied: 'A referral code has already been applied to your account',
+  referralApplied: 'Referral code applied successfully!',
+  userNotFound: 'User not found',
+} as const;

@@ -1,0 +1,99 @@
+import type { Activation, Role, TokenClaims, UserChangedEvent } from '@flatship/proto';
+
+declare const txBrand: unique symbol;
+/**
+ * An open database transaction. The domain only hands it on to repositories
+ * and the event publisher, so it stays opaque here and the database client
+ * never leaks into the rules.
+ */
+export interface Tx {
+  readonly [txBrand]: true;
+}
+
+export interface Transactor {
+  /** Runs `fn` in one transaction; `lockKey` serialises runs that share it (an advisory lock). */
+  run<T>(fn: (tx: Tx) => Promise<T>, opts?: { lockKey?: string }): Promise<T>;
+}
+
+/** A user row as the domain sees it. */
+export interface UserRecord {
+  id: string;
+  name: string;
+  email: string;
+  passwordHash: string;
+  role: Role;
+  activation: Activation;
+  tokenVersion: number;
+  referralCode: string;
+  referredBy: string | null;
+  avatar: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface NewUser {
+  name: string;
+  email: string;
+  passwordHash: string;
+  role: Role;
+  activation: Activation;
+  referralCode: string;
+  referredBy: string | null;
+}
+
+/** Inserting can only fail on a taken email or a referral code that is already in use. */
+export type InsertUserResult = { ok: true; user: UserRecord } | { ok: false; conflict: 'email' | 'referralCode' };
+
+export interface UsersRepo {
+  findById(id: string, tx?: Tx): Promise<UserRecord | null>;
+  /** `email` is already normalised. */
+  findByEmail(email: string, tx?: Tx): Promise<UserRecord | null>;
+  /** Compares case-insensitively. */
+  findByReferralCode(code: string, tx?: Tx): Promise<UserRecord | null>;
+  insert(user: NewUser, tx?: Tx): Promise<InsertUserResult>;
+  updateName(id: string, name: string, tx?: Tx): Promise<UserRecord | null>;
+  /** Stores the new hash and bumps the token version, revoking older tokens. */
+  updatePassword(id: string, passwordHash: string, tx?: Tx): Promise<UserRecord | null>;
+  /** Sets the referrer only if none is set yet; null when the user is missing or already referred. */
+  setReferredByOnce(id: string, referrerId: string, tx?: Tx): Promise<UserRecord | null>;
+  /** Changes activation and bumps the token version; null when missing or already at that value. */
+  changeActivation(id: string, activation: Activation, tx?: Tx): Promise<UserRecord | null>;
+  /** Changes the role and bumps the token version; null when missing or already that role. */
+  changeRole(id: string, role: Role, tx?: Tx): Promise<UserRecord | null>;
+  /** Users who registered with this user's code, newest first. */
+  listReferredBy(referrerId: string, tx?: Tx): Promise<UserRecord[]>;
+  hasAdmin(tx?: Tx): Promise<boolean>;
+}
+
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(hash: string, password: string): Promise<boolean>;
+  /**
+   * Spends the time of one verification without a real hash, so that an
+   * unknown email answers as slowly as a wrong password.
+   */
+  verifyNothing(password: string): Promise<void>;
+}
+
+export interface MoneySummary {
+  balance: number;
+  totalDeposit: number;
+  totalSpent: number;
+}
+
+/** Money fields of users, in dollars. Balances live in payments; users it does not know are absent. */
+export interface MoneySummarySource {
+  get(userIds: string[]): Promise<Map<string, MoneySummary>>;
+}
+
+/** Records `user.changed` in the caller's transaction, so it is relayed only if the change commits. */
+export type PublishUserChanged = (tx: Tx, event: UserChangedEvent) => Promise<void>;
+
+export type SignToken = (claims: TokenClaims) => string;
+
+/** The subset of a pino logger the domain writes to. */
+export interface DomainLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}

@@ -1,0 +1,44 @@
+import { AppError } from '@flatship/kit';
+import type { SessionUser } from '@flatship/proto';
+import { insertUserWithReferralCode } from './insert-user';
+import { MESSAGES } from './messages';
+import type { PasswordHasher, SignToken, UsersRepo } from './ports';
+import { type RegistrationInput, validateRegistration } from './rules';
+import { claimsFor, toSessionUser } from './session-user';
+
+export interface RegisterUserDeps {
+  users: UsersRepo;
+  hasher: PasswordHasher;
+  signToken: SignToken;
+  newReferralCode?: () => string;
+}
+
+export async function registerUser(
+  deps: RegisterUserDeps,
+  input: RegistrationInput,
+): Promise<{ token: string; user: SessionUser }> {
+  const valid = validateRegistration(input);
+
+  // Checked before the expensive hash so the common mistake answers fast;
+  // the unique index still settles two registrations racing for one email.
+  if (await deps.users.findByEmail(valid.email)) throw new AppError('AUTH_EMAIL_TAKEN', MESSAGES.emailTaken);
+
+  let referredBy: string | null = null;
+  if (valid.referralCode) {
+    const referrer = await deps.users.findByReferralCode(valid.referralCode);
+    if (!referrer) throw new AppError('REFERRAL_INVALID_CODE', MESSAGES.referralInvalid);
+    referredBy = referrer.id;
+  }
+
+  const passwordHash = await deps.hasher.hash(valid.password);
+  const user = await insertUserWithReferralCode(deps, {
+    name: valid.name,
+    email: valid.email,
+    passwordHash,
+    role: 'user',
+    activation: 'allow',
+    referredBy,
+  });
+  // A brand-new user has no deposits or spending, so payments need not be asked.
+  return { token: deps.signToken(claimsFor(user)), user: toSessionUser(user) };
+}

@@ -1,0 +1,54 @@
+import { createDb, createInternalClient, createLogger, loadConfig, migrate, runService } from '@flatship/kit';
+import { createArgon2Hasher } from './adapters/argon2-hasher';
+import { createPaymentsMoneySummary } from './adapters/payments-money-summary';
+import { createZeroMoneySummary } from './adapters/zero-money-summary';
+import { buildApp } from './app';
+import { AuthConfigSchema } from './config';
+import { AUTH_SCHEMA, migrations } from './db/migrations';
+import { createOutboxUserChangedPublisher } from './db/outbox';
+import { createTransactor } from './db/transactor';
+import { createUsersRepo } from './db/users-repo';
+import { ensureAdmin } from './domain/ensure-admin';
+
+await runService('auth', async () => {
+  const config = loadConfig(AuthConfigSchema);
+  const logger = createLogger('auth', config.LOG_LEVEL);
+  const db = createDb(config.DATABASE_URL, AUTH_SCHEMA);
+  const applied = await migrate(db, AUTH_SCHEMA, migrations);
+  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+
+  const hasher = createArgon2Hasher();
+  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
+    await ensureAdmin(
+      { users: createUsersRepo(db), hasher, transactor: createTransactor(db), logger },
+      { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD },
+    );
+  }
+
+  const money = config.PAYMENTS_URL
+    ? createPaymentsMoneySummary(
+        createInternalClient({ baseUrl: config.PAYMENTS_URL, secret: config.INTERNAL_SECRET, timeoutMs: 5_000 }),
+      )
+    : createZeroMoneySummary();
+  if (!config.PAYMENTS_URL) logger.warn('PAYMENTS_URL is not set: every balance is reported as 0');
+
+  const app = await buildApp({
+    db,
+    logger,
+    keys: { publicKey: config.JWT_PUBLIC_KEY, privateKey: config.JWT_PRIVATE_KEY },
+    tokenTtl: config.JWT_TTL,
+    internalSecret: config.INTERNAL_SECRET,
+    money,
+    publishUserChanged: createOutboxUserChangedPublisher(),
+    hasher,
+  });
+
+  return {
+    app,
+    host: config.HOST,
+    port: config.PORT,
+    async close() {
+      await db.destroy();
+    },
+  };
+});

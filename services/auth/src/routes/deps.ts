@@ -1,0 +1,18 @@
+import type {
+  MoneySummarySource,
+  PasswordHasher,
+  PublishUserChanged,
+  SignToken,
+  Transactor,
+  UsersRepo,
+} from '../domain/ports';
+
+/** Everything the use cases may ask for; each route hands on what its use case needs. */
+export interface DomainDeps {
+  users: UsersRepo;
+  hasher: PasswordHasher;
+  transactor: Transactor;
+  publishUserChanged: PublishUserChanged;
+  signToken: SignToken;
+  money: MoneySummarySource;
+}

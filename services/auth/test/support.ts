@@ -1,0 +1,138 @@
+import { createDb, type Knex, migrate, type ServiceApp } from '@flatship/kit';
+import { createTestDatabase, generateTokenKeys } from '@flatship/kit/testing';
+import type { SessionUser, UserChangedEvent } from '@flatship/proto';
+import { createArgon2Hasher } from '../src/adapters/argon2-hasher';
+import { buildApp } from '../src/app';
+import { AUTH_SCHEMA, migrations } from '../src/db/migrations';
+import { createOutboxUserChangedPublisher } from '../src/db/outbox';
+import type { MoneySummary, MoneySummarySource } from '../src/domain/ports';
+
+export const INTERNAL_SECRET = 'test-internal-secret-0123456789';
+export const PASSWORD = 'correct horse battery';
+
+/** Cheap argon2id costs keep the suite fast; the algorithm and code paths are the production ones. */
+export const testHasher = () => createArgon2Hasher({ memoryCost: 1024, timeCost: 1 });
+
+/** Money as payments would report it; tests set entries directly. */
+export function createFakeMoney(): MoneySummarySource & { set(id: string, m: MoneySummary): void; calls: string[][] } {
+  const entries = new Map<string, MoneySummary>();
+  const calls: string[][] = [];
+  return {
+    calls,
+    set: (id, m) => entries.set(id, m),
+    async get(ids) {
+      calls.push(ids);
+      return new Map(ids.flatMap((id) => (entries.has(id) ? [[id, entries.get(id) as MoneySummary] as const] : [])));
+    },
+  };
+}
+
+export interface TestAuth {
+  app: ServiceApp;
+  db: Knex;
+  keys: { publicKey: string; privateKey: string };
+  money: ReturnType<typeof createFakeMoney>;
+  close(): Promise<void>;
+}
+
+/** A migrated database of its own and an app built from it, as main.ts builds it. */
+export async function startTestAuth(opts: { tokenTtl?: string } = {}): Promise<TestAuth> {
+  const tdb = await createTestDatabase('auth');
+  const db = createDb(tdb.url, AUTH_SCHEMA);
+  await migrate(db, AUTH_SCHEMA, migrations);
+  const keys = generateTokenKeys();
+  const money = createFakeMoney();
+  const app = await buildApp({
+    db,
+    logger: false,
+    keys,
+    tokenTtl: opts.tokenTtl ?? '7d',
+    internalSecret: INTERNAL_SECRET,
+    money,
+    publishUserChanged: createOutboxUserChangedPublisher(),
+    hasher: testHasher(),
+  });
+  await app.ready();
+  return {
+    app,
+    db,
+    keys,
+    money,
+    async close() {
+      await app.close();
+      await db.destroy();
+      await tdb.drop();
+    },
+  };
+}
+
+let seq = 0;
+export const uniqueEmail = (prefix = 'user') => `${prefix}.${Date.now().toString(36)}.${++seq}@example.com`;
+
+export interface Registered {
+  token: string;
+  user: SessionUser;
+  email: string;
+  password: string;
+}
+
+export async function register(
+  app: ServiceApp,
+  over: Partial<{ name: string; email: string; password: string; referralCode: string }> = {},
+): Promise<Registered> {
+  const email = over.email ?? uniqueEmail();
+  const password = over.password ?? PASSWORD;
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: {
+      name: over.name ?? 'Test User',
+      email,
+      password,
+      confirmPassword: password,
+      ...(over.referralCode ? { referralCode: over.referralCode } : {}),
+    },
+  });
+  if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+  const body = res.json() as { token: string; user: SessionUser };
+  return { token: body.token, user: body.user, email, password };
+}
+
+export async function internal(
+  app: ServiceApp,
+  method: 'GET' | 'POST',
+  url: string,
+  payload?: object,
+): Promise<import('fastify').LightMyRequestResponse> {
+  return app.inject({
+    method,
+    url,
+    headers: { 'x-internal-secret': INTERNAL_SECRET },
+    ...(payload ? { payload } : {}),
+  });
+}
+
+export async function makeAdmin(app: ServiceApp): Promise<Registered> {
+  const admin = await register(app, { name: 'Boss', email: uniqueEmail('admin') });
+  const res = await internal(app, 'POST', `/internal/users/${admin.user._id}/role`, { user_role: 'admin' });
+  if (res.statusCode !== 200) throw new Error(`role change failed: ${res.body}`);
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: admin.email, password: admin.password },
+  });
+  return {
+    ...admin,
+    token: (login.json() as { token: string }).token,
+    user: (login.json() as { user: SessionUser }).user,
+  };
+}
+
+export async function outboxEvents(db: Knex): Promise<{ topic: string; key: string; value: UserChangedEvent }[]> {
+  return db('outbox').select('topic', 'key', 'value').orderBy('id');
+}
+
+export async function countUsers(db: Knex): Promise<number> {
+  const row = await db('users').count<{ count: string }[]>('* as count').first();
+  return Number(row?.count ?? 0);
+}
