@@ -19,3 +19,4 @@ export {
   type PostgresBus,
   type PostgresBusOptions,
 } from './postgres-bus';
+export { type PruneOptions, pruneBus } from './prune';

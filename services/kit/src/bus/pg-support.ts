@@ -2,10 +2,14 @@ import type { Knex } from 'knex';
 import pg from 'pg';
 import type { BusLogger } from './port';
 
-/** Schema names are spliced into SQL, so only plain lower-case identifiers are accepted. */
+/**
+ * Schema names are spliced into SQL, so only plain lower-case identifiers are
+ * accepted; the length cap leaves room for the notification channel names
+ * derived from them (PostgreSQL truncates identifiers at 63 bytes).
+ */
 export function checkSchemaName(schema: string): string {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
-    throw new Error(`invalid schema name ${JSON.stringify(schema)}: use lower-case letters, digits and _`);
+  if (!/^[a-z_][a-z0-9_]{0,39}$/.test(schema)) {
+    throw new Error(`invalid schema name ${JSON.stringify(schema)}: use up to 40 lower-case letters, digits and _`);
   }
   return schema;
 }

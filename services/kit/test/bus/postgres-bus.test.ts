@@ -5,9 +5,12 @@ import {
   type BusLogger,
   createOutbox,
   createPostgresBus,
+  type EventBus,
   migrateBus,
   migrateOutbox,
+  type OutgoingMessage,
   type PostgresBusOptions,
+  pruneBus,
   runBusContract,
   type Subscription,
   waitFor,
@@ -244,6 +247,82 @@ describe('postgres adapter', () => {
       "select (select partitions from bus.topics where topic = 'sized-topic') as p, count(*)::int as n from bus.partitions where topic = 'sized-topic'",
     )) as { rows: { p: number; n: number }[] };
     expect(rows[0]).toEqual({ p: 7, n: 7 });
+  });
+
+  test('the outbox appends to the log in its own transaction when the bus shares its database', async () => {
+    const { bus, db } = await harness();
+    const topic = name('same-db');
+    await migrateOutbox(db, 'svc_same_db');
+    // Were the relay to fall back to publish-then-delete, this bus would refuse.
+    const refusing: EventBus = {
+      ...bus,
+      publish: async () => {
+        throw new Error('publish must not be used');
+      },
+    };
+    const outbox = createOutbox({ db, schema: 'svc_same_db', bus: refusing, logger: testLogger });
+    await db.transaction((trx) => outbox.add(trx, topic, [{ key: 'k', value: 'v' }]));
+    expect(await outbox.flush()).toBe(1);
+    const { rows } = (await db.raw('select value from bus.messages where topic = ?', [topic])) as {
+      rows: { value: unknown }[];
+    };
+    expect(rows).toEqual([{ value: 'v' }]);
+  });
+
+  test('with another bus the outbox publishes in id order, then deletes, and keeps rows whose publish failed', async () => {
+    const db = connect();
+    await migrateOutbox(db, 'svc_other_bus');
+    const calls: [string, unknown[]][] = [];
+    let failing = true;
+    const remote: EventBus = {
+      async publish(topic: string, messages: OutgoingMessage[]) {
+        if (failing) throw new Error('broker unavailable');
+        calls.push([topic, messages.map((m) => m.value)]);
+      },
+      subscribe: () => Promise.reject(new Error('not used')),
+      close: async () => {},
+    };
+    const outbox = createOutbox({ db, schema: 'svc_other_bus', bus: remote, logger: testLogger });
+    await db.transaction(async (trx) => {
+      await outbox.add(trx, 'a', [
+        { key: '1', value: 1 },
+        { key: '2', value: 2 },
+      ]);
+      await outbox.add(trx, 'b', [{ key: '3', value: 3 }]);
+      await outbox.add(trx, 'a', [{ key: '4', value: 4 }]);
+    });
+    await expect(outbox.flush()).rejects.toThrow('broker unavailable');
+    failing = false;
+    expect(await outbox.flush()).toBe(4);
+    expect(calls).toEqual([
+      ['a', [1, 2]],
+      ['b', [3]],
+      ['a', [4]],
+    ]);
+    expect(await outbox.flush()).toBe(0);
+  });
+
+  test('pruning drops old messages and the offsets of groups that are gone, and consumers carry on', async () => {
+    const { bus, db } = await harness();
+    const topic = name('prune');
+    await bus.publish(topic, [{ key: 'k', value: 'old' }]);
+    const got: unknown[] = [];
+    const group = name('g');
+    const sub = await bus.subscribe({ group, topics: [topic], handler: async (m) => void got.push(m.value) });
+    await waitFor('the old message', () => got.length === 1);
+    await sub.close();
+    await db.raw("update bus.messages set created_at = now() - interval '2 hours' where topic = ?", [topic]);
+    await db.raw("update bus.offsets set updated_at = now() - interval '2 hours' where group_id = ?", [group]);
+
+    const pruned = await pruneBus(db, { retentionMs: 3_600_000 });
+    expect(pruned.messages).toBeGreaterThanOrEqual(1);
+    expect(pruned.offsets).toBeGreaterThanOrEqual(1);
+
+    const again = await bus.subscribe({ group, topics: [topic], handler: async (m) => void got.push(m.value) });
+    cleanups.push(() => again.close());
+    await bus.publish(topic, [{ key: 'k', value: 'new' }]);
+    await waitFor('the new message', () => got.length === 2);
+    expect(got).toEqual(['old', 'new']);
   });
 
   test('migrateBus is idempotent when several processes run it at once', async () => {
