@@ -1,0 +1,258 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ConfigError } from '@flatship/kit';
+import { type LauncherConfig, loadLauncherConfig } from './config';
+import { freePort, isPortFree, isProcessAlive, sleep } from './net';
+import { REPO_ROOT } from './paths';
+import { type RunningDatabase, startDatabase } from './postgres';
+import { GATEWAY, mainFile, OWNED_VARIABLES, presentServices, type StackContext } from './services';
+import { createStateStore, generatePassword } from './state';
+import { createSupervisor, type Supervisor } from './supervisor';
+import { buildWeb, webBuildReason } from './web-build';
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const complain = (line: string) => process.stderr.write(`${line}\n`);
+
+class LaunchError extends Error {}
+
+export function publicUrl(host: string, port: number): string {
+  const local = ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'].includes(host);
+  const shown = local ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+}
+
+/** Refuses a second launcher on the same data, which would corrupt nothing but confuse everything. */
+async function takeLock(dataDir: string): Promise<string> {
+  const lockPath = join(dataDir, 'launcher.pid');
+  if (existsSync(lockPath)) {
+    const pid = Number((await readFile(lockPath, 'utf8')).trim());
+    if (pid && pid !== process.pid && isProcessAlive(pid)) {
+      throw new LaunchError(`Flatship is already running from ${dataDir} (launcher pid ${pid}); stop it first`);
+    }
+  }
+  await writeFile(lockPath, `${process.pid}\n`);
+  return lockPath;
+}
+
+/** The environment a service inherits: the launcher's own, minus every variable the launcher decides itself. */
+function baseEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !OWNED_VARIABLES.has(k)) env[k] = v;
+  return env;
+}
+
+async function readyzStatus(port: number): Promise<string | null> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2000) });
+    if (res.status === 200) return null;
+    const body = await res.text();
+    return `answers ${res.status}${body ? `: ${body.slice(0, 200)}` : ''}`;
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string } }).cause?.code;
+    return cause === 'ECONNREFUSED' ? 'is not listening yet' : `did not answer (${(e as Error).message})`;
+  }
+}
+
+/** Polls /readyz of each service until all answer 200; returns what is still not ready at the deadline. */
+async function waitUntilReady(targets: { name: string; port: number }[], deadline: number, isAborted: () => boolean) {
+  const pending = new Map(targets.map((t) => [t.name, { port: t.port, why: 'has not answered yet' }]));
+  while (pending.size > 0 && Date.now() < deadline && !isAborted()) {
+    await Promise.all(
+      [...pending].map(async ([name, p]) => {
+        const why = await readyzStatus(p.port);
+        if (why === null) pending.delete(name);
+        else p.why = why;
+      }),
+    );
+    if (pending.size > 0) await sleep(250);
+  }
+  return [...pending].map(([name, p]) => ({ name, why: p.why }));
+}
+
+async function launch(config: LauncherConfig) {
+  const { dataDir } = config;
+  const logsDir = join(dataDir, 'logs');
+  await mkdir(logsDir, { recursive: true });
+  const runPath = join(dataDir, 'run.json');
+  const lockPath = await takeLock(dataDir);
+
+  let supervisor: Supervisor | undefined;
+  let db: RunningDatabase | undefined;
+  let shuttingDown: Promise<never> | undefined;
+
+  const shutdown = (code: number): Promise<never> => {
+    shuttingDown ??= (async () => {
+      await supervisor?.stopAll(10_000);
+      await db?.stop();
+      await rm(runPath, { force: true });
+      await rm(lockPath, { force: true });
+      process.exit(code);
+    })();
+    return shuttingDown;
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (shuttingDown) {
+      // A second Ctrl-C means "now": no more waiting for graceful exits.
+      supervisor?.killAll();
+      if (db) process.kill(db.pid, 'SIGQUIT');
+      process.exit(130);
+    }
+    say(`Stopping Flatship (${signal})…`);
+    void shutdown(0);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
+  // Started by a test harness with an ipc channel: leave nothing behind when it goes away.
+  if (process.send) process.on('disconnect', () => onSignal('SIGTERM'));
+
+  try {
+    const services = presentServices(config.servicesRoot);
+    if (!services.some((s) => s.name === GATEWAY)) {
+      throw new LaunchError(`the gateway is missing (${join(config.servicesRoot, 'gateway/src/main.ts')})`);
+    }
+    if (!(await isPortFree(config.PORT, config.HOST))) {
+      throw new LaunchError(`PORT ${config.PORT} is already in use on ${config.HOST}; stop what uses it or set PORT`);
+    }
+
+    if (config.BUILD_WEB === 'auto') {
+      const reason = await webBuildReason(REPO_ROOT);
+      if (reason) {
+        say(`Building the web app (${reason})…`);
+        await buildWeb(REPO_ROOT, join(logsDir, 'web-build.log'));
+      }
+    }
+
+    const store = createStateStore(dataDir);
+    const { secrets } = await store.loadOrCreateSecrets();
+    const state = await store.readState();
+
+    db = await startDatabase({ dataDir, password: secrets.pgPassword, preferredPort: state.pgPort });
+    if (state.pgPort !== db.port) await store.updateState({ pgPort: db.port });
+    const database = db;
+    void database.exited.then(({ code, signal }) => {
+      if (shuttingDown) return;
+      complain(`PostgreSQL stopped unexpectedly (${signal ?? `code ${code}`}); see ${database.logPath}`);
+      void shutdown(1);
+    });
+
+    const hasAuth = services.some((s) => s.name === 'auth');
+    // Only a password nobody chose needs showing; the auth service ignores it once any admin exists.
+    const generatedPassword = !config.ADMIN_PASSWORD && !state.admin && hasAuth ? generatePassword() : undefined;
+
+    const taken = new Set<number>([config.PORT, db.port]);
+    const ports: Record<string, number> = {};
+    for (const def of services) {
+      if (def.name === GATEWAY) {
+        ports[def.name] = config.PORT;
+        continue;
+      }
+      let port = config.INTERNAL_PORTS === 'fixed' && (await isPortFree(def.port)) ? def.port : await freePort();
+      while (taken.has(port)) port = await freePort();
+      taken.add(port);
+      ports[def.name] = port;
+    }
+
+    const ctx: StackContext = {
+      databaseUrl: db.url,
+      jwtPublicKey: secrets.jwtPublicKey,
+      jwtPrivateKey: secrets.jwtPrivateKey,
+      internalSecret: secrets.internalSecret,
+      logLevel: config.LOG_LEVEL,
+      host: config.HOST,
+      port: config.PORT,
+      staticDir: join(REPO_ROOT, 'web', 'dist'),
+      adminEmail: config.ADMIN_EMAIL,
+      adminPassword: config.ADMIN_PASSWORD ?? generatedPassword,
+      urls: Object.fromEntries(
+        services.filter((s) => s.name !== GATEWAY).map((s) => [s.name, `http://127.0.0.1:${ports[s.name]}`]),
+      ),
+    };
+
+    const writeRunFile = () => {
+      const pids = supervisor?.pids() ?? {};
+      const run = {
+        launcherPid: process.pid,
+        postgres: { pid: database.pid, port: database.port, log: database.logPath },
+        services: Object.fromEntries(
+          services.map((s) => [
+            s.name,
+            { pid: pids[s.name] ?? null, port: ports[s.name], log: supervisor?.logPath(s.name) },
+          ]),
+        ),
+      };
+      void writeFile(runPath, `${JSON.stringify(run, null, 2)}\n`).catch(() => {});
+    };
+
+    const sup = createSupervisor({
+      logsDir,
+      print: complain,
+      onFatal: (_name, reason) => {
+        if (shuttingDown) return;
+        complain(reason);
+        void shutdown(1);
+      },
+      onSpawn: writeRunFile,
+    });
+    supervisor = sup;
+    const env = baseEnv();
+    for (const def of services) {
+      const port = ports[def.name]!;
+      sup.start({
+        name: def.name,
+        cwd: join(config.servicesRoot, def.dir),
+        entry: mainFile(config.servicesRoot, def),
+        env: { ...env, ...def.env(ctx, { port }) },
+        port,
+      });
+    }
+
+    const deadline = Date.now() + config.READY_TIMEOUT_MS;
+    const aborted = () => shuttingDown !== undefined;
+    const backends = services.filter((s) => s.name !== GATEWAY).map((s) => ({ name: s.name, port: ports[s.name]! }));
+    let notReady = await waitUntilReady(backends, deadline, aborted);
+    if (notReady.length === 0)
+      notReady = await waitUntilReady([{ name: GATEWAY, port: config.PORT }], deadline, aborted);
+    if (aborted()) return;
+    if (notReady.length > 0) {
+      for (const { name, why } of notReady) {
+        complain(
+          `${name} is not ready after ${config.READY_TIMEOUT_MS / 1000} s: it ${why}. Its log: ${sup.logPath(name)}`,
+        );
+      }
+      await shutdown(1);
+      return;
+    }
+
+    say(`Flatship is running at ${publicUrl(config.HOST, config.PORT)}`);
+    if (hasAuth && !state.admin) {
+      if (generatedPassword) {
+        say(
+          `Admin sign-in: ${config.ADMIN_EMAIL} / ${generatedPassword} (shown once; set ADMIN_PASSWORD to choose your own)`,
+        );
+      }
+      await store.updateState({ admin: { email: config.ADMIN_EMAIL, recordedAt: new Date().toISOString() } });
+    }
+  } catch (e) {
+    if (shuttingDown) return;
+    complain(`flatship: ${e instanceof LaunchError ? e.message : ((e as Error).stack ?? String(e))}`);
+    await shutdown(1);
+  }
+}
+
+async function main() {
+  let config: LauncherConfig;
+  try {
+    config = loadLauncherConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      complain(`flatship: ${e.message}`);
+      process.exit(78);
+    }
+    throw e;
+  }
+  await launch(config);
+}
+
+await main();

@@ -1,0 +1,110 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** What every service's environment is built from. */
+export interface StackContext {
+  databaseUrl: string;
+  jwtPublicKey: string;
+  jwtPrivateKey: string;
+  internalSecret: string;
+  logLevel: string;
+  /** Gateway's public listen address. */
+  host: string;
+  port: number;
+  staticDir: string;
+  adminEmail: string;
+  adminPassword?: string;
+  /** Base URLs of the services that exist, by name. */
+  urls: Record<string, string>;
+}
+
+export interface ServiceDefinition {
+  name: string;
+  /** Directory relative to the services root; the service runs `<dir>/src/main.ts`. */
+  dir: string;
+  /** Usual port; the gateway's comes from the launcher's PORT instead. */
+  port: number;
+  env(ctx: StackContext, self: { port: number }): Record<string, string>;
+}
+
+/** How the gateway and the services find each other; names match the services' config variables. */
+const UPSTREAM_VARS: Record<string, string> = {
+  auth: 'AUTH_URL',
+  orders: 'ORDERS_URL',
+  payments: 'PAYMENTS_URL',
+  'services-pricing': 'PRICING_URL',
+  admin: 'ADMIN_URL',
+};
+
+function upstreams(ctx: StackContext): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, variable] of Object.entries(UPSTREAM_VARS)) {
+    const url = ctx.urls[name];
+    if (url) env[variable] = url;
+  }
+  return env;
+}
+
+const common = (ctx: StackContext, self: { port: number }) => ({
+  PORT: String(self.port),
+  HOST: '127.0.0.1',
+  LOG_LEVEL: ctx.logLevel,
+  DATABASE_URL: ctx.databaseUrl,
+  JWT_PUBLIC_KEY: ctx.jwtPublicKey,
+  INTERNAL_SECRET: ctx.internalSecret,
+  ...upstreams(ctx),
+});
+
+/**
+ * Every service the embedded topology can run, in start order: the gateway
+ * comes last because its readiness depends on everyone else's.
+ */
+export const SERVICE_REGISTRY: readonly ServiceDefinition[] = [
+  {
+    name: 'auth',
+    dir: 'services/auth',
+    port: 4101,
+    env: (ctx, self) => ({
+      ...common(ctx, self),
+      JWT_PRIVATE_KEY: ctx.jwtPrivateKey,
+      ADMIN_EMAIL: ctx.adminEmail,
+      ...(ctx.adminPassword ? { ADMIN_PASSWORD: ctx.adminPassword } : {}),
+    }),
+  },
+  { name: 'payments', dir: 'services/payments', port: 4103, env: common },
+  { name: 'services-pricing', dir: 'services/services-pricing', port: 4104, env: common },
+  { name: 'orders', dir: 'services/orders', port: 4102, env: common },
+  { name: 'admin', dir: 'services/admin', port: 4105, env: common },
+  { name: 'label-worker', dir: 'services/label-worker', port: 4106, env: common },
+  {
+    name: 'gateway',
+    dir: 'gateway',
+    port: 8080,
+    env: (ctx, self) => ({ ...common(ctx, self), HOST: ctx.host, STATIC_DIR: ctx.staticDir }),
+  },
+];
+
+export const GATEWAY = 'gateway';
+
+export const mainFile = (root: string, def: ServiceDefinition) => join(root, def.dir, 'src', 'main.ts');
+
+/** Only services whose code exists run, so the launcher works while the product grows. */
+export function presentServices(root: string): ServiceDefinition[] {
+  return SERVICE_REGISTRY.filter((def) => existsSync(mainFile(root, def)));
+}
+
+/** Every variable the launcher sets for some service; the rest of its own environment passes through. */
+export const OWNED_VARIABLES = new Set([
+  'PORT',
+  'HOST',
+  'LOG_LEVEL',
+  'DATABASE_URL',
+  'JWT_PUBLIC_KEY',
+  'JWT_PRIVATE_KEY',
+  'INTERNAL_SECRET',
+  'ADMIN_EMAIL',
+  'ADMIN_PASSWORD',
+  'STATIC_DIR',
+  'DATA_DIR',
+  ...Object.values(UPSTREAM_VARS),
+]);

@@ -1,0 +1,146 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, sleep } from '../net';
+import { REPO_ROOT } from '../paths';
+
+export const LAUNCHER_ENTRY = join(REPO_ROOT, 'infra', 'src', 'launcher.ts');
+const READY_LINE = /Flatship is running at (\S+)/;
+
+export interface LauncherProcess {
+  child: ChildProcess;
+  /** Everything the launcher printed so far, stdout and stderr interleaved. */
+  output(): string;
+  /** Resolves once the launcher has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves with the first output line matching `pattern`, or rejects on exit or timeout. */
+  waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray>;
+}
+
+/** Runs the launcher as a child, the way `make start` does, capturing its console. */
+export function runLauncher(env: Record<string, string>): LauncherProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', LAUNCHER_ENTRY], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    // The ipc channel makes the launcher shut down if the test process disappears.
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let text = '';
+  const listeners = new Set<() => void>();
+  const onData = (d: Buffer) => {
+    text += d.toString('utf8');
+    for (const l of listeners) l();
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  let hasExited = false;
+  void exited.then(() => {
+    hasExited = true;
+    for (const l of listeners) l();
+  });
+  return {
+    child,
+    output: () => text,
+    exited,
+    waitFor(pattern, timeoutMs) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const m = text.match(pattern);
+          if (m) done(() => resolve(m));
+          else if (hasExited) done(() => reject(new Error(`the launcher exited before printing ${pattern}`)));
+        };
+        const timer = setTimeout(
+          () => done(() => reject(new Error(`the launcher did not print ${pattern} within ${timeoutMs / 1000} s`))),
+          timeoutMs,
+        );
+        const done = (f: () => void) => {
+          clearTimeout(timer);
+          listeners.delete(check);
+          f();
+        };
+        listeners.add(check);
+        check();
+      });
+    },
+  };
+}
+
+/** The last lines of every log under DATA_DIR/logs, for failure messages that explain themselves. */
+export async function logTails(dataDir: string, lines = 30): Promise<string> {
+  const dir = join(dataDir, 'logs');
+  if (!existsSync(dir)) return '(no logs were written)';
+  const parts: string[] = [];
+  for (const name of (await readdir(dir)).sort()) {
+    const content = (await readFile(join(dir, name), 'utf8')).trimEnd().split('\n').slice(-lines).join('\n');
+    parts.push(`--- ${name} (last ${lines} lines) ---\n${content}`);
+  }
+  return parts.join('\n');
+}
+
+/** Stops a launcher the way Ctrl-C would, escalating if it hangs. */
+export async function stopLauncher(launcher: LauncherProcess, timeoutMs = 30_000) {
+  if (launcher.child.exitCode !== null || launcher.child.signalCode !== null) return launcher.exited;
+  launcher.child.kill('SIGTERM');
+  const result = await Promise.race([launcher.exited, sleep(timeoutMs).then(() => null)]);
+  if (result) return result;
+  launcher.child.kill('SIGKILL');
+  return launcher.exited;
+}
+
+export interface RunningStack {
+  url: string;
+  adminEmail: string;
+  adminPassword: string;
+  dataDir: string;
+  launcher: LauncherProcess;
+  stop(): Promise<void>;
+}
+
+export interface StartStackOptions {
+  /** Extra launcher or service variables. */
+  env?: Record<string, string>;
+  /** Reuse a data directory (kept on stop) instead of a fresh temporary one (removed on stop). */
+  dataDir?: string;
+}
+
+/**
+ * Starts the whole product the way `make start` does, on a free port with
+ * fresh data, for end-to-end tests. Internal ports are random so several
+ * stacks can run side by side.
+ */
+export async function startStack(opts: StartStackOptions = {}): Promise<RunningStack> {
+  const ownsDir = !opts.dataDir;
+  const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'flatship-stack-')));
+  const port = await freePort();
+  const adminEmail = opts.env?.ADMIN_EMAIL ?? 'admin@flatship.local';
+  const adminPassword = opts.env?.ADMIN_PASSWORD ?? `Adm1n-${randomBytes(9).toString('base64url')}`;
+  const launcher = runLauncher({
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    INTERNAL_PORTS: 'random',
+    ADMIN_EMAIL: adminEmail,
+    ADMIN_PASSWORD: adminPassword,
+    LOG_LEVEL: 'info',
+    ...opts.env,
+  });
+  const cleanUp = async () => {
+    await stopLauncher(launcher);
+    if (ownsDir) await rm(dataDir, { recursive: true, force: true });
+  };
+  let url: string;
+  try {
+    url = (await launcher.waitFor(READY_LINE, 90_000))[1]!;
+  } catch (e) {
+    const tails = await logTails(dataDir);
+    await cleanUp();
+    throw new Error(`${(e as Error).message}\n--- launcher output ---\n${launcher.output()}\n${tails}`);
+  }
+  return { url, adminEmail, adminPassword, dataDir, launcher, stop: cleanUp };
+}

@@ -1,0 +1,112 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { freePort } from '../src/net';
+import { REPO_ROOT } from '../src/paths';
+import { type LauncherProcess, logTails, runLauncher, stopLauncher } from '../src/testing/start-stack';
+import { alivePids, allPids, eventually, readRunFile, readyzStatus } from './helpers';
+
+// Launcher mechanics against a two-service stand-in, so they are tested
+// whatever state the product's own services are in.
+const FIXTURE_ROOT = join(REPO_ROOT, 'infra', 'test', 'fixtures', 'stack');
+
+describe('launcher (fixture services)', () => {
+  let dataDir: string;
+  let port: number;
+  let running: LauncherProcess | undefined;
+  const env = () => ({
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    FLATSHIP_SERVICES_ROOT: FIXTURE_ROOT,
+    INTERNAL_PORTS: 'random',
+    BUILD_WEB: 'never',
+    ADMIN_PASSWORD: '',
+  });
+  const url = () => `http://127.0.0.1:${port}`;
+
+  async function start(): Promise<LauncherProcess> {
+    const launcher = runLauncher(env());
+    running = launcher;
+    try {
+      await launcher.waitFor(/Flatship is running at/, 60_000);
+    } catch (e) {
+      throw new Error(`${(e as Error).message}\n${launcher.output()}\n${await logTails(dataDir)}`);
+    }
+    return launcher;
+  }
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'flatship-launcher-test-'));
+    port = await freePort();
+  });
+  afterAll(async () => {
+    if (running) await stopLauncher(running);
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  test('a bad PORT stops the launcher with a message naming PORT', async () => {
+    const launcher = runLauncher({ ...env(), PORT: 'eighty' });
+    const { code } = await launcher.exited;
+    expect(code).not.toBe(0);
+    expect(launcher.output()).toMatch(/PORT="eighty" is invalid/);
+  });
+
+  test('starts every service, prints the URL once and shows a generated admin password once', async () => {
+    const launcher = await start();
+    const out = launcher.output();
+    expect(out.match(/Flatship is running at (\S+)/)?.[1]).toBe(`http://localhost:${port}`);
+    expect(out.match(/Flatship is running at/g)).toHaveLength(1);
+    expect(out).toMatch(/Admin sign-in: admin@flatship\.local \/ [A-Za-z0-9]{20} \(shown once;/);
+    // Warnings reach the console as one line prefixed with the service; info lines stay in the log files.
+    expect(out).toContain('auth WARN fixture auth started with a deliberate warning');
+    expect(out).not.toMatch(/"level":30/);
+    expect(await readyzStatus(url())).toBe(200);
+    expect(await readFile(join(dataDir, 'logs', 'auth.log'), 'utf8')).toMatch(/"level":30/);
+    expect((await stat(join(dataDir, 'secrets.json'))).mode & 0o777).toBe(0o600);
+    const res = await fetch(`${url()}/api/notes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'kept across restarts' }),
+    });
+    expect(res.status).toBe(200);
+  });
+
+  test('a service killed with SIGKILL is restarted and the stack becomes ready again', async () => {
+    const before = await readRunFile(dataDir);
+    const authPid = before.services.auth!.pid!;
+    process.kill(authPid, 'SIGKILL');
+    await running!.waitFor(/auth was killed by SIGKILL; restarting in 1s/, 5000);
+    const newPid = await eventually(
+      async () => {
+        const pid = (await readRunFile(dataDir)).services.auth!.pid;
+        return pid && pid !== authPid ? pid : undefined;
+      },
+      10_000,
+      'a new auth process',
+    );
+    expect(newPid).not.toBe(authPid);
+    await eventually(async () => ((await readyzStatus(url())) === 200 ? true : undefined), 20_000, 'readiness');
+  });
+
+  test('SIGTERM stops every service and PostgreSQL, leaving no process behind', async () => {
+    const pids = allPids(await readRunFile(dataDir));
+    const { code } = await stopLauncher(running!);
+    expect(code).toBe(0);
+    expect(alivePids(pids)).toEqual([]);
+  });
+
+  test('a second start keeps the data and does not show the admin password again', async () => {
+    const launcher = await start();
+    expect(launcher.output()).not.toContain('Admin sign-in');
+    const notes = (await (await fetch(`${url()}/api/notes`)).json()) as { text: string }[];
+    expect(notes).toEqual([{ text: 'kept across restarts' }]);
+  });
+
+  test('when the launcher itself is killed outright, its services and PostgreSQL still exit', async () => {
+    const pids = allPids(await readRunFile(dataDir));
+    running!.child.kill('SIGKILL');
+    await running!.exited;
+    await eventually(async () => (alivePids(pids).length === 0 ? true : undefined), 15_000, 'every process to exit');
+  });
+});
