@@ -159,7 +159,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         config: await clientConfigFor(db, opts.connectionString),
         channels: [channel],
         logger,
-        retryMs: pollIntervalMs,
+        retryMs: Math.min(pollIntervalMs, 1000),
         onNotification: kick,
         onReconnect: kick,
       });

@@ -184,7 +184,7 @@ export function createPostgresBus(opts: PostgresBusOptions): PostgresBus {
         config: await clientConfigFor(db, opts.connectionString),
         channels: [messagesChannel, groupsChannel],
         logger,
-        retryMs: settings.pollIntervalMs,
+        retryMs: Math.min(settings.pollIntervalMs, 1000),
         onNotification(channel, payload) {
           if (channel === messagesChannel) {
             const colon = payload.indexOf(':');

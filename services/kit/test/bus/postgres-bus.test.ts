@@ -325,6 +325,84 @@ describe('postgres adapter', () => {
     expect(got).toEqual(['old', 'new']);
   });
 
+  test('a running member takes over the partitions of a member that died, from the committed offsets', async () => {
+    const a = await harness();
+    const b = await harness();
+    const topic = name('takeover');
+    const group = name('g');
+    const byB: string[] = [];
+    let aHung = false;
+    await a.bus.subscribe({
+      group,
+      topics: [topic],
+      handler: async () => {
+        aHung = true;
+        await new Promise(() => {});
+      },
+    });
+    await b.bus.subscribe({ group, topics: [topic], handler: async (m) => void byB.push(m.key) });
+    const keys = Array.from({ length: 40 }, (_, i) => `key-${i}`);
+    await b.bus.publish(
+      topic,
+      keys.map((key) => ({ key, value: null })),
+    );
+    await waitFor('the doomed member to hang', () => aHung);
+    await a.crash();
+    await waitFor('every key at the survivor', () => byB.length >= keys.length, 10_000);
+    expect([...byB].sort()).toEqual([...keys].sort());
+  });
+
+  test('members that join at the same moment settle on an even split', async () => {
+    const buses = await Promise.all([1, 2, 3].map(() => harness({ partitions: 6 })));
+    const topic = name('even');
+    const group = name('g');
+    await Promise.all(buses.map((h) => h.bus.subscribe({ group, topics: [topic], handler: async () => {} })));
+    const { db } = buses[0]!;
+    const split = async () =>
+      (
+        (await db.raw(
+          'select count(*)::int as n from bus.leases where group_id = ? and expires_at > now() group by member_id order by 1',
+          [group],
+        )) as { rows: { n: number }[] }
+      ).rows.map((r) => r.n);
+    let last: number[] = [];
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline) {
+      last = await split();
+      if (last.join() === '2,2,2') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(last).toEqual([2, 2, 2]);
+  });
+
+  test('the consumer and the relay reconnect their LISTEN connection after it is killed', async () => {
+    const { bus, db } = await harness({ pollIntervalMs: 60_000 });
+    const topic = name('reconnect');
+    const got: unknown[] = [];
+    const sub = await bus.subscribe({
+      group: name('g'),
+      topics: [topic],
+      handler: async (m) => void got.push(m.value),
+    });
+    cleanups.push(() => sub.close());
+    await migrateOutbox(db, 'svc_reconnect');
+    const outbox = createOutbox({ db, schema: 'svc_reconnect', bus, pollIntervalMs: 60_000, logger: testLogger });
+    cleanups.push(await outbox.startRelay());
+
+    const { rows } = (await db.raw(
+      "select pg_terminate_backend(pid) as killed from pg_stat_activity where datname = current_database() and query ilike 'listen%'",
+    )) as { rows: { killed: boolean }[] };
+    expect(rows.length).toBe(2);
+    await bus.publish(topic, [{ key: 'k', value: 'direct' }]);
+    await db.transaction((trx) => outbox.add(trx, topic, [{ key: 'k', value: 'relayed' }]));
+    // The poll is a minute away, so only a reconnect (which re-checks everything) can deliver these in time.
+    await waitFor('both messages', () => got.length >= 2, 5000);
+    expect(got).toEqual(['direct', 'relayed']);
+
+    await bus.publish(topic, [{ key: 'k', value: 'after' }]);
+    await waitFor('a message after the reconnect', () => got.length >= 3, 2000);
+  });
+
   test('migrateBus is idempotent when several processes run it at once', async () => {
     const dbs = [connect(), connect(), connect()];
     await Promise.all(dbs.map((db) => migrateBus(db, 'bus_concurrent')));
