@@ -1,14 +1,17 @@
 import { createDb, createInternalClient, createLogger, loadConfig, migrate, runService } from '@flatship/kit';
+import { createOutbox, createPostgresBus, migrateBus } from '@flatship/kit/bus';
 import { createArgon2Hasher } from './adapters/argon2-hasher';
 import { createPaymentsMoneySummary } from './adapters/payments-money-summary';
 import { createZeroMoneySummary } from './adapters/zero-money-summary';
 import { buildApp } from './app';
 import { AuthConfigSchema } from './config';
 import { AUTH_SCHEMA, migrations } from './db/migrations';
-import { createOutboxUserChangedPublisher } from './db/outbox';
+import { createUserChangedPublisher } from './db/outbox';
 import { createTransactor } from './db/transactor';
 import { createUsersRepo } from './db/users-repo';
 import { ensureAdmin } from './domain/ensure-admin';
+
+const BUS_SCHEMA = 'bus';
 
 await runService('auth', async () => {
   const config = loadConfig(AuthConfigSchema);
@@ -16,6 +19,12 @@ await runService('auth', async () => {
   const db = createDb(config.DATABASE_URL, AUTH_SCHEMA);
   const applied = await migrate(db, AUTH_SCHEMA, migrations);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+
+  // Embedded topology: the bus is a log in the same database, in its own schema.
+  await migrateBus(db, BUS_SCHEMA);
+  const bus = createPostgresBus({ db, schema: BUS_SCHEMA, logger });
+  const outbox = createOutbox({ db, schema: AUTH_SCHEMA, bus, logger });
+  const stopRelay = await outbox.startRelay();
 
   const hasher = createArgon2Hasher();
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
@@ -39,7 +48,7 @@ await runService('auth', async () => {
     tokenTtl: config.JWT_TTL,
     internalSecret: config.INTERNAL_SECRET,
     money,
-    publishUserChanged: createOutboxUserChangedPublisher(),
+    publishUserChanged: createUserChangedPublisher(outbox),
     hasher,
   });
 
@@ -48,6 +57,10 @@ await runService('auth', async () => {
     host: config.HOST,
     port: config.PORT,
     async close() {
+      await stopRelay();
+      // Whatever committed in the last moments goes out now rather than at the next start.
+      await outbox.flush().catch((err: unknown) => logger.warn({ err }, 'outbox not fully relayed at shutdown'));
+      await bus.close();
       await db.destroy();
     },
   };

@@ -1,10 +1,11 @@
 import { createDb, type Knex, migrate, type ServiceApp } from '@flatship/kit';
+import { createOutbox, createPostgresBus, migrateBus, type Outbox, type PostgresBus } from '@flatship/kit/bus';
 import { createTestDatabase, generateTokenKeys } from '@flatship/kit/testing';
 import type { SessionUser, UserChangedEvent } from '@flatship/proto';
 import { createArgon2Hasher } from '../src/adapters/argon2-hasher';
 import { buildApp } from '../src/app';
 import { AUTH_SCHEMA, migrations } from '../src/db/migrations';
-import { createOutboxUserChangedPublisher } from '../src/db/outbox';
+import { createUserChangedPublisher } from '../src/db/outbox';
 import type { MoneySummary, MoneySummarySource } from '../src/domain/ports';
 
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789';
@@ -32,6 +33,9 @@ export interface TestAuth {
   db: Knex;
   keys: { publicKey: string; privateKey: string };
   money: ReturnType<typeof createFakeMoney>;
+  /** Not relaying: tests read the outbox table, or flush it to the bus themselves. */
+  outbox: Outbox;
+  bus: PostgresBus;
   close(): Promise<void>;
 }
 
@@ -42,6 +46,9 @@ export async function startTestAuth(opts: { tokenTtl?: string } = {}): Promise<T
   await migrate(db, AUTH_SCHEMA, migrations);
   const keys = generateTokenKeys();
   const money = createFakeMoney();
+  await migrateBus(db, 'bus');
+  const bus = createPostgresBus({ db, schema: 'bus' });
+  const outbox = createOutbox({ db, schema: AUTH_SCHEMA, bus });
   const app = await buildApp({
     db,
     logger: false,
@@ -49,7 +56,7 @@ export async function startTestAuth(opts: { tokenTtl?: string } = {}): Promise<T
     tokenTtl: opts.tokenTtl ?? '7d',
     internalSecret: INTERNAL_SECRET,
     money,
-    publishUserChanged: createOutboxUserChangedPublisher(),
+    publishUserChanged: createUserChangedPublisher(outbox),
     hasher: testHasher(),
   });
   await app.ready();
@@ -58,8 +65,11 @@ export async function startTestAuth(opts: { tokenTtl?: string } = {}): Promise<T
     db,
     keys,
     money,
+    outbox,
+    bus,
     async close() {
       await app.close();
+      await bus.close();
       await db.destroy();
       await tdb.drop();
     },

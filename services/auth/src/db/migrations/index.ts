@@ -2,7 +2,7 @@ import type { Migration } from '@flatship/kit';
 import { createUsers } from './0001-users';
 import { createOutbox } from './0002-outbox';
 
-export const AUTH_SCHEMA = 'auth';
+export { AUTH_SCHEMA } from './schema';
 
 /** Applied in this order, each once; never edit one that has shipped, add the next. */
 export const migrations: Migration[] = [createUsers, createOutbox];
