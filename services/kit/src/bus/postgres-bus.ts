@@ -213,6 +213,7 @@ export function createPostgresBus(opts: PostgresBusOptions): PostgresBus {
     schema,
 
     async publish(topic, messages) {
+      if (messages.length === 0) return;
       await db.transaction((trx) =>
         publishInTransaction(
           trx,
