@@ -1,5 +1,6 @@
 export * from './app';
 export * from './auth';
+export * from './bus';
 export * from './config';
 export * from './db';
 export * from './errors';

@@ -1,4 +1,3 @@
-export { type BusContractHarness, type BusContractOptions, runBusContract, waitFor } from './contract';
 export { migrateBus, migrateOutbox } from './migrate';
 export { createOutbox, type OutboxOptions } from './outbox';
 export { murmur2, partitionFor } from './partitioner';

@@ -1,3 +1,4 @@
+export { type BusContractHarness, type BusContractOptions, runBusContract, waitFor } from '../bus/contract';
 export * from './database';
 export * from './embedded-pg';
 export * from './keys';

@@ -1,7 +1,6 @@
 import knex, { type Knex } from 'knex';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import {
-  type BusContractHarness,
   type BusLogger,
   createOutbox,
   createPostgresBus,
@@ -11,11 +10,10 @@ import {
   type OutgoingMessage,
   type PostgresBusOptions,
   pruneBus,
-  runBusContract,
   type Subscription,
-  waitFor,
 } from '../../src/bus/index';
 import { createTestDatabase } from '../../src/testing/database';
+import { type BusContractHarness, runBusContract, waitFor } from '../../src/testing/index';
 
 let database: { url: string; drop(): Promise<void> };
 const created: Knex[] = [];
