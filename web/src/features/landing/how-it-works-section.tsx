@@ -10,7 +10,7 @@ export function HowItWorksSection() {
     <LandingSection
       id="how-it-works"
       eyebrow="How It Works"
-      title="From sign-up to shipped in four steps"
+      title="Shipped in four simple steps"
       intro="No accounts to negotiate, no software to install. Flatship runs in your browser and does the heavy lifting for you."
     >
       <ol className="lp-grid lp-grid--4 lp-steps">

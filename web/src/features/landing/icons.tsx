@@ -214,13 +214,9 @@ export function BitcoinIcon(props: IconProps) {
 
 export function QuoteIcon(props: IconProps) {
   return (
-    <LineIcon {...props}>
-      <path
-        d="M4 18v-5a6 6 0 0 1 6-6M4 13h5v5H4zM14 18v-5a6 6 0 0 1 6-6M14 13h5v5h-5z"
-        fill="currentColor"
-        fillOpacity="0.15"
-      />
-    </LineIcon>
+    <svg viewBox="0 0 24 24" width="24" height="24" fill="currentColor" aria-hidden="true" focusable="false" {...props}>
+      <path d="M9.6 5C5.9 6.6 3 9.8 3 14.4V19h7v-7H6.6c.3-2.4 1.7-4.2 4-5.4L9.6 5Zm11 0c-3.7 1.6-6.6 4.8-6.6 9.4V19h7v-7h-3.4c.3-2.4 1.7-4.2 4-5.4L20.6 5Z" />
+    </svg>
   );
 }
 

@@ -80,7 +80,7 @@ export const PRICING_POINTS: readonly PricingPoint[] = [
   },
   {
     title: 'No Hidden Fees',
-    text: 'No subscriptions, no surcharges, no fees to top up. The price you see before you buy is the price you pay.',
+    text: 'No subscriptions, no surcharges, no extra charge for heavy parcels. The price you see before you buy is the price you pay.',
   },
   {
     title: 'Complete Clarity',

@@ -11,7 +11,7 @@ export function WhyChooseUsSection() {
       id="why-choose-us"
       eyebrow="Why Choose Us"
       title="Shipping that works as hard as you do"
-      intro={`Thousands of labels a month, a ${SATISFACTION_PERCENT}% satisfaction guarantee, and people on hand whenever you need them.`}
+      intro={`Genuine USPS labels, a ${SATISFACTION_PERCENT}% satisfaction guarantee, and people on hand whenever you need them.`}
       tone="tint"
     >
       <div className="lp-grid lp-grid--3">
