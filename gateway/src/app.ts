@@ -1,0 +1,75 @@
+import {
+  authPlugin,
+  type CreateServiceAppOptions,
+  createServiceApp,
+  type ServiceApp,
+  type TokenStateSource,
+} from '@flatship/kit';
+import type { UserChangedEvent } from '@flatship/proto';
+import type { GatewayConfig } from './config';
+import { proxyPlugin } from './plugins/proxy';
+import { securityHeaders } from './plugins/security-headers';
+import { spaPlugin } from './plugins/spa';
+import { createUpstreamReadiness } from './readiness';
+import { attachRealtime } from './realtime';
+import type { UserChangeFeed } from './user-changes';
+
+export interface GatewayDeps {
+  config: Pick<
+    GatewayConfig,
+    | 'upstreams'
+    | 'staticDir'
+    | 'rateLimit'
+    | 'trustProxy'
+    | 'jwtPublicKey'
+    | 'upstreamReadyTimeoutMs'
+    | 'cspExtraOrigins'
+  >;
+  logger: CreateServiceAppOptions['logger'];
+  /** Current token states, cached; `apply` updates an entry the moment a change arrives. */
+  tokenState: TokenStateSource & { apply(state: UserChangedEvent): void };
+  /** `user.changed` events. Without them a revoked token still works until its cache entry expires. */
+  userChanges?: UserChangeFeed;
+}
+
+// Large enough for the SPA's biggest JSON calls; bodies are streamed, so this bounds only what the gateway parses itself.
+const BODY_LIMIT = 25 * 1024 * 1024;
+
+/**
+ * The edge of Flatship (DESIGN.md §4): security headers, the /api proxy with
+ * its token check and rate limits, socket.io, and the built SPA. Builds
+ * everything from `deps` and opens nothing until it listens.
+ */
+export async function buildGateway(deps: GatewayDeps): Promise<ServiceApp> {
+  const { config } = deps;
+  const app = createServiceApp({
+    name: 'gateway',
+    logger: deps.logger,
+    trustProxy: config.trustProxy,
+    bodyLimit: BODY_LIMIT,
+    readiness: [createUpstreamReadiness(config.upstreams, config.upstreamReadyTimeoutMs)],
+  });
+
+  await app.register(securityHeaders, { extraOrigins: config.cspExtraOrigins });
+  await app.register(authPlugin, { publicKey: config.jwtPublicKey, tokenState: deps.tokenState });
+  await app.register(proxyPlugin, { upstreams: config.upstreams, rateLimit: config.rateLimit });
+  await app.register(spaPlugin, { staticDir: config.staticDir });
+
+  const realtime = attachRealtime(app.server, app.verifyAccessToken, app.log);
+  // Before the HTTP server closes, or Fastify would wait on sockets that never end.
+  app.addHook('preClose', async () => realtime.close());
+
+  const feed = deps.userChanges;
+  if (feed) {
+    let subscription: { close(): Promise<void> } | undefined;
+    app.addHook('onReady', async () => {
+      subscription = await feed.subscribe(async (event) => {
+        deps.tokenState.apply(event);
+        await realtime.endRevokedSessions(event);
+      });
+    });
+    app.addHook('onClose', async () => subscription?.close());
+  }
+
+  return app;
+}

@@ -1,0 +1,96 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BaseConfig, loadConfig, portConfig } from '@flatship/kit';
+import { type Static, Type } from 'typebox';
+import type { ServiceName } from './route-table';
+
+const upstream = (service: string) =>
+  Type.String({
+    pattern: '^https?://[^/]',
+    description: `base URL of the ${service} service, e.g. http://127.0.0.1:3001`,
+  });
+
+// Accepts what @fastify/rate-limit's duration parser reads ("1 minute", "30s", "60000").
+const DURATION = '^\\d+(\\.\\d+)?\\s*(ms|msecs?|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?)?$';
+
+export const GatewayConfigSchema = Type.Object({
+  ...BaseConfig,
+  PORT: portConfig(8080),
+  AUTH_URL: upstream('auth'),
+  ADMIN_URL: Type.Optional(upstream('admin')),
+  ORDERS_URL: Type.Optional(upstream('orders')),
+  PAYMENTS_URL: Type.Optional(upstream('payments')),
+  PRICING_URL: Type.Optional(upstream('services-pricing')),
+  STATIC_DIR: Type.Optional(
+    Type.String({ description: 'directory of the built web app; relative paths are read from the working directory' }),
+  ),
+  RATE_LIMIT_AUTH_MAX: Type.Integer({
+    minimum: 1,
+    default: 20,
+    description: 'attempts per client (and per email for login) within RATE_LIMIT_WINDOW',
+  }),
+  RATE_LIMIT_WINDOW: Type.String({ pattern: DURATION, default: '1 minute', description: 'e.g. "1 minute" or "30s"' }),
+  TRUST_PROXY: Type.Boolean({
+    default: false,
+    description:
+      'true only behind a load balancer that sets X-Forwarded-For; otherwise clients could pick their own IP',
+  }),
+  TOKEN_STATE_TTL_MS: Type.Integer({ minimum: 0, default: 5000, description: 'how long a user token state is cached' }),
+  UPSTREAM_READY_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 2000 }),
+  CSP_EXTRA_ORIGINS: Type.Optional(
+    Type.String({
+      pattern: '^(\\s*https?://[^\\s,]+\\s*,?)*$',
+      description:
+        'origins the web app may load scripts, frames and images from (payment modal, chat), space or comma separated',
+    }),
+  ),
+});
+type RawConfig = Static<typeof GatewayConfigSchema>;
+
+export interface GatewayConfig {
+  host: string;
+  port: number;
+  logLevel: RawConfig['LOG_LEVEL'];
+  databaseUrl: string;
+  jwtPublicKey: string;
+  internalSecret: string;
+  shutdownTimeoutMs: number;
+  /** Only the services that are configured; the others answer 503. */
+  upstreams: Partial<Record<ServiceName, string>>;
+  staticDir: string;
+  rateLimit: { max: number; timeWindow: string };
+  trustProxy: boolean;
+  tokenStateTtlMs: number;
+  upstreamReadyTimeoutMs: number;
+  cspExtraOrigins: string[];
+}
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
+  const c = loadConfig(GatewayConfigSchema, env);
+  const upstreams: Partial<Record<ServiceName, string>> = { auth: trimSlash(c.AUTH_URL) };
+  if (c.ADMIN_URL) upstreams.admin = trimSlash(c.ADMIN_URL);
+  if (c.ORDERS_URL) upstreams.orders = trimSlash(c.ORDERS_URL);
+  if (c.PAYMENTS_URL) upstreams.payments = trimSlash(c.PAYMENTS_URL);
+  if (c.PRICING_URL) upstreams['services-pricing'] = trimSlash(c.PRICING_URL);
+  const staticDir = c.STATIC_DIR ? resolve(c.STATIC_DIR) : resolve(REPO_ROOT, 'web/dist');
+  return {
+    host: c.HOST,
+    port: c.PORT,
+    logLevel: c.LOG_LEVEL,
+    databaseUrl: c.DATABASE_URL,
+    jwtPublicKey: c.JWT_PUBLIC_KEY,
+    internalSecret: c.INTERNAL_SECRET,
+    shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
+    upstreams,
+    staticDir,
+    rateLimit: { max: c.RATE_LIMIT_AUTH_MAX, timeWindow: c.RATE_LIMIT_WINDOW },
+    trustProxy: c.TRUST_PROXY,
+    tokenStateTtlMs: c.TOKEN_STATE_TTL_MS,
+    upstreamReadyTimeoutMs: c.UPSTREAM_READY_TIMEOUT_MS,
+    cspExtraOrigins: (c.CSP_EXTRA_ORIGINS ?? '').split(/[\s,]+/).filter(Boolean),
+  };
+}

@@ -1,0 +1,9 @@
+/** Texts the gateway itself answers with; everything else comes from the services. */
+export const GATEWAY_MESSAGES = {
+  unavailable: 'This part of Flatship is not available right now. Please try again later.',
+  rateLimited: 'Too many attempts. Please wait a minute and try again.',
+  notFound: 'This address does not exist.',
+  badPath: 'This address is not valid.',
+  spaMissing:
+    'The Flatship web app has not been built yet. Build it with `npm run build -w web` (or point STATIC_DIR at a built copy) and reload this page.',
+} as const;

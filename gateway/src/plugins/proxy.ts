@@ -1,0 +1,120 @@
+import rateLimit from '@fastify/rate-limit';
+import replyFrom from '@fastify/reply-from';
+import { AppError, extractToken, INTERNAL_SECRET_HEADER, REQUEST_ID_HEADER } from '@flatship/kit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GATEWAY_MESSAGES } from '../messages';
+import { isPublicRoute, pathOfUrl, resolveRoute, type ServiceName } from '../route-table';
+
+export interface ProxyOptions {
+  upstreams: Partial<Record<ServiceName, string>>;
+  rateLimit: { max: number; timeWindow: string };
+}
+
+// Only login needs its body read at the edge (for the per-email limit); it is tiny.
+const LOGIN_BODY_LIMIT = 64 * 1024;
+
+function emailOf(body: unknown): string | null {
+  if (!Buffer.isBuffer(body)) return null;
+  try {
+    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    const email = (parsed as { email?: unknown } | null)?.email;
+    return typeof email === 'string' && email.trim() ? email.trim().toLowerCase() : null;
+  } catch {
+    // The auth service answers malformed bodies with its own message.
+    return null;
+  }
+}
+
+/**
+ * Everything under /api: checks the path against the route table, refuses a
+ * missing or dead token before any service sees the request, rate-limits the
+ * calls that guess secrets, and forwards the rest unchanged (method, path,
+ * query, body bytes, `token`) to the service that owns the path.
+ */
+export async function proxyPlugin(app: FastifyInstance, opts: ProxyOptions) {
+  await app.register(replyFrom, {
+    disableRequestLogging: true,
+    undici: { connections: 128, pipelining: 1, keepAliveTimeout: 30_000 },
+  });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () => new AppError('RATE_LIMITED', GATEWAY_MESSAGES.rateLimited),
+  });
+
+  // Bodies pass through as streams, byte for byte: the BTCPay webhook signature
+  // is computed over the raw body, and uploads should not be buffered here.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+  app.addHook('onRequest', async (request, reply) => {
+    const path = pathOfUrl(request.url);
+    if (path === null) throw new AppError('BAD_REQUEST', GATEWAY_MESSAGES.badPath);
+    const service = resolveRoute(path);
+    if (!service) throw new AppError('NOT_FOUND', GATEWAY_MESSAGES.notFound);
+    if (!opts.upstreams[service]) {
+      // Expected while a service is not deployed yet, so answered without the error log a thrown 503 gets.
+      return reply.code(503).send({ code: 'SERVICE_UNAVAILABLE', message: GATEWAY_MESSAGES.unavailable });
+    }
+    if (isPublicRoute(request.method, path)) return;
+    request.auth = await app.verifyAccessToken(extractToken(request));
+  });
+
+  const forward = (request: FastifyRequest, reply: FastifyReply) => {
+    // Both were checked in onRequest.
+    const path = pathOfUrl(request.url)!;
+    const base = opts.upstreams[resolveRoute(path)!]!;
+    const buffered = Buffer.isBuffer(request.body)
+      ? { body: request.body, contentType: request.headers['content-type'] ?? 'application/octet-stream' }
+      : {};
+    return reply.from(`${base}${path}`, {
+      ...buffered,
+      // A service answering 503 is not ready; retrying here would only hold the client longer.
+      retryDelay: () => null,
+      rewriteRequestHeaders: (req, headers) => {
+        const out = { ...headers };
+        delete out[INTERNAL_SECRET_HEADER];
+        out[REQUEST_ID_HEADER] = req.id;
+        // Rewritten, not appended: services trust these, and a client-sent chain is not to be trusted.
+        out['x-forwarded-for'] = req.ip;
+        out['x-forwarded-proto'] = req.protocol;
+        out['x-forwarded-host'] = req.host;
+        return out;
+      },
+      // reply-from has already logged the cause.
+      onError: (rep) => {
+        rep.code(503).send({ code: 'SERVICE_UNAVAILABLE', message: GATEWAY_MESSAGES.unavailable });
+      },
+    });
+  };
+
+  const limited = { config: { rateLimit: opts.rateLimit } };
+  app.post('/api/auth/register', limited, forward);
+  app.post('/api/invite/referral/apply', limited, forward);
+  app.post('/api/auth/login-as-user/*', limited, forward);
+  await app.register(async (login) => {
+    login.removeAllContentTypeParsers();
+    login.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: LOGIN_BODY_LIMIT }, (_request, body, done) =>
+      done(null, body),
+    );
+    // Per email as well as per address: spreading guesses over many addresses must not help against one account.
+    const perEmail = login.createRateLimit({
+      ...opts.rateLimit,
+      keyGenerator: (request) => `email:${emailOf(request.body)}`,
+    });
+    login.post(
+      '/api/auth/login',
+      {
+        ...limited,
+        preHandler: async (request) => {
+          if (emailOf(request.body) === null) return;
+          const verdict = await perEmail(request);
+          if (!verdict.isAllowed && verdict.isExceeded) {
+            throw new AppError('RATE_LIMITED', GATEWAY_MESSAGES.rateLimited);
+          }
+        },
+      },
+      forward,
+    );
+  });
+  app.all('/api/*', forward);
+}

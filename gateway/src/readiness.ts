@@ -1,0 +1,26 @@
+import type { ServiceName } from './route-table';
+
+/**
+ * The gateway is ready when every configured service says it is ready: a
+ * replica that would answer 503 to most calls should not receive traffic.
+ * Checked in parallel with a short timeout so one hung service cannot stall
+ * the probe.
+ */
+export function createUpstreamReadiness(upstreams: Partial<Record<ServiceName, string>>, timeoutMs: number) {
+  const entries = Object.entries(upstreams) as [ServiceName, string][];
+  return async (): Promise<void> => {
+    const results = await Promise.all(
+      entries.map(async ([name, base]) => {
+        try {
+          const res = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(timeoutMs) });
+          await res.body?.cancel();
+          return res.status === 200 ? null : name;
+        } catch {
+          return name;
+        }
+      }),
+    );
+    const waiting = results.filter((n): n is ServiceName => n !== null);
+    if (waiting.length > 0) throw new Error(`waiting for ${waiting.join(', ')}`);
+  };
+}

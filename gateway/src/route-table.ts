@@ -1,0 +1,81 @@
+/**
+ * The one place that says which service answers which public path
+ * (DESIGN.md §4). Everything the gateway proxies is decided here, so a new
+ * path or a moved service is a one-line change.
+ */
+
+export const SERVICE_NAMES = ['auth', 'admin', 'orders', 'payments', 'services-pricing'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+export interface RouteEntry {
+  prefix: string;
+  service: ServiceName;
+}
+
+export const ROUTE_TABLE: readonly RouteEntry[] = [
+  { prefix: '/api/orders/price', service: 'services-pricing' },
+  { prefix: '/api/auth/users', service: 'admin' },
+  { prefix: '/api/auth/login-as-user', service: 'admin' },
+  { prefix: '/api/auth/api/balance', service: 'admin' },
+  { prefix: '/api/admin', service: 'admin' },
+  { prefix: '/api/auth', service: 'auth' },
+  { prefix: '/api/invite', service: 'auth' },
+  { prefix: '/api/chatwoot', service: 'auth' },
+  { prefix: '/api/orders', service: 'orders' },
+  { prefix: '/api/payment', service: 'payments' },
+  { prefix: '/api/userServices', service: 'services-pricing' },
+  { prefix: '/api/defaultServices', service: 'services-pricing' },
+  { prefix: '/api/rawServices', service: 'services-pricing' },
+];
+
+// Longest first, so a more specific prefix always wins whatever the order above.
+const BY_SPECIFICITY = [...ROUTE_TABLE].sort((a, b) => b.prefix.length - a.prefix.length);
+
+/**
+ * The service that answers `path` (no query string), or null. A prefix
+ * matches whole segments only: `/api/orders/price` covers
+ * `/api/orders/price/v2/bulk` but not `/api/orders/prices`.
+ */
+export function resolveRoute(path: string): ServiceName | null {
+  for (const { prefix, service } of BY_SPECIFICITY) {
+    if (path === prefix || path.startsWith(`${prefix}/`)) return service;
+  }
+  return null;
+}
+
+/** Calls a visitor makes before having a token (DESIGN.md §4, spec §7 of each document). */
+export const PUBLIC_ROUTES: readonly { method: string; path: string }[] = [
+  { method: 'POST', path: '/api/auth/login' },
+  { method: 'POST', path: '/api/auth/register' },
+  { method: 'GET', path: '/api/orders/file/template' },
+  { method: 'POST', path: '/api/payment/webhook/btcpay' },
+  { method: 'GET', path: '/api/payment/top-up/guest' },
+];
+
+export function isPublicRoute(method: string, path: string): boolean {
+  // HEAD is a GET without a body; refusing it would only confuse link checkers.
+  const m = method === 'HEAD' ? 'GET' : method;
+  return PUBLIC_ROUTES.some((r) => r.method === m && r.path === path);
+}
+
+/**
+ * The path part of a raw request URL, or null when it could be read two ways:
+ * dot segments, empty segments, backslashes or bad escapes would let the
+ * gateway and a service (or the URL parser in between) disagree about which
+ * route was meant.
+ */
+export function pathOfUrl(url: string): string | null {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  if (!path.startsWith('/') || path.includes('\\') || path.includes('//')) return null;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return null;
+  }
+  for (const segment of decoded.split(/[/\\]/).slice(1)) {
+    if (segment === '.' || segment === '..') return null;
+  }
+  return path;
+}

@@ -1,0 +1,51 @@
+import { hostname } from 'node:os';
+import { TOPICS, type UserChangedEvent, UserChangedEventSchema } from '@flatship/proto';
+import { Value } from 'typebox/value';
+
+/** A stream of `user.changed` events; the gateway applies each to its token cache and live sockets. */
+export interface UserChangeFeed {
+  subscribe(onChange: (event: UserChangedEvent) => Promise<void> | void): Promise<{ close(): Promise<void> }>;
+}
+
+/** The part of the event-bus port this feed needs (kit's EventBus satisfies it). */
+export interface SubscribingBus {
+  subscribe(opts: {
+    group: string;
+    topics: string[];
+    handler: (msg: { value: unknown; key: string }) => Promise<void>;
+    fromBeginning?: boolean;
+  }): Promise<{ close(): Promise<void> }>;
+}
+
+interface Logger {
+  warn(obj: object, msg?: string): void;
+}
+
+/**
+ * A consumer group of its own for every replica: in a shared group each event
+ * would reach only one replica, and the others would keep honouring a blocked
+ * user's token until their cache expired. Starting at the end is enough
+ * because older changes are already reflected in what auth answers on a miss.
+ */
+export function replicaGroup(): string {
+  return `gateway-${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+export function createBusUserChangeFeed(bus: SubscribingBus, log: Logger, group = replicaGroup()): UserChangeFeed {
+  return {
+    subscribe: (onChange) =>
+      bus.subscribe({
+        group,
+        topics: [TOPICS.userChanged],
+        fromBeginning: false,
+        handler: async (msg) => {
+          if (!Value.Check(UserChangedEventSchema, msg.value)) {
+            // Redelivering a malformed event would never make it valid; skip it loudly.
+            log.warn({ key: msg.key }, 'ignoring malformed user.changed event');
+            return;
+          }
+          await onChange(msg.value);
+        },
+      }),
+  };
+}
