@@ -1,14 +1,18 @@
-# Makefile: the two commands a newcomer needs (`make start`, `make test`) and a few helpers.
+# The two commands a newcomer needs (`make start`, `make test`) and a few helpers.
+# Needs only Node 20+ and npm; everything else is installed on demand.
 SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := help
 
 NODE_MODULES_STAMP := node_modules/.install-stamp
+# Browser end-to-end tests drive Debian's Chromium; label tests render PDFs with poppler.
+SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core
 
-.PHONY: help install start test lint typecheck build
+.PHONY: help install start test lint typecheck build system-deps
 
 help:
-	@echo "make start   run the whole product on embedded defaults and print its URL"
-	@echo "make test    run every test (installs what it needs)"
+	@echo "make start   run the whole product on embedded defaults and print its URL (Ctrl-C stops it)"
+	@echo "make test    run every test: lint, typecheck, web build, unit, integration and browser tests"
 	@echo "make lint    format and lint check (Biome)"
 
 # npm dependencies, installed when missing or when the lockfile changed.
@@ -18,6 +22,23 @@ $(NODE_MODULES_STAMP): package-lock.json package.json
 
 install: $(NODE_MODULES_STAMP)
 
+start: install
+	node --import tsx infra/src/launcher.ts
+
+# Installs Chromium and poppler when they are missing and this user may install them;
+# otherwise says exactly what to install rather than letting browser tests fail obscurely.
+system-deps:
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/pdftoppm ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+	  echo "Installing $(SYSTEM_PACKAGES) for browser and PDF tests"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get -o DPkg::Lock::Timeout=600 update -qq; \
+	  apt-get -o DPkg::Lock::Timeout=600 install -y -qq $(SYSTEM_PACKAGES) >/dev/null; \
+	elif [ ! -x /usr/bin/chromium ]; then \
+	  echo "Chromium is missing (/usr/bin/chromium). Install it first: sudo apt-get install -y $(SYSTEM_PACKAGES)" >&2; \
+	  exit 1; \
+	fi
+
 lint: install
 	npx biome check .
 
@@ -26,3 +47,9 @@ typecheck: install
 
 build: install
 	npm run build -w web
+
+test: install system-deps
+	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory typecheck
+	$(MAKE) --no-print-directory build
+	npx vitest run

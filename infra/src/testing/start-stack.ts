@@ -119,7 +119,8 @@ export async function startStack(opts: StartStackOptions = {}): Promise<RunningS
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'flatship-stack-')));
   const port = await freePort();
   const adminEmail = opts.env?.ADMIN_EMAIL ?? 'admin@flatship.local';
-  const adminPassword = opts.env?.ADMIN_PASSWORD ?? `Adm1n-${randomBytes(9).toString('base64url')}`;
+  // An explicitly empty ADMIN_PASSWORD lets the launcher generate one, which is then read from its output.
+  let adminPassword = opts.env?.ADMIN_PASSWORD ?? `Adm1n-${randomBytes(9).toString('base64url')}`;
   const launcher = runLauncher({
     DATA_DIR: dataDir,
     PORT: String(port),
@@ -137,6 +138,11 @@ export async function startStack(opts: StartStackOptions = {}): Promise<RunningS
   let url: string;
   try {
     url = (await launcher.waitFor(READY_LINE, 90_000))[1]!;
+    if (!adminPassword) {
+      // Printed right after the URL line, and only on the first start of a data directory.
+      const shown = await launcher.waitFor(/Admin sign-in: \S+ \/ (\S+)/, 1000).catch(() => null);
+      adminPassword = shown?.[1] ?? '';
+    }
   } catch (e) {
     const tails = await logTails(dataDir);
     await cleanUp();
