@@ -1,0 +1,43 @@
+import { ConfigError, loadConfig } from '@flatship/kit';
+import { generateTokenKeys } from '@flatship/kit/testing';
+import { describe, expect, test } from 'vitest';
+import { AuthConfigSchema } from '../src/config';
+
+const keys = generateTokenKeys();
+const env = {
+  DATABASE_URL: 'postgres://u:p@localhost:5432/flatship',
+  JWT_PUBLIC_KEY: keys.publicKey,
+  JWT_PRIVATE_KEY: keys.privateKey,
+  INTERNAL_SECRET: 'a-long-enough-internal-secret',
+};
+
+function problemsOf(over: Record<string, string | undefined>): string[] {
+  try {
+    loadConfig(AuthConfigSchema, { ...env, ...over });
+  } catch (e) {
+    if (e instanceof ConfigError) return e.problems;
+    throw e;
+  }
+  return [];
+}
+
+describe('auth configuration', () => {
+  test('defaults: port 4101, tokens for 7 days, no admin bootstrap, no payments', () => {
+    const config = loadConfig(AuthConfigSchema, env);
+    expect(config).toMatchObject({ PORT: 4101, JWT_TTL: '7d', HOST: '127.0.0.1' });
+    expect(config.ADMIN_EMAIL).toBeUndefined();
+    expect(config.ADMIN_PASSWORD).toBeUndefined();
+    expect(config.PAYMENTS_URL).toBeUndefined();
+  });
+
+  test('a missing private key is named', () => {
+    expect(problemsOf({ JWT_PRIVATE_KEY: undefined })).toContain('JWT_PRIVATE_KEY is required but not set');
+  });
+
+  test('a token lifetime without a unit, a short admin password and a bad payments URL are each named', () => {
+    const problems = problemsOf({ JWT_TTL: '3600', ADMIN_PASSWORD: 'short', PAYMENTS_URL: 'payments:4102' });
+    expect(problems.some((p) => p.startsWith('JWT_TTL="3600" is invalid'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('ADMIN_PASSWORD="short" is invalid'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('PAYMENTS_URL="payments:4102" is invalid'))).toBe(true);
+  });
+});
