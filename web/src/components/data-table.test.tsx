@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { type Column, DataTable } from './data-table';
@@ -16,10 +16,8 @@ const columns: Column<Row>[] = [
 const rows = (n: number): Row[] => Array.from({ length: n }, (_, i) => ({ id: i + 1, name: `Row ${i + 1}` }));
 
 function pageButtons() {
-  const nav = screen.getByRole('navigation');
-  return within(nav)
-    .getAllByRole('listitem')
-    .map((li) => li.textContent);
+  // Ellipses are hidden from assistive technology, so read the list items directly.
+  return [...screen.getByRole('navigation').querySelectorAll('li')].map((li) => li.textContent);
 }
 
 describe('pageItems', () => {

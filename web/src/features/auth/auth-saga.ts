@@ -60,7 +60,8 @@ export function* verifySession(): SagaIterator {
   } catch (error) {
     // A rejected token is dropped; an unreachable server is treated the same so
     // the guard never leaves the user on an endless loader.
-    console.error('Session verification failed', error);
+    const isRejected = error instanceof ApiError && (error.status === 401 || error.status === 403);
+    if (!isRejected) console.error('Session verification failed', error);
     yield call([tokenStorage, tokenStorage.clear]);
     yield put(sessionVerifyFailed());
   }

@@ -60,7 +60,7 @@ export function AvatarMenu() {
         <ChevronDownIcon width={16} height={16} />
       </button>
       {isOpen ? (
-        <div id={menuId} className="avatar-menu__panel">
+        <section id={menuId} className="avatar-menu__panel" aria-label="Your account">
           <div className="avatar-menu__header">
             <span className="avatar-menu__full-name">{user?.name}</span>
             <span className="avatar-menu__email">{user?.email}</span>
@@ -78,7 +78,7 @@ export function AvatarMenu() {
               </button>
             </li>
           </ul>
-        </div>
+        </section>
       ) : null}
     </div>
   );

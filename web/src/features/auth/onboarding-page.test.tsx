@@ -1,0 +1,101 @@
+import { screen, waitFor } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { makeUser } from '../../test/fixtures';
+import { api, emptyDashboardHandlers, verifyHandler } from '../../test/handlers';
+import { setupTestServer } from '../../test/msw';
+import { renderApp } from '../../test/render-app';
+
+const server = setupTestServer(verifyHandler(makeUser()), ...emptyDashboardHandlers());
+
+function recordApply(reply: () => Response) {
+  const bodies: unknown[] = [];
+  server.use(
+    http.post(api('invite/referral/apply'), async ({ request }) => {
+      bodies.push(await request.json());
+      return reply();
+    }),
+  );
+  return bodies;
+}
+
+async function openOnboarding() {
+  const app = renderApp('/onboarding', { token: 'good-token' });
+  await screen.findByRole('heading', { name: 'Welcome to Our Platform!' });
+  return app;
+}
+
+describe('Onboarding page', () => {
+  it('shows the prompt and switches button labels with the input', async () => {
+    const app = await openOnboarding();
+    expect(screen.getByText('Got a Referral Code?')).toBeInTheDocument();
+    expect(screen.getByText('Enter your referral code to claim your bonus rewards!')).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: 'Skip for now' })).toHaveLength(1);
+    expect(screen.queryByRole('button', { name: 'Apply Code' })).not.toBeInTheDocument();
+
+    await app.user.type(screen.getByLabelText('Referral code'), 'FRIEND42');
+    expect(screen.getByRole('button', { name: 'Apply Code' })).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: 'Skip for now' })).toHaveLength(1);
+
+    await app.user.clear(screen.getByLabelText('Referral code'));
+    expect(screen.queryByRole('button', { name: 'Apply Code' })).not.toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: 'Skip for now' })).toHaveLength(1);
+  });
+
+  it('applies the code, stores the new session, confirms, then moves on after 1.5 s', async () => {
+    const bodies = recordApply(() =>
+      HttpResponse.json({
+        success: true,
+        token: 'referred-token',
+        user: makeUser({ referredBy: 'u-9' }),
+        message: 'Referral code applied',
+      }),
+    );
+    const app = await openOnboarding();
+    await app.user.type(screen.getByLabelText('Referral code'), ' FRIEND42 ');
+    await app.user.click(screen.getByRole('button', { name: 'Apply Code' }));
+
+    expect(await screen.findByText('Referral code applied successfully!')).toBeInTheDocument();
+    const shownAt = Date.now();
+    expect(app.path()).toBe('/onboarding');
+    expect(bodies).toEqual([{ referralCode: 'FRIEND42' }]);
+    expect(localStorage.getItem('token')).toBe('referred-token');
+    expect(app.store.getState().auth.user?.referredBy).toBe('u-9');
+
+    await waitFor(() => expect(app.path()).toBe('/main/dashboard'), { timeout: 3000 });
+    expect(Date.now() - shownAt).toBeGreaterThanOrEqual(1200);
+  });
+
+  it('skips to the dashboard without any call', async () => {
+    const bodies = recordApply(() => HttpResponse.json({ success: true }));
+    const app = await openOnboarding();
+    await app.user.type(screen.getByLabelText('Referral code'), 'FRIEND42');
+    await app.user.click(screen.getByRole('button', { name: 'Skip for now' }));
+
+    await waitFor(() => expect(app.path()).toBe('/main/dashboard'));
+    expect(bodies).toHaveLength(0);
+  });
+
+  it('treats an empty code as skip', async () => {
+    const bodies = recordApply(() => HttpResponse.json({ success: true }));
+    const app = await openOnboarding();
+    await app.user.click(screen.getByRole('button', { name: 'Skip for now' }));
+    await waitFor(() => expect(app.path()).toBe('/main/dashboard'));
+    expect(bodies).toHaveLength(0);
+  });
+
+  it("shows the server's message, else 'Failed to apply referral code'", async () => {
+    recordApply(() =>
+      HttpResponse.json({ code: 'REFERRAL_INVALID_CODE', message: 'Invalid referral code' }, { status: 404 }),
+    );
+    const app = await openOnboarding();
+    await app.user.type(screen.getByLabelText('Referral code'), 'NOPE');
+    await app.user.click(screen.getByRole('button', { name: 'Apply Code' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid referral code');
+    expect(app.path()).toBe('/onboarding');
+
+    recordApply(() => new HttpResponse(null, { status: 500 }));
+    await app.user.click(screen.getByRole('button', { name: 'Apply Code' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Failed to apply referral code'));
+  });
+});

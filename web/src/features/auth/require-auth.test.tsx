@@ -1,0 +1,50 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { makeUser } from '../../test/fixtures';
+import { emptyDashboardHandlers, verifyHandler } from '../../test/handlers';
+import { setupTestServer } from '../../test/msw';
+import { renderApp } from '../../test/render-app';
+
+const server = setupTestServer(verifyHandler(makeUser()), ...emptyDashboardHandlers());
+
+describe('Protected routes', () => {
+  it('sends a visitor without a token to /login, replacing the history entry', async () => {
+    const app = renderApp('/main/dashboard');
+    await waitFor(() => expect(app.path()).toBe('/login'));
+    expect(app.router.state.historyAction).toBe('REPLACE');
+    expect(await screen.findByRole('heading', { name: 'Welcome Back!' })).toBeInTheDocument();
+  });
+
+  it('drops a token the server rejects and goes to /login', async () => {
+    const app = renderApp('/main/orders', { token: 'bad-token' });
+    await waitFor(() => expect(app.path()).toBe('/login'));
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(app.store.getState().auth.token).toBeNull();
+    expect(app.store.getState().auth.user).toBeNull();
+  });
+
+  it('shows a loader while verifying, then the page for a valid token', async () => {
+    const app = renderApp('/main/dashboard', { token: 'good-token' });
+    expect(screen.getByRole('status')).toHaveTextContent('Checking your session…');
+    expect(await screen.findByText('Welcome back, Jane Shipper')).toBeInTheDocument();
+    expect(app.path()).toBe('/main/dashboard');
+    expect(localStorage.getItem('token')).toBe('good-token');
+  });
+
+  it('sends a signed-in non-admin away from /admin to /', async () => {
+    const app = renderApp('/admin/dashboard', { token: 'good-token' });
+    await waitFor(() => expect(app.path()).toBe('/'));
+  });
+
+  it('lets an admin into /admin', async () => {
+    server.use(verifyHandler(makeUser({ user_role: 'admin' })));
+    const app = renderApp('/admin', { token: 'good-token' });
+    expect(await screen.findByRole('heading', { name: 'Admin Panel' })).toBeInTheDocument();
+    expect(app.path()).toBe('/admin/dashboard');
+  });
+
+  it('sends a visitor without a token away from /admin to /login', async () => {
+    const app = renderApp('/admin/dashboard');
+    await waitFor(() => expect(app.path()).toBe('/login'));
+  });
+});
