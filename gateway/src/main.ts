@@ -1,14 +1,41 @@
-import { createCachedTokenState, createInternalClient, createLogger, runService } from '@flatship/kit';
+import {
+  createCachedTokenState,
+  createDb,
+  createInternalClient,
+  createLogger,
+  createPostgresBus,
+  migrateBus,
+  runService,
+} from '@flatship/kit';
 import { buildGateway } from './app';
 import { loadGatewayConfig } from './config';
 import { createTokenStateFetcher } from './token-state';
+import { createBusUserChangeFeed } from './user-changes';
+
+const BUS_SCHEMA = 'bus';
 
 await runService('gateway', async () => {
   const config = loadGatewayConfig();
   const logger = createLogger('gateway', config.logLevel);
+
   // AUTH_URL is required by the config schema, so auth is always present.
   const auth = createInternalClient({ baseUrl: config.upstreams.auth!, secret: config.internalSecret });
   const tokenState = createCachedTokenState(createTokenStateFetcher(auth, logger), config.tokenStateTtlMs);
-  const app = await buildGateway({ config, logger, tokenState });
-  return { app, host: config.host, port: config.port, close: async () => {} };
+
+  // The gateway only reads the bus, so a small pool is plenty.
+  const db = createDb(config.databaseUrl, BUS_SCHEMA, { max: 4 });
+  await migrateBus(db, BUS_SCHEMA);
+  const bus = createPostgresBus({ db, schema: BUS_SCHEMA, logger });
+  const userChanges = createBusUserChangeFeed(bus, logger);
+
+  const app = await buildGateway({ config, logger, tokenState, userChanges });
+  return {
+    app,
+    host: config.host,
+    port: config.port,
+    close: async () => {
+      await bus.close();
+      await db.destroy();
+    },
+  };
 });

@@ -1,20 +1,11 @@
 import { hostname } from 'node:os';
+import type { EventBus } from '@flatship/kit';
 import { TOPICS, type UserChangedEvent, UserChangedEventSchema } from '@flatship/proto';
 import { Value } from 'typebox/value';
 
 /** A stream of `user.changed` events; the gateway applies each to its token cache and live sockets. */
 export interface UserChangeFeed {
   subscribe(onChange: (event: UserChangedEvent) => Promise<void> | void): Promise<{ close(): Promise<void> }>;
-}
-
-/** The part of the event-bus port this feed needs (kit's EventBus satisfies it). */
-export interface SubscribingBus {
-  subscribe(opts: {
-    group: string;
-    topics: string[];
-    handler: (msg: { value: unknown; key: string }) => Promise<void>;
-    fromBeginning?: boolean;
-  }): Promise<{ close(): Promise<void> }>;
 }
 
 interface Logger {
@@ -31,7 +22,11 @@ export function replicaGroup(): string {
   return `gateway-${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
-export function createBusUserChangeFeed(bus: SubscribingBus, log: Logger, group = replicaGroup()): UserChangeFeed {
+export function createBusUserChangeFeed(
+  bus: Pick<EventBus, 'subscribe'>,
+  log: Logger,
+  group = replicaGroup(),
+): UserChangeFeed {
   return {
     subscribe: (onChange) =>
       bus.subscribe({
