@@ -31,12 +31,12 @@ const orderColumns: Column<RecentOrder>[] = [
   { key: 'sender', header: 'Sender', render: (o) => o.sender?.sender_name ?? '' },
   { key: 'receiver', header: 'Receiver', render: (o) => o.receiver?.receiver_name ?? '' },
   { key: 'tracking', header: 'Tracking Number', render: (o) => <CopyText text={o.tracking_number ?? ''} /> },
-  { key: 'created', header: 'Created', render: (o) => formatDateTime(o.createdAt) },
+  { key: 'created', header: 'Created', className: 'data-table__nowrap', render: (o) => formatDateTime(o.createdAt) },
 ];
 
 const depositColumns: Column<RecentDeposit>[] = [
   { key: 'amount', header: 'Amount', render: (d) => formatAmount(d.amount) },
-  { key: 'date', header: 'Date', render: (d) => formatUnixSeconds(d.createdTime) },
+  { key: 'date', header: 'Date', className: 'data-table__nowrap', render: (d) => formatUnixSeconds(d.createdTime) },
   {
     key: 'status',
     header: 'Status',

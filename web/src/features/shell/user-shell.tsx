@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useMediaQuery } from '../../app/use-media-query';
 import { MenuIcon } from '../../components/icons';
@@ -17,6 +17,7 @@ export function UserShell() {
   const [isCollapsed, setIsCollapsed] = useState(false);
   const [isMobileOpen, setIsMobileOpen] = useState(false);
   const sidebarId = useId();
+  const menuButton = useRef<HTMLButtonElement>(null);
   const title = pageTitle(pathname);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new route (or leaving mobile) closes the overlay
@@ -24,12 +25,17 @@ export function UserShell() {
 
   useEffect(() => {
     if (!isMobileOpen) return;
+    // The overlay takes focus so keyboard users start in the menu they opened.
+    document.getElementById(sidebarId)?.querySelector<HTMLElement>('nav a')?.focus();
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setIsMobileOpen(false);
+      if (event.key === 'Escape') {
+        setIsMobileOpen(false);
+        menuButton.current?.focus();
+      }
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
-  }, [isMobileOpen]);
+  }, [isMobileOpen, sidebarId]);
 
   useEffect(() => {
     document.title = `${title} · Flatship`;
@@ -64,6 +70,7 @@ export function UserShell() {
         <header className="topbar">
           {isMobile ? (
             <button
+              ref={menuButton}
               type="button"
               className="icon-button topbar__menu"
               aria-label="Open menu"
