@@ -1,4 +1,5 @@
-import { BaseConfig, portConfig } from '@flatship/kit';
+import { sign, verify } from 'node:crypto';
+import { BaseConfig, ConfigError, portConfig } from '@flatship/kit';
 import { type Static, Type } from 'typebox';
 
 export const AuthConfigSchema = Type.Object({
@@ -19,3 +20,20 @@ export const AuthConfigSchema = Type.Object({
   ),
 });
 export type AuthConfig = Static<typeof AuthConfigSchema>;
+
+/**
+ * A private key that does not match the public one would let the service
+ * start and then refuse every token it issued; stop at start-up instead.
+ */
+export function assertMatchingKeys(config: Pick<AuthConfig, 'JWT_PUBLIC_KEY' | 'JWT_PRIVATE_KEY'>): void {
+  const probe = Buffer.from('flatship-key-check');
+  let matches = false;
+  try {
+    matches = verify(null, probe, config.JWT_PUBLIC_KEY, sign(null, probe, config.JWT_PRIVATE_KEY));
+  } catch (e) {
+    throw new ConfigError([
+      `JWT_PUBLIC_KEY / JWT_PRIVATE_KEY are not usable Ed25519 PEM keys: ${(e as Error).message}`,
+    ]);
+  }
+  if (!matches) throw new ConfigError(['JWT_PRIVATE_KEY does not match JWT_PUBLIC_KEY']);
+}

@@ -4,7 +4,7 @@ import { createArgon2Hasher } from './adapters/argon2-hasher';
 import { createPaymentsMoneySummary } from './adapters/payments-money-summary';
 import { createZeroMoneySummary } from './adapters/zero-money-summary';
 import { buildApp } from './app';
-import { AuthConfigSchema } from './config';
+import { AuthConfigSchema, assertMatchingKeys } from './config';
 import { AUTH_SCHEMA, migrations } from './db/migrations';
 import { createUserChangedPublisher } from './db/outbox';
 import { createTransactor } from './db/transactor';
@@ -15,6 +15,7 @@ const BUS_SCHEMA = 'bus';
 
 await runService('auth', async () => {
   const config = loadConfig(AuthConfigSchema);
+  assertMatchingKeys(config);
   const logger = createLogger('auth', config.LOG_LEVEL);
   const db = createDb(config.DATABASE_URL, AUTH_SCHEMA);
   const applied = await migrate(db, AUTH_SCHEMA, migrations);

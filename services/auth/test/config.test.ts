@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from '@flatship/kit';
 import { generateTokenKeys } from '@flatship/kit/testing';
 import { describe, expect, test } from 'vitest';
-import { AuthConfigSchema } from '../src/config';
+import { AuthConfigSchema, assertMatchingKeys } from '../src/config';
 
 const keys = generateTokenKeys();
 const env = {
@@ -39,5 +39,22 @@ describe('auth configuration', () => {
     expect(problems.some((p) => p.startsWith('JWT_TTL="3600" is invalid'))).toBe(true);
     expect(problems.some((p) => p.startsWith('ADMIN_PASSWORD="short" is invalid'))).toBe(true);
     expect(problems.some((p) => p.startsWith('PAYMENTS_URL="payments:4102" is invalid'))).toBe(true);
+  });
+});
+
+describe('token keys', () => {
+  test('a matching pair passes', () => {
+    expect(() => assertMatchingKeys(env)).not.toThrow();
+  });
+
+  test('a private key from another pair stops the start with a clear message', () => {
+    const other = generateTokenKeys();
+    expect(() => assertMatchingKeys({ ...env, JWT_PRIVATE_KEY: other.privateKey })).toThrow(
+      'JWT_PRIVATE_KEY does not match JWT_PUBLIC_KEY',
+    );
+  });
+
+  test('text that is not a key is reported as unusable', () => {
+    expect(() => assertMatchingKeys({ ...env, JWT_PRIVATE_KEY: 'x'.repeat(60) })).toThrow(ConfigError);
   });
 });

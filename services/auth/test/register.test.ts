@@ -118,6 +118,17 @@ describe('POST /api/auth/register', () => {
     ]);
   });
 
+  test('non-ASCII emails are lowercased too, and sign in whatever their case', async () => {
+    const r = await register(t.app, { email: 'ÀÉÎ.Ünï@Ünïcödé.com' });
+    expect(r.user.email).toBe('àéî.ünï@ünïcödé.com');
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'àÉî.ÜNÏ@üNÏCÖDÉ.COM', password: PASSWORD },
+    });
+    expect(login.statusCode).toBe(200);
+  });
+
   test('20 simultaneous registrations with one email: exactly one succeeds, the rest are told it is taken', async () => {
     const email = uniqueEmail('race');
     const results = await Promise.all(Array.from({ length: 20 }, () => post(form({ email }))));

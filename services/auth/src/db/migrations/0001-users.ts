@@ -18,8 +18,9 @@ export const createUsers: Migration = {
         avatar text not null default '',
         created_at timestamptz not null default now(),
         updated_at timestamptz not null default now(),
-        -- uniqueness of emails is only meaningful if every writer normalises them
-        constraint users_email_normalised_check check (email = lower(btrim(email)) and email <> '')
+        -- Uniqueness of emails is only meaningful if every writer normalises them. Only ASCII
+        -- capitals are checked: lower() of other letters depends on the server's locale.
+        constraint users_email_normalised_check check (email <> '' and email = btrim(email) and email !~ '[A-Z]')
       )`);
     // Codes are typed by people in any case, so "abc" and "ABC" must not both exist.
     await db.raw('create unique index users_referral_code_upper_key on users (upper(referral_code))');
