@@ -13,7 +13,7 @@ export const LauncherConfigSchema = Type.Object({
     description: 'email of the first admin account',
   }),
   ADMIN_PASSWORD: Type.Optional(
-    Type.String({ minLength: 8, description: 'password of the first admin account (generated when unset)' }),
+    Type.String({ minLength: 8, description: 'password of the first admin account; generated when unset' }),
   ),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace'].map((l) => Type.Literal(l)),

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '@flatship/kit';
 import { type LauncherConfig, loadLauncherConfig } from './config';
 import { freePort, isPortFree, isProcessAlive, sleep } from './net';
-import { REPO_ROOT } from './paths';
+import { publicUrl, REPO_ROOT } from './paths';
 import { type RunningDatabase, startDatabase } from './postgres';
 import { GATEWAY, mainFile, OWNED_VARIABLES, presentServices, type StackContext } from './services';
 import { createStateStore, generatePassword } from './state';
@@ -15,12 +15,6 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 const complain = (line: string) => process.stderr.write(`${line}\n`);
 
 class LaunchError extends Error {}
-
-export function publicUrl(host: string, port: number): string {
-  const local = ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'].includes(host);
-  const shown = local ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  return `http://${shown}:${port}`;
-}
 
 /** Refuses a second launcher on the same data, which would corrupt nothing but confuse everything. */
 async function takeLock(dataDir: string): Promise<string> {
@@ -80,11 +74,13 @@ async function launch(config: LauncherConfig) {
   let supervisor: Supervisor | undefined;
   let db: RunningDatabase | undefined;
   let shuttingDown: Promise<never> | undefined;
+  let runFileWrites = Promise.resolve();
 
   const shutdown = (code: number): Promise<never> => {
     shuttingDown ??= (async () => {
       await supervisor?.stopAll(10_000);
       await db?.stop();
+      await runFileWrites;
       await rm(runPath, { force: true });
       await rm(lockPath, { force: true });
       process.exit(code);
@@ -182,7 +178,12 @@ async function launch(config: LauncherConfig) {
           ]),
         ),
       };
-      void writeFile(runPath, `${JSON.stringify(run, null, 2)}\n`).catch(() => {});
+      // Written whole then renamed, one write at a time, so a reader never sees half a file.
+      const tmp = `${runPath}.${process.pid}.tmp`;
+      runFileWrites = runFileWrites
+        .then(() => writeFile(tmp, `${JSON.stringify(run, null, 2)}\n`))
+        .then(() => rename(tmp, runPath))
+        .catch(() => {});
     };
 
     const sup = createSupervisor({
@@ -252,7 +253,13 @@ async function main() {
     }
     throw e;
   }
-  await launch(config);
+  try {
+    await launch(config);
+  } catch (e) {
+    // Only failures before anything was started get here (data directory unusable, already running).
+    complain(`flatship: ${e instanceof LaunchError ? e.message : ((e as Error).stack ?? String(e))}`);
+    process.exit(1);
+  }
 }
 
 await main();

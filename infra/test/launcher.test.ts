@@ -54,6 +54,8 @@ describe('launcher (fixture services)', () => {
 
   test('starts every service, prints the URL once and shows a generated admin password once', async () => {
     const launcher = await start();
+    // Printed right after the URL, possibly in a later chunk of output.
+    await launcher.waitFor(/Admin sign-in: /, 5000);
     const out = launcher.output();
     expect(out.match(/Flatship is running at (\S+)/)?.[1]).toBe(`http://localhost:${port}`);
     expect(out.match(/Flatship is running at/g)).toHaveLength(1);
@@ -101,6 +103,14 @@ describe('launcher (fixture services)', () => {
     expect(launcher.output()).not.toContain('Admin sign-in');
     const notes = (await (await fetch(`${url()}/api/notes`)).json()) as { text: string }[];
     expect(notes).toEqual([{ text: 'kept across restarts' }]);
+  });
+
+  test('a second launcher on the same data directory refuses to start', async () => {
+    const second = runLauncher({ ...env(), PORT: String(await freePort()) });
+    const { code } = await second.exited;
+    expect(code).toBe(1);
+    expect(second.output()).toContain(`Flatship is already running from ${dataDir}`);
+    expect(await readyzStatus(url())).toBe(200);
   });
 
   test('when the launcher itself is killed outright, its services and PostgreSQL still exit', async () => {
