@@ -36,9 +36,11 @@ function baseEnv(): Record<string, string> {
   return env;
 }
 
-async function readyzStatus(port: number): Promise<string | null> {
+async function readyzStatus(host: string, port: number): Promise<string | null> {
   try {
-    const res = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2000) });
+    const res = await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${port}/readyz`, {
+      signal: AbortSignal.timeout(2000),
+    });
     if (res.status === 200) return null;
     const body = await res.text();
     return `answers ${res.status}${body ? `: ${body.slice(0, 200)}` : ''}`;
@@ -49,12 +51,16 @@ async function readyzStatus(port: number): Promise<string | null> {
 }
 
 /** Polls /readyz of each service until all answer 200; returns what is still not ready at the deadline. */
-async function waitUntilReady(targets: { name: string; port: number }[], deadline: number, isAborted: () => boolean) {
-  const pending = new Map(targets.map((t) => [t.name, { port: t.port, why: 'has not answered yet' }]));
+async function waitUntilReady(
+  targets: { name: string; host: string; port: number }[],
+  deadline: number,
+  isAborted: () => boolean,
+) {
+  const pending = new Map(targets.map((t) => [t.name, { host: t.host, port: t.port, why: 'has not answered yet' }]));
   while (pending.size > 0 && Date.now() < deadline && !isAborted()) {
     await Promise.all(
       [...pending].map(async ([name, p]) => {
-        const why = await readyzStatus(p.port);
+        const why = await readyzStatus(p.host, p.port);
         if (why === null) pending.delete(name);
         else p.why = why;
       }),
@@ -211,10 +217,15 @@ async function launch(config: LauncherConfig) {
 
     const deadline = Date.now() + config.READY_TIMEOUT_MS;
     const aborted = () => shuttingDown !== undefined;
-    const backends = services.filter((s) => s.name !== GATEWAY).map((s) => ({ name: s.name, port: ports[s.name]! }));
+    const backends = services
+      .filter((s) => s.name !== GATEWAY)
+      .map((s) => ({ name: s.name, host: '127.0.0.1', port: ports[s.name]! }));
+    // A wildcard listener answers on loopback; one bound to a specific interface only there.
+    const gatewayHost = ['0.0.0.0', '::'].includes(config.HOST) ? '127.0.0.1' : config.HOST;
     let notReady = await waitUntilReady(backends, deadline, aborted);
-    if (notReady.length === 0)
-      notReady = await waitUntilReady([{ name: GATEWAY, port: config.PORT }], deadline, aborted);
+    if (notReady.length === 0) {
+      notReady = await waitUntilReady([{ name: GATEWAY, host: gatewayHost, port: config.PORT }], deadline, aborted);
+    }
     if (aborted()) return;
     if (notReady.length > 0) {
       for (const { name, why } of notReady) {
