@@ -16,8 +16,13 @@ help:
 	@echo "make lint    format and lint check (Biome)"
 
 # npm dependencies, installed when missing or when the lockfile changed.
+# `npm ci` rejects a lockfile written against a registry mirror that lacks some
+# other platform's optional packages (biome, turbo binaries); `npm install`
+# then installs the same locked versions.
 $(NODE_MODULES_STAMP): package-lock.json package.json
-	npm ci --no-audit --no-fund
+	npm ci --no-audit --no-fund || { \
+	  echo "npm ci refused the lockfile; installing the locked versions with npm install instead"; \
+	  npm install --no-audit --no-fund; }
 	@touch $(NODE_MODULES_STAMP)
 
 install: $(NODE_MODULES_STAMP)
