@@ -48,7 +48,7 @@ lint: install
 	npx biome check .
 
 typecheck: install
-	npx turbo run typecheck --output-logs=errors-only
+	TURBO_TELEMETRY_DISABLED=1 npx turbo run typecheck --output-logs=errors-only
 
 build: install
 	npm run build -w web
