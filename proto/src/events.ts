@@ -16,3 +16,16 @@ export const UserChangedEventSchema = Type.Intersect([
   Type.Object({ deleted: Type.Optional(Type.Boolean()) }),
 ]);
 export type UserChangedEvent = Static<typeof UserChangedEventSchema>;
+
+/** label.purchased, keyed by user id: feeds rankings and spend figures. Price in cents. */
+export const LabelPurchasedEventSchema = Type.Object({
+  userId: Type.String(),
+  labelId: Type.String(),
+  /** Set for labels of a bulk order. */
+  bulkOrderId: Type.Optional(Type.String()),
+  serviceUid: Type.String(),
+  serviceName: Type.String(),
+  priceCents: Type.Integer(),
+  createdAt: Type.String(),
+});
+export type LabelPurchasedEvent = Static<typeof LabelPurchasedEventSchema>;

@@ -1,0 +1,38 @@
+import { type Static, Type } from 'typebox';
+
+/** A saved address (doc 2 §3). Country is US only. */
+export const AddressSchema = Type.Object({
+  _id: Type.String(),
+  address_id: Type.String(),
+  name: Type.String(),
+  company: Type.String(),
+  phone: Type.String(),
+  street: Type.String(),
+  street2: Type.String(),
+  city: Type.String(),
+  state: Type.String(),
+  zip: Type.String(),
+  country: Type.String(),
+});
+export type Address = Static<typeof AddressSchema>;
+
+/** Body of save-address and update-address; the domain checks every rule and names the field. */
+export const AddressInputSchema = Type.Object({
+  address_id: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String()),
+  company: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  phone: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  street: Type.Optional(Type.String()),
+  street2: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  city: Type.Optional(Type.String()),
+  state: Type.Optional(Type.String()),
+  zip: Type.Optional(Type.Union([Type.String(), Type.Number()])),
+  country: Type.Optional(Type.String()),
+});
+export type AddressInput = Static<typeof AddressInputSchema>;
+
+export const SavedAddressReplySchema = Type.Object({ savedAddress: Type.Array(AddressSchema) });
+export type SavedAddressReply = Static<typeof SavedAddressReplySchema>;
+
+export const AddressResultSchema = Type.Object({ message: Type.String(), address: Type.Optional(AddressSchema) });
+export type AddressResult = Static<typeof AddressResultSchema>;

@@ -1,0 +1,79 @@
+import { type Static, Type } from 'typebox';
+
+/** One weight range of a price list, in pounds and dollars (doc 3 §5). */
+export const PriceRangeSchema = Type.Object({
+  fromWeight: Type.Number(),
+  toWeight: Type.Number(),
+  price: Type.Number(),
+});
+export type PriceRange = Static<typeof PriceRangeSchema>;
+
+/** A service a user can buy (GET /api/userServices/{userId}/available). */
+export const AvailableServiceSchema = Type.Object({
+  uid: Type.String(),
+  name: Type.String(),
+  category: Type.String(),
+  maxWeight: Type.Number(),
+});
+export type AvailableService = Static<typeof AvailableServiceSchema>;
+
+/** Raw carrier service (GET /api/rawServices). */
+export const RawServiceSchema = Type.Object({
+  _id: Type.String(),
+  uid: Type.String(),
+  name: Type.String(),
+  category: Type.String(),
+  carrier: Type.String(),
+  maxWeight: Type.Number(),
+  status: Type.Union([Type.Literal('active'), Type.Literal('inactive')]),
+});
+export type RawService = Static<typeof RawServiceSchema>;
+
+/** Default and per-user services share this shape (doc 3 §3). */
+export const ConfiguredServiceSchema = Type.Object({
+  _id: Type.String(),
+  uid: Type.String(),
+  name: Type.String(),
+  category: Type.String(),
+  maxWeight: Type.Number(),
+  status: Type.Union([Type.Literal('active'), Type.Literal('inactive')]),
+  enabled: Type.Boolean(),
+  prices: Type.Array(PriceRangeSchema),
+});
+export type ConfiguredService = Static<typeof ConfiguredServiceSchema>;
+
+/** POST /api/orders/price/v2/bulk — the server computes every price. Extra fields are ignored. */
+export const QuoteBodySchema = Type.Object({
+  userId: Type.String(),
+  shipments: Type.Array(
+    Type.Object({
+      service_name: Type.String(),
+      package: Type.Optional(
+        Type.Object({ package_weight: Type.Optional(Type.Union([Type.Number(), Type.String(), Type.Null()])) }),
+      ),
+    }),
+    { maxItems: 10000 },
+  ),
+});
+export type QuoteBody = Static<typeof QuoteBodySchema>;
+export const QuoteReplySchema = Type.Object({ totalPrice: Type.Number() });
+export type QuoteReply = Static<typeof QuoteReplySchema>;
+
+/** POST /internal/quotes — used by orders before charging. Weights in pounds; prices in cents. */
+export const InternalQuoteBodySchema = Type.Object({
+  userId: Type.String(),
+  shipments: Type.Array(Type.Object({ service_name: Type.String(), weight: Type.Number() }), { maxItems: 10000 }),
+});
+export type InternalQuoteBody = Static<typeof InternalQuoteBodySchema>;
+export const InternalQuoteReplySchema = Type.Object({
+  items: Type.Array(
+    Type.Object({
+      serviceUid: Type.String(),
+      serviceName: Type.String(),
+      billedWeight: Type.Integer(),
+      priceCents: Type.Integer(),
+    }),
+  ),
+  totalCents: Type.Integer(),
+});
+export type InternalQuoteReply = Static<typeof InternalQuoteReplySchema>;
