@@ -165,6 +165,7 @@ async function launch(config: LauncherConfig) {
       host: config.HOST,
       port: config.PORT,
       staticDir: join(REPO_ROOT, 'web', 'dist'),
+      filesDir: join(dataDir, 'files'),
       adminEmail: config.ADMIN_EMAIL,
       adminPassword: config.ADMIN_PASSWORD ?? generatedPassword,
       urls: Object.fromEntries(

@@ -12,6 +12,8 @@ export interface StackContext {
   host: string;
   port: number;
   staticDir: string;
+  /** Where services keep files they produce (label PDFs, bulk outputs). */
+  filesDir: string;
   adminEmail: string;
   adminPassword?: string;
   /** Base URLs of the services that exist, by name. */
@@ -73,7 +75,12 @@ export const SERVICE_REGISTRY: readonly ServiceDefinition[] = [
   },
   { name: 'payments', dir: 'services/payments', port: 4103, env: common },
   { name: 'services-pricing', dir: 'services/services-pricing', port: 4104, env: common },
-  { name: 'orders', dir: 'services/orders', port: 4102, env: common },
+  {
+    name: 'orders',
+    dir: 'services/orders',
+    port: 4102,
+    env: (ctx, self) => ({ ...common(ctx, self), FILES_DIR: ctx.filesDir }),
+  },
   { name: 'admin', dir: 'services/admin', port: 4105, env: common },
   { name: 'label-worker', dir: 'services/label-worker', port: 4106, env: common },
   {
@@ -105,6 +112,7 @@ export const OWNED_VARIABLES = new Set([
   'ADMIN_EMAIL',
   'ADMIN_PASSWORD',
   'STATIC_DIR',
+  'FILES_DIR',
   'DATA_DIR',
   ...Object.values(UPSTREAM_VARS),
 ]);
