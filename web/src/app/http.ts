@@ -73,7 +73,8 @@ async function send<T>(run: () => Promise<T>): Promise<T> {
 
 /** Paths are relative to /api, without a leading slash: `getJson('auth/verify')`. */
 export const getJson = <T>(path: string): Promise<T> => send(() => http.get(path).json<T>());
-export const postJson = <T>(path: string, body: unknown): Promise<T> =>
-  send(() => http.post(path, { json: body }).json<T>());
+/** `headers` adds request headers, e.g. an `Idempotency-Key` on a purchase. */
+export const postJson = <T>(path: string, body: unknown, headers?: Record<string, string>): Promise<T> =>
+  send(() => http.post(path, { json: body, headers }).json<T>());
 export const patchJson = <T>(path: string, body: unknown): Promise<T> =>
   send(() => http.patch(path, { json: body }).json<T>());

@@ -2,15 +2,21 @@ import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import createSagaMiddleware from 'redux-saga';
 import { toastReducer } from '../components/toast-slice';
 import { accountReducer } from '../features/account/account-slice';
+import { addressesReducer } from '../features/addresses/address-slice';
 import { authReducer } from '../features/auth/auth-slice';
 import { dashboardReducer } from '../features/dashboard/dashboard-slice';
+import { orderLabelReducer } from '../features/order-label/order-label-slice';
+import { ordersReducer } from '../features/orders/orders-slice';
 import { rootSaga } from './root-saga';
 
 // Every reducer is registered here, up front: no runtime injection.
 const rootReducer = combineReducers({
   auth: authReducer,
   account: accountReducer,
+  addresses: addressesReducer,
   dashboard: dashboardReducer,
+  orderLabel: orderLabelReducer,
+  orders: ordersReducer,
   toast: toastReducer,
 });
 

@@ -1,12 +1,99 @@
-import { ComingSoon } from '../../components/coming-soon';
-import { ListIcon } from '../../components/icons';
+import { useEffect } from 'react';
+import { formatDateTime } from '../../app/format';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { CopyText } from '../../components/copy-text';
+import { type Column, DataTable } from '../../components/data-table';
+import { selectToken, selectUser } from '../auth/auth-selectors';
+import { labelPdfUrl, type OrderListItem } from './orders-api';
+import { selectOrders, selectOrdersLoading } from './orders-selectors';
+import { ordersRequested } from './orders-slice';
+import './orders.css';
+
+/** Spec doc 2 §2: the Service column's text. */
+export const DEFAULT_SERVICE_TEXT = 'USPS Priority Mail';
+
+const STATUS_TEXT: Record<string, string> = { pending: 'Pending', completed: 'Completed', cancelled: 'Cancelled' };
+
+/** pending yellow, completed green, cancelled red; anything else uncoloured. */
+export function orderRowTone(status: string | null | undefined): 'pending' | 'completed' | 'cancelled' | 'none' {
+  return status === 'pending' || status === 'completed' || status === 'cancelled' ? status : 'none';
+}
+
+function columns(token: string | null): Column<OrderListItem>[] {
+  return [
+    {
+      key: 'service',
+      header: 'Service',
+      render: (o) => {
+        const tone = orderRowTone(o.status);
+        return (
+          <span className="orders__service">
+            {/*
+              The spec has this column always read 'USPS Priority Mail'. The row's own
+              service is shown when it has one: a seller who bought Ground Advantage must
+              not be told it was Priority Mail.
+            */}
+            <span>{o.service_name || DEFAULT_SERVICE_TEXT}</span>
+            {tone === 'none' ? null : (
+              // The row tint alone would leave colour-blind and screen-reader users without the status.
+              <span className={`order-status order-status--${tone}`}>{STATUS_TEXT[tone]}</span>
+            )}
+          </span>
+        );
+      },
+    },
+    { key: 'sender', header: 'Sender', render: (o) => o.sender?.sender_name ?? '' },
+    { key: 'receiver', header: 'Receiver', render: (o) => o.receiver?.receiver_name ?? '' },
+    { key: 'tracking', header: 'Tracking Number', render: (o) => <CopyText text={o.tracking_number ?? ''} /> },
+    { key: 'added', header: 'Added', className: 'data-table__nowrap', render: (o) => formatDateTime(o.createdAt) },
+    {
+      key: 'download',
+      header: 'Download',
+      render: (o) =>
+        o.pdfName ? (
+          <a
+            className="button button--ghost orders__pdf"
+            href={labelPdfUrl(o.pdfName, token)}
+            target="_blank"
+            rel="noopener noreferrer"
+            aria-label={`PDF label for ${o.tracking_number || o.receiver?.receiver_name || 'this order'}`}
+          >
+            PDF
+          </a>
+        ) : null,
+    },
+  ];
+}
 
 export function OrdersPage() {
+  const dispatch = useAppDispatch();
+  const userId = useAppSelector(selectUser)?._id;
+  const token = useAppSelector(selectToken);
+  const orders = useAppSelector(selectOrders);
+  const isLoading = useAppSelector(selectOrdersLoading);
+
+  useEffect(() => {
+    if (userId) dispatch(ordersRequested(userId));
+  }, [userId, dispatch]);
+
   return (
-    <ComingSoon
-      heading="Your orders"
-      description="Every label you have bought, with its tracking number and a PDF download."
-      icon={<ListIcon />}
-    />
+    <section className="card orders" aria-labelledby="orders-heading">
+      <div className="orders__head">
+        <h2 id="orders-heading" className="orders__title">
+          Orders List
+        </h2>
+        <p className="orders__lead">Every label you have bought, newest first.</p>
+      </div>
+      <DataTable
+        caption="Orders List"
+        columns={columns(token)}
+        rows={orders}
+        rowKey={(o, i) => o._id ?? `${o.tracking_number}-${i}`}
+        rowClassName={(o) => `orders__row orders__row--${orderRowTone(o.status)}`}
+        emptyText="No orders found"
+        isLoading={isLoading && orders.length === 0}
+        loadingText="Loading orders..."
+      />
+    </section>
   );
 }

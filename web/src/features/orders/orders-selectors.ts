@@ -1,0 +1,4 @@
+import type { RootState } from '../../app/store';
+
+export const selectOrdersLoading = (state: RootState) => state.orders.isLoading;
+export const selectOrders = (state: RootState) => state.orders.orders;
