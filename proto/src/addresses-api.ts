@@ -34,5 +34,9 @@ export type AddressInput = Static<typeof AddressInputSchema>;
 export const SavedAddressReplySchema = Type.Object({ savedAddress: Type.Array(AddressSchema) });
 export type SavedAddressReply = Static<typeof SavedAddressReplySchema>;
 
+/** Body of delete-address: the address's `_id`. */
+export const DeleteAddressBodySchema = Type.Object({ id: Type.String() });
+export type DeleteAddressBody = Static<typeof DeleteAddressBodySchema>;
+
 export const AddressResultSchema = Type.Object({ message: Type.String(), address: Type.Optional(AddressSchema) });
 export type AddressResult = Static<typeof AddressResultSchema>;

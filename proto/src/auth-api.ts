@@ -93,6 +93,13 @@ export const SetRoleBodySchema = Type.Object({ user_role: RoleSchema });
 export type SetRoleBody = Static<typeof SetRoleBodySchema>;
 
 /**
+ * POST /internal/users/:id/referral-code — an admin gives a user a code of their choosing. Trimmed, 1..32 letters or
+ * digits, unique regardless of case, stored upper-case; the format is checked by auth so it can answer with its text.
+ */
+export const SetReferralCodeBodySchema = Type.Object({ referralCode: Type.String() });
+export type SetReferralCodeBody = Static<typeof SetReferralCodeBodySchema>;
+
+/**
  * POST /internal/accounts/summaries on payments — what auth asks to fill the
  * money fields of a user (balance, totalDeposit, totalSpent, in dollars).
  * Users payments does not know yet are simply absent from the reply.

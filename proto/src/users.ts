@@ -16,6 +16,9 @@ export const LIMITS = {
   passwordMin: 8,
   passwordMax: 200,
   referralCodeMax: 32,
+  /** Every saved-address field. */
+  addressFieldMax: 200,
+  savedAddressesMax: 500,
 } as const;
 
 /** The signed-in user as the SPA holds it (spec doc 1 §3). Money is dollars with 2 decimals. */

@@ -7,10 +7,12 @@ import {
   type ServiceApp,
 } from '@flatship/kit';
 import { createArgon2Hasher } from './adapters/argon2-hasher';
+import { createAddressesRepo } from './db/addresses-repo';
 import { createTransactor } from './db/transactor';
 import { createUsersRepo } from './db/users-repo';
 import type { MoneySummarySource, PasswordHasher, PublishUserChanged } from './domain/ports';
 import { toTokenState } from './domain/session-user';
+import { registerAddressRoutes } from './routes/addresses';
 import { registerAuthRoutes } from './routes/auth';
 import type { DomainDeps } from './routes/deps';
 import { registerInternalRoutes } from './routes/internal';
@@ -58,6 +60,7 @@ export async function buildApp(deps: AuthAppDeps): Promise<ServiceApp> {
 
   const domain: DomainDeps = {
     users,
+    addresses: createAddressesRepo(deps.db),
     hasher: deps.hasher ?? createArgon2Hasher(),
     transactor: createTransactor(deps.db),
     publishUserChanged: deps.publishUserChanged,
@@ -66,6 +69,7 @@ export async function buildApp(deps: AuthAppDeps): Promise<ServiceApp> {
   };
   registerAuthRoutes(app, domain);
   registerInviteRoutes(app, domain);
+  registerAddressRoutes(app, domain);
   registerInternalRoutes(app, domain, deps.internalSecret);
   return app;
 }

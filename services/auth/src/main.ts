@@ -4,7 +4,7 @@ import { createArgon2Hasher } from './adapters/argon2-hasher';
 import { createPaymentsMoneySummary } from './adapters/payments-money-summary';
 import { createZeroMoneySummary } from './adapters/zero-money-summary';
 import { buildApp } from './app';
-import { AuthConfigSchema, assertMatchingKeys } from './config';
+import { type AuthConfig, AuthConfigSchema, assertMatchingKeys } from './config';
 import { AUTH_SCHEMA, migrations } from './db/migrations';
 import { createUserChangedPublisher } from './db/outbox';
 import { createTransactor } from './db/transactor';
@@ -13,56 +13,71 @@ import { ensureAdmin } from './domain/ensure-admin';
 
 const BUS_SCHEMA = 'bus';
 
-await runService('auth', async () => {
-  const config = loadConfig(AuthConfigSchema);
-  assertMatchingKeys(config);
-  const logger = createLogger('auth', config.LOG_LEVEL);
-  const db = createDb(config.DATABASE_URL, AUTH_SCHEMA);
-  const applied = await migrate(db, AUTH_SCHEMA, migrations);
-  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+// runService sets its shutdown deadline before it starts the service, so the
+// configuration is read first; a bad one is still thrown inside start(), where
+// runService reports it and exits with its configuration-error status.
+let config: AuthConfig | undefined;
+let configError: unknown;
+try {
+  config = loadConfig(AuthConfigSchema);
+} catch (e) {
+  configError = e;
+}
 
-  // Embedded topology: the bus is a log in the same database, in its own schema.
-  await migrateBus(db, BUS_SCHEMA);
-  const bus = createPostgresBus({ db, schema: BUS_SCHEMA, logger });
-  const outbox = createOutbox({ db, schema: AUTH_SCHEMA, bus, logger });
-  const stopRelay = await outbox.startRelay();
+await runService(
+  'auth',
+  async () => {
+    if (!config) throw configError;
+    assertMatchingKeys(config);
+    const logger = createLogger('auth', config.LOG_LEVEL);
+    const db = createDb(config.DATABASE_URL, AUTH_SCHEMA);
+    const applied = await migrate(db, AUTH_SCHEMA, migrations);
+    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
 
-  const hasher = createArgon2Hasher();
-  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
-    await ensureAdmin(
-      { users: createUsersRepo(db), hasher, transactor: createTransactor(db), logger },
-      { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD },
-    );
-  }
+    // Embedded topology: the bus is a log in the same database, in its own schema.
+    await migrateBus(db, BUS_SCHEMA);
+    const bus = createPostgresBus({ db, schema: BUS_SCHEMA, logger });
+    const outbox = createOutbox({ db, schema: AUTH_SCHEMA, bus, logger });
+    const stopRelay = await outbox.startRelay();
 
-  const money = config.PAYMENTS_URL
-    ? createPaymentsMoneySummary(
-        createInternalClient({ baseUrl: config.PAYMENTS_URL, secret: config.INTERNAL_SECRET, timeoutMs: 5_000 }),
-      )
-    : createZeroMoneySummary();
-  if (!config.PAYMENTS_URL) logger.warn('PAYMENTS_URL is not set: every balance is reported as 0');
+    const hasher = createArgon2Hasher();
+    if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
+      await ensureAdmin(
+        { users: createUsersRepo(db), hasher, transactor: createTransactor(db), logger },
+        { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD },
+      );
+    }
 
-  const app = await buildApp({
-    db,
-    logger,
-    keys: { publicKey: config.JWT_PUBLIC_KEY, privateKey: config.JWT_PRIVATE_KEY },
-    tokenTtl: config.JWT_TTL,
-    internalSecret: config.INTERNAL_SECRET,
-    money,
-    publishUserChanged: createUserChangedPublisher(outbox),
-    hasher,
-  });
+    const money = config.PAYMENTS_URL
+      ? createPaymentsMoneySummary(
+          createInternalClient({ baseUrl: config.PAYMENTS_URL, secret: config.INTERNAL_SECRET, timeoutMs: 5_000 }),
+        )
+      : createZeroMoneySummary();
+    if (!config.PAYMENTS_URL) logger.warn('PAYMENTS_URL is not set: every balance is reported as 0');
 
-  return {
-    app,
-    host: config.HOST,
-    port: config.PORT,
-    async close() {
-      await stopRelay();
-      // Whatever committed in the last moments goes out now rather than at the next start.
-      await outbox.flush().catch((err: unknown) => logger.warn({ err }, 'outbox not fully relayed at shutdown'));
-      await bus.close();
-      await db.destroy();
-    },
-  };
-});
+    const app = await buildApp({
+      db,
+      logger,
+      keys: { publicKey: config.JWT_PUBLIC_KEY, privateKey: config.JWT_PRIVATE_KEY },
+      tokenTtl: config.JWT_TTL,
+      internalSecret: config.INTERNAL_SECRET,
+      money,
+      publishUserChanged: createUserChangedPublisher(outbox),
+      hasher,
+    });
+
+    return {
+      app,
+      host: config.HOST,
+      port: config.PORT,
+      async close() {
+        await stopRelay();
+        // Whatever committed in the last moments goes out now rather than at the next start.
+        await outbox.flush().catch((err: unknown) => logger.warn({ err }, 'outbox not fully relayed at shutdown'));
+        await bus.close();
+        await db.destroy();
+      },
+    };
+  },
+  config?.SHUTDOWN_TIMEOUT_MS,
+);

@@ -17,16 +17,22 @@ describe('internal routes are for services holding the secret', () => {
     ['GET', `/internal/users/${GHOST}`],
     ['POST', `/internal/users/${GHOST}/activation`],
     ['POST', `/internal/users/${GHOST}/role`],
+    ['POST', `/internal/users/${GHOST}/referral-code`],
   ] as const)('%s %s without or with a wrong secret is forbidden', async (method, url) => {
     const r = await register(t.app);
-    const payload = method === 'POST' ? { activation: 'block', user_role: 'admin' } : undefined;
+    const payload =
+      method === 'POST' ? { activation: 'block', user_role: 'admin', referralCode: 'SNEAKY1' } : undefined;
     const realUrl = url.replace(GHOST, r.user._id);
     for (const headers of [{}, { 'x-internal-secret': 'wrong-secret-wrong-secret' }, { token: r.token }]) {
       const res = await t.app.inject({ method, url: realUrl, headers, ...(payload ? { payload } : {}) });
       expect(res.statusCode).toBe(403);
       expect(res.json().code).toBe('FORBIDDEN');
     }
-    expect((await internal(t.app, 'GET', `/internal/users/${r.user._id}`)).json().user_role).toBe('user');
+    expect((await internal(t.app, 'GET', `/internal/users/${r.user._id}`)).json()).toMatchObject({
+      user_role: 'user',
+      activation: 'allow',
+      referralCode: r.user.referralCode,
+    });
   });
 });
 
@@ -149,5 +155,101 @@ describe('the relay carries user.changed to the bus', () => {
     expect(await t.db('outbox').count<{ count: string }[]>('* as count')).toEqual([{ count: '0' }]);
     const messages = await t.db('bus.messages').where({ topic: 'user.changed', key: r.user._id }).select('value');
     expect(messages).toEqual([{ value: { id: r.user._id, role: 'user', activation: 'block', tokenVersion: 2 } }]);
+  });
+});
+
+describe('POST /internal/users/:id/referral-code', () => {
+  const setCode = (id: string, referralCode: unknown) =>
+    internal(t.app, 'POST', `/internal/users/${id}/referral-code`, { referralCode });
+  const login = (r: { email: string }) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: r.email, password: PASSWORD } });
+
+  test('stores the code trimmed and upper-case; login shows it and it works for sign-ups', async () => {
+    const r = await register(t.app);
+    const res = await setCode(r.user._id, '  spring2025 ');
+    expect(res.statusCode).toBe(200);
+    const { balance: _b, totalDeposit: _d, totalSpent: _s, ...withoutMoney } = r.user;
+    expect(res.json()).toEqual({ ...withoutMoney, referralCode: 'SPRING2025' });
+    expect((await login(r)).json().user.referralCode).toBe('SPRING2025');
+    const invited = await register(t.app, { referralCode: 'spring2025' });
+    expect(invited.user.referredBy).toBe(r.user._id);
+  });
+
+  test('people invited under the old code stay linked; the old code stops working', async () => {
+    const r = await register(t.app);
+    const old = r.user.referralCode;
+    const invited = await register(t.app, { referralCode: old });
+    expect((await setCode(r.user._id, 'NEWCODE1')).statusCode).toBe(200);
+    const list = await t.app.inject({ url: `/api/invite/${r.user._id}`, headers: { token: r.token } });
+    expect(list.json().invitedUsers).toEqual([expect.objectContaining({ name: invited.user.name })]);
+    const late = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: {
+        name: 'Late',
+        email: `late.${Date.now()}@example.com`,
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+        referralCode: old,
+      },
+    });
+    expect(late.json().code).toBe('REFERRAL_INVALID_CODE');
+  });
+
+  test('a code another user has, in any case, is refused and nothing changes', async () => {
+    const a = await register(t.app);
+    const b = await register(t.app);
+    const res = await setCode(b.user._id, a.user.referralCode.toLowerCase());
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ code: 'REFERRAL_CODE_TAKEN', message: 'This referral code is already in use' });
+    expect((await login(b)).json().user.referralCode).toBe(b.user.referralCode);
+  });
+
+  test('setting the code the user already has is fine', async () => {
+    const r = await register(t.app);
+    const res = await setCode(r.user._id, r.user.referralCode.toLowerCase());
+    expect(res.statusCode).toBe(200);
+    expect(res.json().referralCode).toBe(r.user.referralCode);
+  });
+
+  test('two users asking for one code at once: exactly one gets it', async () => {
+    const a = await register(t.app);
+    const b = await register(t.app);
+    const [ra, rb] = await Promise.all([setCode(a.user._id, 'RACE42'), setCode(b.user._id, 'race42')]);
+    expect([ra?.statusCode, rb?.statusCode].sort()).toEqual([200, 409]);
+  });
+
+  test.each(['', '   ', 'has space', 'dash-ed', 'under_score', 'ünïcode', 'ß', 'x'.repeat(33), '<b>1</b>'])(
+    'the code %j is refused',
+    async (code) => {
+      const r = await register(t.app);
+      const res = await setCode(r.user._id, code);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        code: 'VALIDATION_FAILED',
+        message: 'Referral code must be 1 to 32 letters or digits',
+      });
+      expect((await login(r)).json().user.referralCode).toBe(r.user.referralCode);
+    },
+  );
+
+  test('32 letters and digits, or a single one, are fine', async () => {
+    const a = await register(t.app);
+    const b = await register(t.app);
+    const long = `A${'b1'.repeat(15)}Z`;
+    expect((await setCode(a.user._id, long)).json().referralCode).toBe(long.toUpperCase());
+    expect((await setCode(b.user._id, '7')).json().referralCode).toBe('7');
+  });
+
+  test('an unknown user or a missing code is refused', async () => {
+    for (const id of [GHOST, 'nope']) {
+      const res = await setCode(id, 'GHOSTLY');
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ code: 'USER_NOT_FOUND', message: 'User not found' });
+    }
+    const r = await register(t.app);
+    const missing = await internal(t.app, 'POST', `/internal/users/${r.user._id}/referral-code`, {});
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'referralCode is required' });
   });
 });

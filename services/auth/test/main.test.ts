@@ -76,3 +76,24 @@ test('the service starts, bootstraps the admin once, serves logins and stops cle
   expect(await second.exited).toBe(0);
   expect(second.logs()).not.toContain('admin account created');
 }, 90_000);
+
+test('a bad configuration still stops the process with a message naming the variable', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: tdb.url,
+      JWT_PUBLIC_KEY: keys.publicKey,
+      JWT_PRIVATE_KEY: keys.privateKey,
+      INTERNAL_SECRET: 'main-test-internal-secret',
+      SHUTDOWN_TIMEOUT_MS: '5',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr?.on('data', (d) => {
+    err += d;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  expect(code).toBe(78);
+  expect(err).toContain('SHUTDOWN_TIMEOUT_MS="5" is invalid');
+}, 30_000);

@@ -1,6 +1,7 @@
 import type { Knex } from '@flatship/kit';
 import type { Activation, Role } from '@flatship/proto';
-import type { InsertUserResult, NewUser, Tx, UserRecord, UsersRepo } from '../domain/ports';
+import type { InsertUserResult, NewUser, SetReferralCodeResult, Tx, UserRecord, UsersRepo } from '../domain/ports';
+import { isUuid, uniqueViolation } from './pg-errors';
 import { fromTx } from './transactor';
 
 interface UserRow {
@@ -33,17 +34,8 @@ const toRecord = (r: UserRow): UserRecord => ({
   updatedAt: r.updated_at,
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Ids come from URLs and tokens; anything that is not a uuid cannot name a user (and must not reach a uuid column). */
-const isUuid = (id: string) => UUID.test(id);
-
 export const EMAIL_UNIQUE = 'users_email_key';
 export const REFERRAL_CODE_UNIQUE = 'users_referral_code_upper_key';
-
-function uniqueViolation(e: unknown): string | null {
-  const err = e as { code?: string; constraint?: string };
-  return err.code === '23505' ? (err.constraint ?? '') : null;
-}
 
 export function createUsersRepo(db: Knex): UsersRepo {
   const q = (tx?: Tx) => (fromTx(tx) ?? db)<UserRow>('users');
@@ -145,6 +137,19 @@ export function createUsersRepo(db: Knex): UsersRepo {
     },
     async hasAdmin(tx) {
       return (await q(tx).where({ role: 'admin' }).first('id')) !== undefined;
+    },
+    async setReferralCode(id, code, tx): Promise<SetReferralCodeResult | null> {
+      if (!isUuid(id)) return null;
+      const outer = fromTx(tx) ?? db;
+      try {
+        const rows = await outer.transaction((sp) =>
+          sp<UserRow>('users').where({ id }).update({ referral_code: code, updated_at: db.fn.now() }).returning('*'),
+        );
+        return rows[0] ? { ok: true, user: toRecord(rows[0]) } : null;
+      } catch (e) {
+        if (uniqueViolation(e) === REFERRAL_CODE_UNIQUE) return { ok: false, conflict: 'referralCode' };
+        throw e;
+      }
     },
   };
 }

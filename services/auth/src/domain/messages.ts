@@ -1,3 +1,5 @@
+import { LIMITS } from '@flatship/proto';
+
 /** The texts users see. Where the spec gives a text, it is that text. */
 export const MESSAGES = {
   fieldsMissing: 'Please fill in all fields',
@@ -20,4 +22,16 @@ export const MESSAGES = {
   referralAlreadyApplied: 'A referral code has already been applied to your account',
   referralApplied: 'Referral code applied successfully!',
   userNotFound: 'User not found',
+  addressAdded: 'Address added successfully!',
+  addressDeleted: 'Address deleted successfully!',
+  addressUpdated: 'Address updated successfully!',
+  addressNotFound: 'Address not found',
+  addressIdTaken: 'This Address ID already exists',
+  addressLimit: `You can keep at most ${LIMITS.savedAddressesMax} saved addresses`,
+  invalidPhone: 'Invalid phone number',
+  stateNotUs: 'State must be a US state (two-letter code)',
+  invalidZip: 'ZIP must be 5 digits or ZIP+4',
+  countryNotUs: 'Only US addresses are supported',
+  referralCodeFormat: 'Referral code must be 1 to 32 letters or digits',
+  referralCodeTaken: 'This referral code is already in use',
 } as const;

@@ -63,6 +63,46 @@ export interface UsersRepo {
   /** Users who registered with this user's code, newest first. */
   listReferredBy(referrerId: string, tx?: Tx): Promise<UserRecord[]>;
   hasAdmin(tx?: Tx): Promise<boolean>;
+  /** Replaces the user's referral code; null when the user is missing, a conflict when another user has it. */
+  setReferralCode(id: string, code: string, tx?: Tx): Promise<SetReferralCodeResult | null>;
+}
+
+export type SetReferralCodeResult = { ok: true; user: UserRecord } | { ok: false; conflict: 'referralCode' };
+
+/** The fields of a saved address, already checked and normalised by the address rules. */
+export interface AddressFields {
+  addressId: string;
+  name: string;
+  company: string;
+  phone: string;
+  street: string;
+  street2: string;
+  city: string;
+  state: string;
+  zip: string;
+  country: string;
+}
+
+export interface AddressRecord extends AddressFields {
+  id: string;
+  userId: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Writing an address fails only on a label (address_id) the user already uses for another address. */
+export type WriteAddressResult = { ok: true; address: AddressRecord } | { ok: false; conflict: 'addressId' };
+
+/** Every method is scoped to one user: an address of someone else is, to them, not there. */
+export interface AddressesRepo {
+  /** Oldest first. */
+  listByUser(userId: string, tx?: Tx): Promise<AddressRecord[]>;
+  countByUser(userId: string, tx?: Tx): Promise<number>;
+  insert(userId: string, fields: AddressFields, tx?: Tx): Promise<WriteAddressResult>;
+  /** null when the user has no address with that id. */
+  update(userId: string, id: string, fields: AddressFields, tx?: Tx): Promise<WriteAddressResult | null>;
+  /** false when the user has no address with that id. */
+  delete(userId: string, id: string, tx?: Tx): Promise<boolean>;
 }
 
 export interface PasswordHasher {

@@ -67,3 +67,10 @@ export function validateRegistration(input: RegistrationInput): ValidRegistratio
 export function normaliseReferralCode(code: string): string {
   return code.trim().toUpperCase();
 }
+
+const CHOSEN_REFERRAL_CODE = new RegExp(`^[A-Za-z0-9]{1,${LIMITS.referralCodeMax}}$`);
+
+/** A code an admin picks: ASCII letters and digits only, so it survives URLs (?ref=) and being read aloud. */
+export function isValidChosenReferralCode(trimmedCode: string): boolean {
+  return CHOSEN_REFERRAL_CODE.test(trimmedCode);
+}

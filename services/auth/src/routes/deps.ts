@@ -1,4 +1,5 @@
 import type {
+  AddressesRepo,
   MoneySummarySource,
   PasswordHasher,
   PublishUserChanged,
@@ -10,6 +11,7 @@ import type {
 /** Everything the use cases may ask for; each route hands on what its use case needs. */
 export interface DomainDeps {
   users: UsersRepo;
+  addresses: AddressesRepo;
   hasher: PasswordHasher;
   transactor: Transactor;
   publishUserChanged: PublishUserChanged;

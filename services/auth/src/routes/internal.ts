@@ -1,10 +1,17 @@
 import { requireInternal, type ServiceApp } from '@flatship/kit';
-import { InternalUserSchema, SetActivationBodySchema, SetRoleBodySchema, TokenStateSchema } from '@flatship/proto';
+import {
+  InternalUserSchema,
+  SetActivationBodySchema,
+  SetReferralCodeBodySchema,
+  SetRoleBodySchema,
+  TokenStateSchema,
+} from '@flatship/proto';
 import { Type } from 'typebox';
 import { changeActivation } from '../domain/change-activation';
 import { changeRole } from '../domain/change-role';
 import { getTokenState } from '../domain/get-token-state';
 import { getUser } from '../domain/get-user';
+import { setReferralCode } from '../domain/set-referral-code';
 import type { DomainDeps } from './deps';
 
 const IdParamsSchema = Type.Object({ id: Type.String() });
@@ -38,5 +45,14 @@ export function registerInternalRoutes(app: ServiceApp, deps: DomainDeps, intern
     '/internal/users/:id/role',
     { onRequest, schema: { params: IdParamsSchema, body: SetRoleBodySchema, response: { 200: InternalUserSchema } } },
     (request) => changeRole(deps, request.params.id, request.body.user_role),
+  );
+
+  app.post(
+    '/internal/users/:id/referral-code',
+    {
+      onRequest,
+      schema: { params: IdParamsSchema, body: SetReferralCodeBodySchema, response: { 200: InternalUserSchema } },
+    },
+    (request) => setReferralCode(deps, request.params.id, request.body.referralCode),
   );
 }
