@@ -77,3 +77,33 @@ export const InternalQuoteReplySchema = Type.Object({
   totalCents: Type.Integer(),
 });
 export type InternalQuoteReply = Static<typeof InternalQuoteReplySchema>;
+
+/** PATCH /api/defaultServices/{id}/toggle and /api/userServices/{userId}/{serviceId}/toggle. */
+export const ToggleServiceBodySchema = Type.Object({ enabled: Type.Boolean() });
+export type ToggleServiceBody = Static<typeof ToggleServiceBodySchema>;
+
+/**
+ * PUT .../prices. Items are checked by the pricing rules rather than by the
+ * schema, so a bad list answers with the spec's message, not a schema error.
+ */
+export const UpdatePricesBodySchema = Type.Object({ prices: Type.Array(Type.Unknown(), { maxItems: 1000 }) });
+export type UpdatePricesBody = Static<typeof UpdatePricesBodySchema>;
+
+/** PUT /api/defaultServices/{id}/name. */
+export const RenameServiceBodySchema = Type.Object({ name: Type.String({ maxLength: 200 }) });
+export type RenameServiceBody = Static<typeof RenameServiceBodySchema>;
+
+/** Answer of every change to one default or per-user service. */
+export const ServiceChangeReplySchema = Type.Object({ message: Type.String(), service: ConfiguredServiceSchema });
+export type ServiceChangeReply = Static<typeof ServiceChangeReplySchema>;
+
+/** POST /api/userServices/{userId}/initialize. */
+export const InitializeUserServicesReplySchema = Type.Object({
+  message: Type.String(),
+  services: Type.Array(ConfiguredServiceSchema),
+});
+export type InitializeUserServicesReply = Static<typeof InitializeUserServicesReplySchema>;
+
+/** GET /internal/services/:userId/effective — what the user can buy now (enabled, offered by the carrier). */
+export const EffectiveServicesReplySchema = Type.Object({ services: Type.Array(ConfiguredServiceSchema) });
+export type EffectiveServicesReply = Static<typeof EffectiveServicesReplySchema>;

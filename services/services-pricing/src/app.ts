@@ -1,0 +1,81 @@
+import {
+  authPlugin,
+  type createLogger,
+  createServiceApp,
+  type Knex,
+  type ReadinessCheck,
+  type ServiceApp,
+  type TokenStateSource,
+} from '@flatship/kit';
+import type { UserChangedEvent } from '@flatship/proto';
+import type { UserChangeFeed } from './adapters/bus-user-changes';
+import { createDefaultServicesRepo, createUserServicesRepo } from './db/configured-services-repo';
+import { createRawServicesRepo } from './db/raw-services-repo';
+import { createTransactor } from './db/transactor';
+import type { RawServiceSource } from './domain/ports';
+import { registerAdminServiceRoutes } from './routes/admin-services';
+import type { DomainDeps } from './routes/deps';
+import { registerInternalRoutes } from './routes/internal';
+import { registerQuoteRoutes } from './routes/quotes';
+import { registerUserServiceRoutes } from './routes/user-services';
+
+/** Room for a 10,000-row quote even when the client sends whole shipments (addresses and all). */
+const BODY_LIMIT = 16 * 1024 * 1024;
+
+export interface PricingAppDeps {
+  /** Connected to the pricing schema (migrations already applied). */
+  db: Knex;
+  logger: ReturnType<typeof createLogger> | false;
+  publicKey: string;
+  internalSecret: string;
+  /** Token states from auth, usually cached; `apply` takes `user.changed` events. */
+  tokenState: TokenStateSource & { apply?(state: UserChangedEvent): void };
+  /** `user.changed` events. Without them a revoked token still works until its cache entry expires. */
+  userChanges?: UserChangeFeed;
+  source: RawServiceSource;
+  readiness?: ReadinessCheck[];
+}
+
+export function createDomainDeps(deps: Pick<PricingAppDeps, 'db' | 'source' | 'logger'>): DomainDeps {
+  return {
+    source: deps.source,
+    transactor: createTransactor(deps.db),
+    rawServices: createRawServicesRepo(deps.db),
+    defaultServices: createDefaultServicesRepo(deps.db),
+    userServices: createUserServicesRepo(deps.db),
+    ...(deps.logger ? { logger: deps.logger } : {}),
+  };
+}
+
+export async function buildApp(deps: PricingAppDeps): Promise<ServiceApp> {
+  const app = createServiceApp({
+    name: 'services-pricing',
+    logger: deps.logger,
+    bodyLimit: BODY_LIMIT,
+    readiness: [
+      async () => {
+        await deps.db.raw('select 1');
+      },
+      ...(deps.readiness ?? []),
+    ],
+  });
+
+  await app.register(authPlugin, { publicKey: deps.publicKey, tokenState: deps.tokenState });
+
+  const feed = deps.userChanges;
+  const apply = deps.tokenState.apply?.bind(deps.tokenState);
+  if (feed && apply) {
+    let subscription: { close(): Promise<void> } | undefined;
+    app.addHook('onReady', async () => {
+      subscription = await feed.subscribe((event) => apply(event));
+    });
+    app.addHook('onClose', async () => subscription?.close());
+  }
+
+  const domain = createDomainDeps(deps);
+  registerAdminServiceRoutes(app, domain);
+  registerUserServiceRoutes(app, domain);
+  registerQuoteRoutes(app, domain);
+  registerInternalRoutes(app, domain, deps.internalSecret);
+  return app;
+}

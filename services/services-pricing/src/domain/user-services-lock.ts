@@ -1,0 +1,2 @@
+/** Serialises initialisation and edits of one user's services. */
+export const userServicesLock = (userId: string) => `pricing:user:${userId}`;

@@ -1,0 +1,61 @@
+import { createSandboxCarrier } from '@flatship/carriers';
+import {
+  createCachedTokenState,
+  createDb,
+  createInternalClient,
+  createLogger,
+  loadConfig,
+  migrate,
+  runService,
+} from '@flatship/kit';
+import { createPostgresBus, migrateBus } from '@flatship/kit/bus';
+import { createAuthTokenStateFetcher } from './adapters/auth-token-state';
+import { createBusUserChangeFeed } from './adapters/bus-user-changes';
+import { createCarrierServiceSource } from './adapters/carrier-service-source';
+import { buildApp, createDomainDeps } from './app';
+import { PricingConfigSchema } from './config';
+import { migrations, PRICING_SCHEMA } from './db/migrations';
+import { syncServices } from './domain/sync-services';
+
+const BUS_SCHEMA = 'bus';
+
+await runService('services-pricing', async () => {
+  const config = loadConfig(PricingConfigSchema);
+  const logger = createLogger('services-pricing', config.LOG_LEVEL);
+  const db = createDb(config.DATABASE_URL, PRICING_SCHEMA);
+  const applied = await migrate(db, PRICING_SCHEMA, migrations);
+  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+
+  // The built-in sandbox is the only carrier so far; a real adapter is chosen here when one exists.
+  const source = createCarrierServiceSource(createSandboxCarrier());
+  // A new install can sell labels at once: raw services and seeded defaults exist before the first request.
+  const defaults = await syncServices(createDomainDeps({ db, source, logger }));
+  logger.info({ services: defaults.length }, 'services synchronised with the carrier');
+
+  const auth = createInternalClient({ baseUrl: config.AUTH_URL, secret: config.INTERNAL_SECRET });
+  const tokenState = createCachedTokenState(createAuthTokenStateFetcher(auth, logger), config.TOKEN_STATE_TTL_MS);
+
+  // Embedded topology: the bus is a log in the same database, in its own schema.
+  await migrateBus(db, BUS_SCHEMA);
+  const bus = createPostgresBus({ db, schema: BUS_SCHEMA, logger });
+
+  const app = await buildApp({
+    db,
+    logger,
+    publicKey: config.JWT_PUBLIC_KEY,
+    internalSecret: config.INTERNAL_SECRET,
+    tokenState,
+    userChanges: createBusUserChangeFeed(bus, logger),
+    source,
+  });
+
+  return {
+    app,
+    host: config.HOST,
+    port: config.PORT,
+    async close() {
+      await bus.close();
+      await db.destroy();
+    },
+  };
+});
