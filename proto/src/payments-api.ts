@@ -57,3 +57,59 @@ export const UserDetailsBodySchema = Type.Object({
   referralCode: Type.Optional(Type.String()),
 });
 export type UserDetailsBody = Static<typeof UserDetailsBodySchema>;
+
+/** GET /api/payment/recent-deposits/{userId} — the newest deposits, at most RECENT_DEPOSITS_MAX. */
+export const RECENT_DEPOSITS_MAX = 25;
+export const RecentDepositsReplySchema = Type.Array(DepositSchema);
+export type RecentDepositsReply = Static<typeof RecentDepositsReplySchema>;
+
+/** Deposit list filters: `pending` is every status other than Settled and Expired (spec doc 1 §4). */
+export const DEPOSIT_FILTERS = ['all', 'settled', 'expired', 'pending'] as const;
+export type DepositFilter = (typeof DEPOSIT_FILTERS)[number];
+
+/** GET /api/payment/deposits/{userId}?page&limit&filter — paged by the server, newest first. Absent means the default. */
+export const DEPOSITS_DEFAULT_QUERY = { page: 1, limit: 7, filter: 'all' } as const;
+export const DepositsQuerySchema = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  filter: Type.Optional(
+    Type.Union([Type.Literal('all'), Type.Literal('settled'), Type.Literal('expired'), Type.Literal('pending')]),
+  ),
+});
+export type DepositsQuery = Static<typeof DepositsQuerySchema>;
+
+export const DepositsReplySchema = Type.Object({
+  deposits: Type.Array(DepositSchema),
+  totalCount: Type.Integer(),
+});
+export type DepositsReply = Static<typeof DepositsReplySchema>;
+
+/** One ledger entry as GET /internal/ledger/:userId lists it. Amounts in cents; charges are negative. */
+export const LedgerEntrySchema = Type.Object({
+  id: Type.String(),
+  userId: Type.String(),
+  kind: Type.Union([
+    Type.Literal('deposit'),
+    Type.Literal('label_charge'),
+    Type.Literal('label_refund'),
+    Type.Literal('admin_adjustment'),
+  ]),
+  amountCents: Type.Integer(),
+  balanceAfterCents: Type.Integer(),
+  key: Type.String(),
+  reference: Type.Union([Type.String(), Type.Null()]),
+  memo: Type.Union([Type.String(), Type.Null()]),
+  adminId: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String(),
+});
+export type LedgerEntry = Static<typeof LedgerEntrySchema>;
+
+export const LedgerEntriesReplySchema = Type.Object({ entries: Type.Array(LedgerEntrySchema) });
+export type LedgerEntriesReply = Static<typeof LedgerEntriesReplySchema>;
+
+/** The answer of POST /api/auth/users/details/{id}. Balance in dollars. */
+export const UserDetailsReplySchema = Type.Object({
+  message: Type.String(),
+  user: Type.Object({ _id: Type.String(), balance: Type.Number(), referralCode: Type.String() }),
+});
+export type UserDetailsReply = Static<typeof UserDetailsReplySchema>;

@@ -1,0 +1,63 @@
+import {
+  authPlugin,
+  type createLogger,
+  createServiceApp,
+  type Knex,
+  type ReadinessCheck,
+  type ServiceApp,
+  type TokenStateSource,
+} from '@flatship/kit';
+import type { UserChangedEvent } from '@flatship/proto';
+import type { UserChangeFeed } from './adapters/auth-token-state';
+import { createDepositsRepo } from './db/deposits-repo';
+import { createLedgerRepo } from './db/ledger-repo';
+import { createTransactor } from './db/transactor';
+import { registerDepositRoutes } from './routes/deposits';
+import type { DomainDeps } from './routes/deps';
+import { registerInternalRoutes } from './routes/internal';
+
+export interface PaymentsAppDeps {
+  /** Connected to the payments schema (migrations already applied). */
+  db: Knex;
+  logger: ReturnType<typeof createLogger> | false;
+  jwtPublicKey: string;
+  internalSecret: string;
+  /** Current token states (from auth, cached); `apply` takes a change the moment it arrives. */
+  tokenState: TokenStateSource & { apply(state: UserChangedEvent): void };
+  /** `user.changed` events. Without them a revoked token still works until its cache entry expires. */
+  userChanges?: UserChangeFeed;
+  readiness?: ReadinessCheck[];
+}
+
+export async function buildApp(deps: PaymentsAppDeps): Promise<ServiceApp> {
+  const app = createServiceApp({
+    name: 'payments',
+    logger: deps.logger,
+    readiness: [
+      async () => {
+        await deps.db.raw('select 1');
+      },
+      ...(deps.readiness ?? []),
+    ],
+  });
+
+  await app.register(authPlugin, { publicKey: deps.jwtPublicKey, tokenState: deps.tokenState });
+
+  const domain: DomainDeps = {
+    ledger: createLedgerRepo(deps.db),
+    deposits: createDepositsRepo(deps.db),
+    transactor: createTransactor(deps.db),
+  };
+  registerDepositRoutes(app, domain);
+  registerInternalRoutes(app, domain, deps.internalSecret);
+
+  const feed = deps.userChanges;
+  if (feed) {
+    let subscription: { close(): Promise<void> } | undefined;
+    app.addHook('onReady', async () => {
+      subscription = await feed.subscribe((event) => deps.tokenState.apply(event));
+    });
+    app.addHook('onClose', async () => subscription?.close());
+  }
+  return app;
+}

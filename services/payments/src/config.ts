@@ -1,0 +1,15 @@
+import { BaseConfig, portConfig } from '@flatship/kit';
+import { type Static, Type } from 'typebox';
+
+export const PaymentsConfigSchema = Type.Object({
+  PORT: portConfig(4103),
+  ...BaseConfig,
+  AUTH_URL: Type.String({ pattern: '^https?://', description: 'base URL of the auth service (token states)' }),
+  TOKEN_STATE_TTL_MS: Type.Integer({
+    minimum: 0,
+    maximum: 60_000,
+    default: 5_000,
+    description: 'how long a token state read from auth is trusted when no user.changed event arrives',
+  }),
+});
+export type PaymentsConfig = Static<typeof PaymentsConfigSchema>;

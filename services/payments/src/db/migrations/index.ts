@@ -1,0 +1,7 @@
+import type { Migration } from '@flatship/kit';
+import { createLedger } from './0001-ledger';
+
+export { PAYMENTS_SCHEMA } from './schema';
+
+/** Applied in this order, each once; never edit one that has shipped, add the next. */
+export const migrations: Migration[] = [createLedger];
