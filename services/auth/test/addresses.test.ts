@@ -164,8 +164,9 @@ describe('POST /api/auth/save-address/{userId}', () => {
         country: 'US',
       })),
     );
-    const results = await Promise.all(['A', 'B', 'C'].map((address_id) => save(me, { ...FORM, address_id })));
-    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 201, 409]);
+    const labels = Array.from({ length: 8 }, (_, i) => `Racer ${i}`);
+    const results = await Promise.all(labels.map((address_id) => save(me, { ...FORM, address_id })));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 201, 409, 409, 409, 409, 409, 409]);
     const refused = results.find((r) => r.statusCode === 409);
     expect(refused?.json()).toEqual({
       code: 'ADDRESS_LIMIT_REACHED',
@@ -203,6 +204,15 @@ describe('POST /api/auth/update-address/{userId}/{addressRecordId}', () => {
     const expected = { ...a, address_id: 'Main Warehouse', city: 'Chicago', state: 'IL' };
     expect(res.json()).toEqual({ message: 'Address updated successfully!', address: expected });
     expect(await book(me)).toEqual([expected]);
+  });
+
+  test('the row as the table holds it, _id included, can be sent back; the path decides which address changes', async () => {
+    const me = await register(t.app);
+    const a = await saved(me, { address_id: 'A' });
+    const b = await saved(me, { address_id: 'B' });
+    const res = await update(me, a._id, { ...a, _id: b._id, city: 'Chicago' });
+    expect(res.statusCode).toBe(200);
+    expect(await book(me)).toEqual([{ ...a, city: 'Chicago' }, b]);
   });
 
   test('keeping the Address ID, or changing only its case, is not a conflict', async () => {
