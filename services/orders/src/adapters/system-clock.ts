@@ -1,0 +1,3 @@
+import type { Clock } from '../domain/ports';
+
+export const systemClock: Clock = { now: () => new Date() };

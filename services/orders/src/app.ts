@@ -1,0 +1,87 @@
+import {
+  authPlugin,
+  type createLogger,
+  createServiceApp,
+  type Knex,
+  type ReadinessCheck,
+  type ServiceApp,
+  type TokenStateSource,
+} from '@flatship/kit';
+import type { UserChangedEvent } from '@flatship/proto';
+import type { UserChangeFeed } from './adapters/user-changes';
+import { createLabelsRepo } from './db/labels-repo';
+import { createTransactor } from './db/transactor';
+import type { CarrierPort, FileStore, LedgerPort, PublishLabelPurchased, QuotePort } from './domain/ports';
+import type { DomainDeps } from './routes/deps';
+import { registerDownloadRoutes } from './routes/download';
+import { registerOrderRoutes } from './routes/orders';
+
+export interface OrdersAppDeps {
+  /** Connected to the orders schema (migrations already applied). */
+  db: Knex;
+  logger: ReturnType<typeof createLogger> | false;
+  jwtPublicKey: string;
+  /** Current token states (from auth, cached and refreshed by `user.changed`). */
+  tokenState: TokenStateSource & { apply?(state: UserChangedEvent): void };
+  /** `user.changed` events. Without them a revoked token still works until its cache entry expires. */
+  userChanges?: UserChangeFeed;
+  quotes: QuotePort;
+  ledger: LedgerPort;
+  carrier: CarrierPort;
+  files: FileStore;
+  publishLabelPurchased: PublishLabelPurchased;
+  /** Pauses between retries of a carrier failure that may pass (default 250 ms, then 1 s). */
+  carrierRetryDelaysMs?: number[];
+  readiness?: ReadinessCheck[];
+}
+
+/** Builds the orders app from its dependencies; opens nothing and starts no timers. */
+export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
+  const app = createServiceApp({
+    name: 'orders',
+    logger: deps.logger,
+    readiness: [
+      async () => {
+        await deps.db.raw('select 1');
+      },
+      ...(deps.readiness ?? []),
+    ],
+  });
+  await app.register(authPlugin, { publicKey: deps.jwtPublicKey, tokenState: deps.tokenState });
+
+  const feed = deps.userChanges;
+  const apply = deps.tokenState.apply?.bind(deps.tokenState);
+  if (feed && apply) {
+    let subscription: { close(): Promise<void> } | undefined;
+    app.addHook('onReady', async () => {
+      subscription = await feed.subscribe((event) => apply(event));
+    });
+    app.addHook('onClose', async () => subscription?.close());
+  }
+
+  const domain: DomainDeps = createDomainDeps(deps, app.log);
+  registerOrderRoutes(app, domain);
+  registerDownloadRoutes(app, domain);
+  return app;
+}
+
+/** The use cases' dependencies, shared by the routes and the reconciler. */
+export function createDomainDeps(
+  deps: Pick<
+    OrdersAppDeps,
+    'db' | 'quotes' | 'ledger' | 'carrier' | 'files' | 'publishLabelPurchased' | 'carrierRetryDelaysMs'
+  >,
+  logger: DomainDeps['logger'],
+): DomainDeps {
+  return {
+    labels: createLabelsRepo(deps.db),
+    transactor: createTransactor(deps.db),
+    quotes: deps.quotes,
+    ledger: deps.ledger,
+    carrier: deps.carrier,
+    files: deps.files,
+    publishLabelPurchased: deps.publishLabelPurchased,
+    logger,
+    carrierRetryDelaysMs: deps.carrierRetryDelaysMs ?? [250, 1000],
+  };
+}

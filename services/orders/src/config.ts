@@ -1,0 +1,26 @@
+import { BaseConfig, portConfig } from '@flatship/kit';
+import { type Static, Type } from 'typebox';
+
+const url = (description: string) => Type.String({ pattern: '^https?://', description });
+
+export const OrdersConfigSchema = Type.Object({
+  PORT: portConfig(4102),
+  ...BaseConfig,
+  AUTH_URL: url('base URL of the auth service (token states)'),
+  PRICING_URL: url('base URL of services-pricing (quotes)'),
+  PAYMENTS_URL: url('base URL of the payments service (ledger)'),
+  FILES_DIR: Type.String({ minLength: 1, description: 'directory where label files are kept' }),
+  CARRIER_FAILURE_RATE: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    default: 0,
+    description: 'share of sandbox carrier purchases that fail, from 0 to 1',
+  }),
+  TOKEN_STATE_TTL_MS: Type.Integer({ minimum: 0, default: 5000, description: 'how long a token state is cached' }),
+  RECONCILE_INTERVAL_MS: Type.Integer({
+    minimum: 1000,
+    default: 60_000,
+    description: 'how often pending labels left by a crash are settled',
+  }),
+});
+export type OrdersConfig = Static<typeof OrdersConfigSchema>;

@@ -1,0 +1,188 @@
+import type { Knex } from '@flatship/kit';
+import type { ErrorCode } from '@flatship/proto';
+import type { LabelRecord, LabelStatus, LabelsRepo, NewLabel, Tx } from '../domain/ports';
+import type { ShipmentAddress, ShipmentParcel } from '../domain/validate-shipment';
+import { fromTx } from './transactor';
+
+interface LabelRow {
+  id: string;
+  user_id: string;
+  bulk_order_id: string | null;
+  idempotency_key: string | null;
+  status: LabelStatus;
+  courier: 'usps';
+  service_uid: string;
+  service_name: string;
+  sender: ShipmentAddress;
+  receiver: ShipmentAddress;
+  package: ShipmentParcel;
+  price_cents: number;
+  charge_key: string;
+  charged_at: Date | null;
+  refunded: boolean;
+  tracking_number: string | null;
+  pdf_name: string | null;
+  error_code: string | null;
+  error: string | null;
+  lease_until: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toRecord = (r: LabelRow): LabelRecord => ({
+  id: r.id,
+  userId: r.user_id,
+  bulkOrderId: r.bulk_order_id,
+  idempotencyKey: r.idempotency_key,
+  status: r.status,
+  courier: r.courier,
+  serviceUid: r.service_uid,
+  serviceName: r.service_name,
+  sender: r.sender,
+  receiver: r.receiver,
+  parcel: r.package,
+  priceCents: r.price_cents,
+  chargeKey: r.charge_key,
+  chargedAt: r.charged_at,
+  refunded: r.refunded,
+  trackingNumber: r.tracking_number,
+  pdfName: r.pdf_name,
+  errorCode: r.error_code as ErrorCode | null,
+  error: r.error,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids come from URLs and bodies; anything that is not a uuid names nothing (and must not reach a uuid column). */
+export const isUuid = (id: string) => UUID.test(id);
+
+export function createLabelsRepo(db: Knex): LabelsRepo {
+  const q = (tx?: Tx) => (fromTx(tx) ?? db)<LabelRow>('labels');
+  const first = (rows: LabelRow[]) => (rows[0] ? toRecord(rows[0]) : null);
+  const newest = [
+    { column: 'created_at', order: 'desc' },
+    { column: 'id', order: 'desc' },
+  ] as const;
+
+  const findByIdempotencyKey = async (userId: string, key: string, tx?: Tx) => {
+    if (!isUuid(userId)) return null;
+    return first(await q(tx).where({ user_id: userId, idempotency_key: key }).limit(1));
+  };
+
+  return {
+    async insertPending(label: NewLabel, tx) {
+      const rows = await (fromTx(tx) ?? db)
+        .raw(
+          `insert into labels (id, user_id, bulk_order_id, idempotency_key, service_uid, service_name,
+                               sender, receiver, package, price_cents, charge_key)
+           values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?)
+           on conflict (user_id, idempotency_key) do nothing
+           returning *`,
+          [
+            label.id,
+            label.userId,
+            label.bulkOrderId ?? null,
+            label.idempotencyKey,
+            label.serviceUid,
+            label.serviceName,
+            JSON.stringify(label.sender),
+            JSON.stringify(label.receiver),
+            JSON.stringify(label.parcel),
+            label.priceCents,
+            label.chargeKey,
+          ],
+        )
+        .then((r: { rows: LabelRow[] }) => r.rows);
+      const inserted = first(rows);
+      if (inserted) return { ok: true, label: inserted };
+      const existing = label.idempotencyKey ? await findByIdempotencyKey(label.userId, label.idempotencyKey, tx) : null;
+      if (!existing) throw new Error(`label ${label.id} was neither inserted nor found`);
+      return { ok: false, existing };
+    },
+
+    async findById(id, tx) {
+      if (!isUuid(id)) return null;
+      return first(await q(tx).where({ id }).limit(1));
+    },
+
+    findByIdempotencyKey,
+
+    async findByPdfName(pdfName, tx) {
+      return first(await q(tx).where({ pdf_name: pdfName }).limit(1));
+    },
+
+    async markCharged(id, tx) {
+      await q(tx).where({ id }).whereNull('charged_at').update({ charged_at: db.fn.now(), updated_at: db.fn.now() });
+    },
+
+    async complete(id, done, tx) {
+      return first(
+        await q(tx)
+          .where({ id, status: 'pending' })
+          .update({
+            status: 'completed',
+            tracking_number: done.trackingNumber,
+            pdf_name: done.pdfName,
+            error_code: null,
+            error: null,
+            lease_until: null,
+            updated_at: db.fn.now(),
+          })
+          .returning('*'),
+      );
+    },
+
+    async cancel(id, why, tx) {
+      return first(
+        await q(tx)
+          .where({ id, status: 'pending' })
+          .update({
+            status: 'cancelled',
+            error_code: why.errorCode,
+            error: why.error,
+            refunded: why.refunded,
+            lease_until: null,
+            updated_at: db.fn.now(),
+          })
+          .returning('*'),
+      );
+    },
+
+    async noteError(id, why, tx) {
+      await q(tx).where({ id, status: 'pending' }).update({ error_code: why.errorCode, error: why.error });
+    },
+
+    async leaseStalePending(olderThan, leaseUntil, limit) {
+      const result = await db.raw(
+        `update labels set lease_until = ?
+          where id in (
+            select id from labels
+             where status = 'pending' and updated_at < ? and (lease_until is null or lease_until < now())
+             order by updated_at
+             limit ?
+             for update skip locked)
+            and status = 'pending'
+        returning *`,
+        [leaseUntil, olderThan, limit],
+      );
+      return (result.rows as LabelRow[]).map(toRecord);
+    },
+
+    async listForUser(userId, opts, tx) {
+      if (!isUuid(userId)) return [];
+      const query = q(tx)
+        .where({ user_id: userId })
+        .orderBy([...newest])
+        .limit(opts.limit);
+      if (opts.singleOnly) query.whereNull('bulk_order_id');
+      return (await query).map(toRecord);
+    },
+
+    async countCompleted(userId, tx) {
+      if (!isUuid(userId)) return 0;
+      const row = await q(tx).where({ user_id: userId, status: 'completed' }).count<{ count: string }[]>('* as count');
+      return Number(row[0]?.count ?? 0);
+    },
+  };
+}

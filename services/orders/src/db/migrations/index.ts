@@ -1,0 +1,8 @@
+import type { Migration } from '@flatship/kit';
+import { createLabels } from './0001-labels';
+import { createOutbox } from './0002-outbox';
+
+export { ORDERS_SCHEMA } from './schema';
+
+/** Applied in this order, each once; never edit one that has shipped, add the next. */
+export const migrations: Migration[] = [createLabels, createOutbox];

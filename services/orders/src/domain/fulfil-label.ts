@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, isAppError } from '@flatship/kit';
+import type { ErrorCode } from '@flatship/proto';
+import { labelFileKey } from './files';
+import { MESSAGES } from './messages';
+import type {
+  CarrierLabelRequest,
+  CarrierLabelResult,
+  CarrierPort,
+  DomainLogger,
+  FileStore,
+  LabelRecord,
+  LabelsRepo,
+  LedgerPort,
+  PublishLabelPurchased,
+  Transactor,
+} from './ports';
+
+export interface FulfilDeps {
+  labels: LabelsRepo;
+  carrier: CarrierPort;
+  ledger: LedgerPort;
+  files: FileStore;
+  transactor: Transactor;
+  publishLabelPurchased: PublishLabelPurchased;
+  logger: DomainLogger;
+  /** Pauses between carrier attempts that failed in a retryable way; [] means one attempt. */
+  carrierRetryDelaysMs?: number[];
+}
+
+export type FulfilOutcome =
+  | { kind: 'completed'; label: LabelRecord }
+  | { kind: 'cancelled'; label: LabelRecord; errorCode: ErrorCode; message: string }
+  /** Nothing final yet (a retryable carrier failure, or a refund payments could not take now); the reconciler goes on. */
+  | { kind: 'pending'; errorCode: ErrorCode; message: string; retryable: boolean };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function carrierRequestFor(label: LabelRecord): CarrierLabelRequest {
+  const { parcel } = label;
+  return {
+    // The label id: a retry after a crash buys the same label rather than a second one.
+    idempotencyKey: label.id,
+    serviceUid: label.serviceUid,
+    from: label.sender,
+    to: label.receiver,
+    parcel: {
+      length: parcel.length,
+      width: parcel.width,
+      height: parcel.height,
+      weightLb: parcel.weightLb,
+      ...(parcel.description ? { description: parcel.description } : {}),
+    },
+    references: {
+      orderId: label.id,
+      ...(parcel.quantity !== undefined ? { quantity: String(parcel.quantity) } : {}),
+      ...(parcel.sku ? { sku: parcel.sku } : {}),
+    },
+  };
+}
+
+async function buy(deps: FulfilDeps, label: LabelRecord): Promise<CarrierLabelResult> {
+  const delays = deps.carrierRetryDelaysMs ?? [];
+  for (let attempt = 0; ; attempt++) {
+    let result: CarrierLabelResult;
+    try {
+      result = await deps.carrier.purchaseLabel(carrierRequestFor(label));
+    } catch (err) {
+      // Whether the carrier bought the label is unknown; the same idempotency key makes a retry safe.
+      deps.logger.warn({ err, labelId: label.id }, 'carrier call failed');
+      result = { ok: false, message: MESSAGES.carrierUnreachable, retryable: true };
+    }
+    if (result.ok || !result.retryable || attempt >= delays.length) return result;
+    await sleep(delays[attempt] ?? 0);
+  }
+}
+
+/**
+ * Returns a charged label's money and cancels it. Idempotent: the refund key is
+ * fixed per label, and a label that was never charged (payments knows no such
+ * charge) is simply cancelled.
+ */
+export async function refundAndCancel(
+  deps: Pick<FulfilDeps, 'labels' | 'ledger' | 'logger'>,
+  label: LabelRecord,
+  errorCode: ErrorCode,
+  message: string,
+): Promise<FulfilOutcome> {
+  let refunded = true;
+  try {
+    await deps.ledger.refund({
+      userId: label.userId,
+      amountCents: label.priceCents,
+      key: `refund:${label.id}`,
+      chargeKey: label.chargeKey,
+      memo: `Refund of label ${label.id}`,
+    });
+  } catch (err) {
+    if (isAppError(err) && err.code === 'PAYMENTS_CHARGE_NOT_FOUND') {
+      refunded = false;
+    } else {
+      // The row stays pending and charged, so the reconciler refunds it later.
+      deps.logger.error({ err, labelId: label.id }, 'refund failed; left for the reconciler');
+      await deps.labels.noteError(label.id, { errorCode, error: message });
+      return { kind: 'pending', errorCode, message, retryable: false };
+    }
+  }
+  const cancelled = await deps.labels.cancel(label.id, { errorCode, error: message, refunded });
+  if (cancelled) return { kind: 'cancelled', label: cancelled, errorCode, message };
+  return settled(deps, label.id);
+}
+
+/** Someone else moved the row on first; report what it became. */
+async function settled(deps: Pick<FulfilDeps, 'labels'>, id: string): Promise<FulfilOutcome> {
+  const now = await deps.labels.findById(id);
+  if (now?.status === 'completed') return { kind: 'completed', label: now };
+  if (now?.status === 'cancelled') {
+    return {
+      kind: 'cancelled',
+      label: now,
+      errorCode: now.errorCode ?? 'ORDERS_CARRIER_FAILED',
+      message: now.error ?? MESSAGES.abandoned,
+    };
+  }
+  throw new AppError('INTERNAL', `label ${id} vanished while being finished`);
+}
+
+/**
+ * Buys the label for a pending row that has been charged, stores its PDF and
+ * completes the row with `label.purchased` in the same transaction; a carrier
+ * refusal refunds and cancels. Safe to run twice for one row: the carrier key
+ * is the label id, and only one completion or cancellation can win.
+ * `keepRetryable` leaves a row whose carrier failure may pass pending for a later
+ * attempt; without it such a row is refunded and cancelled too, because its buyer
+ * is being told it failed.
+ */
+export async function fulfilLabel(
+  deps: FulfilDeps,
+  label: LabelRecord,
+  opts: { keepRetryable: boolean },
+): Promise<FulfilOutcome> {
+  const result = await buy(deps, label);
+  if (!result.ok) {
+    if (result.retryable && opts.keepRetryable) {
+      await deps.labels.noteError(label.id, { errorCode: 'ORDERS_CARRIER_FAILED', error: result.message });
+      return { kind: 'pending', errorCode: 'ORDERS_CARRIER_FAILED', message: result.message, retryable: true };
+    }
+    return refundAndCancel(deps, label, 'ORDERS_CARRIER_FAILED', result.message);
+  }
+
+  const pdfName = `${randomUUID()}.pdf`;
+  const key = labelFileKey(label.userId, pdfName);
+  await deps.files.put(key, result.pdf);
+  const completed = await deps.transactor.run(async (tx) => {
+    const done = await deps.labels.complete(label.id, { trackingNumber: result.trackingNumber, pdfName }, tx);
+    if (done) await deps.publishLabelPurchased(tx, done);
+    return done;
+  });
+  if (completed) return { kind: 'completed', label: completed };
+  await deps.files.remove(key).catch((err: unknown) => deps.logger.warn({ err, key }, 'could not remove unused file'));
+  return settled(deps, label.id);
+}

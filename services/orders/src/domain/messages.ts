@@ -1,0 +1,10 @@
+/** The texts users see. Where the spec gives a text, it is that text. None contains a colon: the web keeps only what follows one. */
+export const MESSAGES = {
+  labelCreated: 'Label created successfully',
+  inProgress: 'This order is already being processed',
+  fileNotFound: 'File not found',
+  badIdempotencyKey: 'Idempotency-Key must be 1 to 200 visible characters',
+  badUserId: 'user_id is not a valid user id',
+  carrierUnreachable: 'The carrier could not be reached. Please try again.',
+  abandoned: 'The order could not be completed. Any charge has been refunded.',
+} as const;

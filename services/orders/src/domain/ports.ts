@@ -1,0 +1,136 @@
+import type { Carrier, LabelRequest, LabelResult } from '@flatship/carriers';
+import type { ErrorCode } from '@flatship/proto';
+import type { ShipmentAddress, ShipmentParcel } from './validate-shipment';
+
+declare const txBrand: unique symbol;
+/** An open database transaction; the domain only hands it on, so the database client stays out of the rules. */
+export interface Tx {
+  readonly [txBrand]: true;
+}
+
+export interface Transactor {
+  run<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+}
+
+export type LabelStatus = 'pending' | 'completed' | 'cancelled';
+
+/** One label row: a single-label order, or one shipment of a bulk order (bulkOrderId set). */
+export interface LabelRecord {
+  id: string;
+  userId: string;
+  bulkOrderId: string | null;
+  idempotencyKey: string | null;
+  status: LabelStatus;
+  courier: 'usps';
+  serviceUid: string;
+  serviceName: string;
+  sender: ShipmentAddress;
+  receiver: ShipmentAddress;
+  parcel: ShipmentParcel;
+  priceCents: number;
+  chargeKey: string;
+  /** Set once payments has confirmed the charge; until then a pending row may never have been charged. */
+  chargedAt: Date | null;
+  refunded: boolean;
+  trackingNumber: string | null;
+  pdfName: string | null;
+  errorCode: ErrorCode | null;
+  error: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface NewLabel {
+  id: string;
+  userId: string;
+  bulkOrderId?: string | null;
+  idempotencyKey: string | null;
+  serviceUid: string;
+  serviceName: string;
+  sender: ShipmentAddress;
+  receiver: ShipmentAddress;
+  parcel: ShipmentParcel;
+  priceCents: number;
+  chargeKey: string;
+}
+
+export type InsertLabelResult = { ok: true; label: LabelRecord } | { ok: false; existing: LabelRecord };
+
+export interface LabelsRepo {
+  /** Inserts a pending row; with an idempotency key already used by this user, returns that row instead. */
+  insertPending(label: NewLabel, tx?: Tx): Promise<InsertLabelResult>;
+  findById(id: string, tx?: Tx): Promise<LabelRecord | null>;
+  findByIdempotencyKey(userId: string, key: string, tx?: Tx): Promise<LabelRecord | null>;
+  findByPdfName(pdfName: string, tx?: Tx): Promise<LabelRecord | null>;
+  markCharged(id: string, tx?: Tx): Promise<void>;
+  /** pending → completed; null when the row was no longer pending (someone else finished it). */
+  complete(id: string, done: { trackingNumber: string; pdfName: string }, tx?: Tx): Promise<LabelRecord | null>;
+  /** pending → cancelled; null when the row was no longer pending. */
+  cancel(
+    id: string,
+    why: { errorCode: ErrorCode; error: string; refunded: boolean },
+    tx?: Tx,
+  ): Promise<LabelRecord | null>;
+  /** Keeps a failure on a row that stays pending (e.g. a refund could not be made yet). */
+  noteError(id: string, why: { errorCode: ErrorCode; error: string }, tx?: Tx): Promise<void>;
+  /**
+   * Pending rows not touched since `olderThan`, leased to the caller until `leaseUntil` so that
+   * several replicas reconciling at once never work on the same row.
+   */
+  leaseStalePending(olderThan: Date, leaseUntil: Date, limit: number): Promise<LabelRecord[]>;
+  listForUser(userId: string, opts: { limit: number; singleOnly?: boolean }, tx?: Tx): Promise<LabelRecord[]>;
+  countCompleted(userId: string, tx?: Tx): Promise<number>;
+}
+
+export interface QuoteItem {
+  serviceUid: string;
+  serviceName: string;
+  billedWeight: number;
+  priceCents: number;
+}
+
+/** services-pricing: the server-side price of shipments (raises AppError PRICING_* with its message). */
+export interface QuotePort {
+  quote(userId: string, shipments: { serviceName: string; weightLb: number }[]): Promise<QuoteItem[]>;
+}
+
+/** payments' ledger. Every call is idempotent by `key`; errors are AppErrors with payments' code and message. */
+export interface LedgerPort {
+  charge(req: { userId: string; amountCents: number; key: string; memo?: string }): Promise<{ balanceCents: number }>;
+  refund(req: {
+    userId: string;
+    amountCents: number;
+    key: string;
+    chargeKey: string;
+    memo?: string;
+  }): Promise<{ balanceCents: number }>;
+}
+
+/** One label purchase, keyed so that buying twice with one key gives the same label and costs once. */
+export type CarrierLabelRequest = LabelRequest;
+/** Carrier refusals come back as `{ ok: false, message, retryable }`, not as exceptions. */
+export type CarrierLabelResult = LabelResult;
+/** The part of a carrier adapter orders needs. */
+export type CarrierPort = Pick<Carrier, 'purchaseLabel'>;
+
+/** Label and order files. Keys are `/`-separated relative paths (`labels/<userId>/<name>`). */
+export interface FileStore {
+  /** Whole file or nothing: a reader never sees a half-written file. */
+  put(key: string, data: Buffer): Promise<void>;
+  /** null when there is no such file. */
+  open(key: string): Promise<{ stream: NodeJS.ReadableStream; size: number } | null>;
+  remove(key: string): Promise<void>;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+/** Records `label.purchased` in the caller's transaction, so it is relayed only if the completion commits. */
+export type PublishLabelPurchased = (tx: Tx, label: LabelRecord) => Promise<void>;
+
+export interface DomainLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}

@@ -1,0 +1,78 @@
+import { createSandboxCarrier } from '@flatship/carriers';
+import {
+  createCachedTokenState,
+  createDb,
+  createInternalClient,
+  createLogger,
+  loadConfig,
+  migrate,
+  runService,
+} from '@flatship/kit';
+import { createOutbox, createPostgresBus, migrateBus } from '@flatship/kit/bus';
+import { createLocalFileStore } from './adapters/local-file-store';
+import { createPaymentsLedger } from './adapters/payments-ledger';
+import { createPricingQuotes } from './adapters/pricing-quotes';
+import { systemClock } from './adapters/system-clock';
+import { createTokenStateFetcher } from './adapters/token-state';
+import { createBusUserChangeFeed } from './adapters/user-changes';
+import { buildApp, createDomainDeps } from './app';
+import { OrdersConfigSchema } from './config';
+import { migrations, ORDERS_SCHEMA } from './db/migrations';
+import { createLabelPurchasedPublisher } from './db/outbox';
+import { startReconciler } from './jobs/reconciler';
+
+const BUS_SCHEMA = 'bus';
+
+await runService('orders', async () => {
+  const config = loadConfig(OrdersConfigSchema);
+  const logger = createLogger('orders', config.LOG_LEVEL);
+  const db = createDb(config.DATABASE_URL, ORDERS_SCHEMA);
+  const applied = await migrate(db, ORDERS_SCHEMA, migrations);
+  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+
+  // Embedded topology: the bus is a log in the same database, in its own schema.
+  await migrateBus(db, BUS_SCHEMA);
+  const bus = createPostgresBus({ db, schema: BUS_SCHEMA, logger });
+  const outbox = createOutbox({ db, schema: ORDERS_SCHEMA, bus, logger });
+  const stopRelay = await outbox.startRelay();
+
+  const client = (baseUrl: string) => createInternalClient({ baseUrl, secret: config.INTERNAL_SECRET });
+  const tokenState = createCachedTokenState(
+    createTokenStateFetcher(client(config.AUTH_URL), logger),
+    config.TOKEN_STATE_TTL_MS,
+  );
+
+  const ports = {
+    db,
+    quotes: createPricingQuotes(client(config.PRICING_URL)),
+    ledger: createPaymentsLedger(client(config.PAYMENTS_URL)),
+    carrier: createSandboxCarrier({ failureRate: config.CARRIER_FAILURE_RATE }),
+    files: createLocalFileStore(config.FILES_DIR),
+    publishLabelPurchased: createLabelPurchasedPublisher(outbox),
+  };
+  const app = await buildApp({
+    ...ports,
+    logger,
+    jwtPublicKey: config.JWT_PUBLIC_KEY,
+    tokenState,
+    userChanges: createBusUserChangeFeed(bus, logger),
+  });
+  const reconciler = startReconciler(
+    { ...createDomainDeps(ports, logger), clock: systemClock },
+    config.RECONCILE_INTERVAL_MS,
+  );
+
+  return {
+    app,
+    host: config.HOST,
+    port: config.PORT,
+    async close() {
+      await reconciler.stop();
+      await stopRelay();
+      // Whatever committed in the last moments goes out now rather than at the next start.
+      await outbox.flush().catch((err: unknown) => logger.warn({ err }, 'outbox not fully relayed at shutdown'));
+      await bus.close();
+      await db.destroy();
+    },
+  };
+});

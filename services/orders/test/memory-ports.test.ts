@@ -1,0 +1,91 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { reconcilePendingLabels } from '../src/domain/reconcile-pending-labels';
+import { createMemoryLedger, createMemoryQuotes } from './in-memory-ports';
+import { labelRows, type OrdersHarness, orderBody, outboxRows, postOrder, startOrders, user } from './support';
+
+// The domain against in-memory quote and ledger ports (a real database and sandbox carrier):
+// the rules hold whatever answers pricing and payments give.
+const quotes = createMemoryQuotes({ 'USPS Priority Mail': { uid: 'usps_priority_mail', priceCents: 725 } });
+const ledger = createMemoryLedger();
+let h: OrdersHarness;
+beforeAll(async () => {
+  h = await startOrders(async () => ({ quotes, ledger }));
+});
+afterAll(() => h.close());
+
+const fund = (id: string, cents: number) => ledger.balances.set(id, cents);
+
+describe('single label with in-memory pricing and ledger', () => {
+  test('buys, charges the quoted price, stores the PDF and records label.purchased', async () => {
+    const u = user(h);
+    fund(u.id, 1000);
+    const res = await postOrder(h, u, { ...orderBody(u.id), price: 0.01 });
+    expect(res.statusCode).toBe(201);
+    const { message, data } = res.json();
+    expect(message).toBe('Label created successfully');
+    expect(data.price).toBe(7.25);
+    expect(data.pdfName).toMatch(/^[0-9a-f-]{36}\.pdf$/);
+    expect(ledger.balances.get(u.id)).toBe(275);
+    const pdf = await readFile(join(h.filesDir, 'labels', u.id, data.pdfName));
+    expect(pdf.subarray(0, 4).toString()).toBe('%PDF');
+    const [row] = await labelRows(h, u.id);
+    expect(row).toMatchObject({ id: data.orderId, status: 'completed', tracking_number: data.tracking_number });
+    const events = (await outboxRows(h)).filter((e) => e.key === u.id);
+    expect(events).toEqual([
+      {
+        topic: 'label.purchased',
+        key: u.id,
+        value: expect.objectContaining({ labelId: data.orderId, priceCents: 725, serviceUid: 'usps_priority_mail' }),
+      },
+    ]);
+  });
+
+  test('a payments outage at charge time leaves a pending row that the reconciler cancels without money moving', async () => {
+    const u = user(h);
+    fund(u.id, 1000);
+    ledger.failNext(1);
+    const res = await postOrder(h, u, orderBody(u.id));
+    expect(res.statusCode).toBe(503);
+    const [row] = await labelRows(h, u.id);
+    expect(row).toMatchObject({ status: 'pending', charged_at: null });
+    await h
+      .db('labels')
+      .where({ id: row!.id })
+      .update({ updated_at: h.db.raw("now() - interval '3 minutes'") });
+    const report = await reconcilePendingLabels(h.domain);
+    expect(report.cancelled).toBeGreaterThanOrEqual(1);
+    expect((await labelRows(h, u.id))[0]).toMatchObject({ status: 'cancelled', refunded: false });
+    expect(ledger.balances.get(u.id)).toBe(1000);
+  });
+
+  test('a refund that payments cannot take yet is made by the reconciler, once', async () => {
+    const u = user(h);
+    fund(u.id, 1000);
+    const body = orderBody(u.id, { receiver: { receiver_name: 'FAIL' } });
+    // Charge succeeds; the refund after the carrier's refusal fails.
+    const charge = ledger.charge.bind(ledger);
+    ledger.charge = async (req) => {
+      const r = await charge(req);
+      ledger.failNext(1);
+      return r;
+    };
+    const res = await postOrder(h, u, body);
+    ledger.charge = charge;
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('Address validation failed: the recipient address could not be verified.');
+    expect(ledger.balances.get(u.id)).toBe(275);
+    const [row] = await labelRows(h, u.id);
+    expect(row?.status).toBe('pending');
+    await h
+      .db('labels')
+      .where({ id: row!.id })
+      .update({ updated_at: h.db.raw("now() - interval '3 minutes'") });
+    await Promise.all([reconcilePendingLabels(h.domain), reconcilePendingLabels(h.domain)]);
+    await reconcilePendingLabels(h.domain, { leaseMs: 0 });
+    expect((await labelRows(h, u.id))[0]).toMatchObject({ status: 'cancelled', refunded: true });
+    expect(ledger.balances.get(u.id)).toBe(1000);
+    expect(ledger.entries.filter((e) => e.userId === u.id).map((e) => e.kind)).toEqual(['charge', 'refund']);
+  });
+});

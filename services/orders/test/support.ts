@@ -1,0 +1,185 @@
+import { randomUUID, sign } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSandboxCarrier } from '@flatship/carriers';
+import { createCachedTokenState, createDb, type Knex, migrate, type ServiceApp } from '@flatship/kit';
+import { createOutbox, createPostgresBus, migrateBus, type PostgresBus } from '@flatship/kit/bus';
+import { createTestDatabase, generateTokenKeys } from '@flatship/kit/testing';
+import type { OrderCreateBody, Role, TokenState } from '@flatship/proto';
+import { createLocalFileStore } from '../src/adapters/local-file-store';
+import { buildApp, createDomainDeps } from '../src/app';
+import { migrations, ORDERS_SCHEMA } from '../src/db/migrations';
+import { createLabelPurchasedPublisher } from '../src/db/outbox';
+import type { CarrierPort, Clock, LedgerPort, QuotePort } from '../src/domain/ports';
+import type { DomainDeps } from '../src/routes/deps';
+
+export const INTERNAL_SECRET = 'test-internal-secret-0123456789';
+
+export interface OrdersHarness {
+  app: ServiceApp;
+  db: Knex;
+  /** The database URL, for peers started on the same test database. */
+  url: string;
+  filesDir: string;
+  keys: { publicKey: string; privateKey: string };
+  /** Users the token-state source knows; add with `user()`. */
+  states: Map<string, TokenState>;
+  domain: DomainDeps & { clock: Clock };
+  bus: PostgresBus;
+  close(): Promise<void>;
+}
+
+export interface HarnessPorts {
+  quotes: QuotePort;
+  ledger: LedgerPort;
+  carrier?: CarrierPort;
+}
+
+/**
+ * A migrated test database, a temporary FILES_DIR and the orders app built as
+ * main.ts builds it. Peers come in through `ports` so a test file can give the
+ * real pricing and payments services or its own in-memory ports.
+ */
+export async function startOrders(
+  makePorts: (ctx: { url: string; keys: { publicKey: string; privateKey: string } }) => Promise<HarnessPorts>,
+  opts: { onClose?: () => Promise<void> } = {},
+): Promise<OrdersHarness> {
+  const tdb = await createTestDatabase('orders');
+  const db = createDb(tdb.url, ORDERS_SCHEMA, { max: 20 });
+  await migrate(db, ORDERS_SCHEMA, migrations);
+  await migrateBus(db, 'bus');
+  const bus = createPostgresBus({ db, schema: 'bus' });
+  const outbox = createOutbox({ db, schema: ORDERS_SCHEMA, bus });
+  const keys = generateTokenKeys();
+  const filesDir = await mkdtemp(join(tmpdir(), 'orders-files-'));
+  const states = new Map<string, TokenState>();
+  const tokenState = createCachedTokenState(async (id) => states.get(id) ?? null, 0);
+  const ports = await makePorts({ url: tdb.url, keys });
+  const deps = {
+    db,
+    quotes: ports.quotes,
+    ledger: ports.ledger,
+    carrier: ports.carrier ?? createSandboxCarrier(),
+    files: createLocalFileStore(filesDir),
+    publishLabelPurchased: createLabelPurchasedPublisher(outbox),
+    carrierRetryDelaysMs: [1, 1],
+  };
+  const app = await buildApp({ ...deps, logger: false, jwtPublicKey: keys.publicKey, tokenState });
+  await app.ready();
+  const silent = { info() {}, warn() {}, error() {} };
+  return {
+    app,
+    db,
+    url: tdb.url,
+    filesDir,
+    keys,
+    states,
+    bus,
+    domain: { ...createDomainDeps(deps, silent), clock: { now: () => new Date() } },
+    async close() {
+      await app.close();
+      await opts.onClose?.();
+      await bus.close();
+      await db.destroy();
+      await tdb.drop();
+      await rm(filesDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const b64url = (v: string | Buffer) => Buffer.from(v).toString('base64url');
+
+/** An access token as auth signs it (EdDSA, `sub`/`role`/`ver`). */
+export function signToken(privateKey: string, claims: { sub: string; role: Role; ver: number }): string {
+  const now = Math.floor(Date.now() / 1000);
+  const head = b64url(JSON.stringify({ alg: 'EdDSA', typ: 'JWT' }));
+  const body = b64url(JSON.stringify({ ...claims, iat: now, exp: now + 3600 }));
+  const sig = sign(null, Buffer.from(`${head}.${body}`), privateKey);
+  return `${head}.${body}.${b64url(sig)}`;
+}
+
+export interface TestUser {
+  id: string;
+  token: string;
+}
+
+/** A user the token-state source accepts, with a valid token. */
+export function user(h: OrdersHarness, role: Role = 'user', id = randomUUID()): TestUser {
+  h.states.set(id, { id, role, activation: 'allow', tokenVersion: 1 });
+  return { id, token: signToken(h.keys.privateKey, { sub: id, role, ver: 1 }) };
+}
+
+/** A complete, valid single-label order as the web sends it. */
+export function orderBody(userId: string, over: Partial<OrderCreateBody> = {}): OrderCreateBody {
+  return {
+    user_id: userId,
+    service_name: 'USPS Priority Mail',
+    manifested: false,
+    courier: 'usps',
+    sender: {
+      sender_name: 'Ada Sender',
+      sender_phone: '+1 555-010-0000',
+      sender_company: 'Acme',
+      sender_address1: '1 Main St',
+      sender_address2: '',
+      sender_city: 'Austin',
+      sender_state_province: 'TX',
+      sender_zip_postal: '73301',
+      sender_country: 'US',
+      ...over.sender,
+    },
+    receiver: {
+      receiver_name: 'Bob Receiver',
+      receiver_phone: '',
+      receiver_company: '',
+      receiver_address1: '2 Side Ave',
+      receiver_address2: 'Apt 3',
+      receiver_city: 'Los Angeles',
+      receiver_state_province: 'CA',
+      receiver_zip_postal: '90001',
+      receiver_country: 'US',
+      ...over.receiver,
+    },
+    package: {
+      package_length: 10,
+      package_width: 8,
+      package_height: 4,
+      package_weight: 2,
+      package_weight_unit: 'LB',
+      package_description: 'Books',
+      package_reference1: '1',
+      package_reference2: 'SKU-1',
+      ...over.package,
+    },
+    ...(over.service_name !== undefined ? { service_name: over.service_name } : {}),
+  };
+}
+
+export function postOrder(h: OrdersHarness, u: TestUser, body: unknown, headers: Record<string, string> = {}) {
+  return h.app.inject({
+    method: 'POST',
+    url: '/api/orders/v2',
+    headers: { token: u.token, ...headers },
+    payload: body as object,
+  });
+}
+
+export interface LabelRowView {
+  id: string;
+  status: string;
+  refunded: boolean;
+  price_cents: number;
+  pdf_name: string | null;
+  tracking_number: string | null;
+  error: string | null;
+  charged_at: Date | null;
+}
+
+export const labelRows = (h: OrdersHarness, userId: string): Promise<LabelRowView[]> =>
+  h.db('labels').where({ user_id: userId }).orderBy('created_at');
+
+export const outboxRows = (
+  h: OrdersHarness,
+): Promise<{ topic: string; key: string; value: Record<string, unknown> }[]> =>
+  h.db('outbox').select('topic', 'key', 'value').orderBy('id');

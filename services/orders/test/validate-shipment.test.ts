@@ -1,0 +1,160 @@
+import { describe, expect, test } from 'vitest';
+import { type ShipmentInput, validateShipment } from '../src/domain/validate-shipment';
+import { orderBody } from './support';
+
+const valid = (): ShipmentInput => orderBody('00000000-0000-4000-8000-000000000001');
+const errorsOf = (mutate: (s: ShipmentInput) => void): string[] => {
+  const s = valid();
+  mutate(s);
+  const r = validateShipment(s);
+  return r.ok ? [] : r.errors;
+};
+
+describe('validateShipment', () => {
+  test('a complete order gives a normalised shipment', () => {
+    const r = validateShipment(valid());
+    expect(r).toEqual({
+      ok: true,
+      shipment: {
+        serviceName: 'USPS Priority Mail',
+        sender: {
+          name: 'Ada Sender',
+          company: 'Acme',
+          phone: '+1 555-010-0000',
+          street1: '1 Main St',
+          city: 'Austin',
+          state: 'TX',
+          zip: '73301',
+          country: 'US',
+        },
+        receiver: {
+          name: 'Bob Receiver',
+          street1: '2 Side Ave',
+          street2: 'Apt 3',
+          city: 'Los Angeles',
+          state: 'CA',
+          zip: '90001',
+          country: 'US',
+        },
+        parcel: { length: 10, width: 8, height: 4, weightLb: 2, description: 'Books', quantity: 1, sku: 'SKU-1' },
+      },
+    });
+  });
+
+  test('a missing service asks to select one, or says what the bulk screen says', () => {
+    expect(errorsOf((s) => (s.service_name = '  '))).toEqual(['Please select a service']);
+    const s = valid();
+    s.service_name = '';
+    const r = validateShipment(s, { serviceMissingMessage: 'Service name must be selected from the dropdown' });
+    expect(r).toEqual({ ok: false, errors: ['Service name must be selected from the dropdown'] });
+  });
+
+  test('every required address field is named when blank', () => {
+    const errors = errorsOf((s) => {
+      s.sender = { sender_name: ' ', sender_address1: null, sender_city: '', sender_state_province: '' };
+      s.receiver = { receiver_zip_postal: '' };
+    });
+    expect(errors).toEqual([
+      'Sender name is required',
+      'Sender street is required',
+      'Sender city is required',
+      'Sender state is required',
+      'Sender zip is required',
+      'Recipient name is required',
+      'Recipient street is required',
+      'Recipient city is required',
+      'Recipient state is required',
+      'Recipient zip is required',
+    ]);
+  });
+
+  test('states must be US two-letter codes (lower case accepted), no DC or territories', () => {
+    expect(errorsOf((s) => (s.sender.sender_state_province = 'TE'))).toEqual([
+      'Sender state must be a US state (two-letter code)',
+    ]);
+    expect(errorsOf((s) => (s.receiver.receiver_state_province = 'PR'))).toEqual([
+      'Recipient state must be a US state (two-letter code)',
+    ]);
+    expect(errorsOf((s) => (s.receiver.receiver_state_province = 'DC'))).toHaveLength(1);
+    expect(errorsOf((s) => (s.receiver.receiver_state_province = 'ny'))).toEqual([]);
+  });
+
+  test('ZIP is 5 digits or ZIP+4; a numeric ZIP gets its leading zeros back', () => {
+    expect(errorsOf((s) => (s.sender.sender_zip_postal = '1234'))).toEqual([
+      'Sender zip must be a 5-digit ZIP code or ZIP+4',
+    ]);
+    expect(errorsOf((s) => (s.sender.sender_zip_postal = '12345-67'))).toHaveLength(1);
+    expect(errorsOf((s) => (s.sender.sender_zip_postal = '12345-6789'))).toEqual([]);
+    const s = valid();
+    s.receiver.receiver_zip_postal = 2134;
+    const r = validateShipment(s);
+    expect(r.ok && r.shipment.receiver.zip).toBe('02134');
+  });
+
+  test('only US addresses', () => {
+    expect(errorsOf((s) => (s.receiver.receiver_country = 'CA'))).toEqual(['Only US addresses are supported']);
+    expect(errorsOf((s) => (s.receiver.receiver_country = 'usa'))).toEqual([]);
+  });
+
+  test.each([
+    ['package_length', 'Length'],
+    ['package_width', 'Width'],
+    ['package_height', 'Height'],
+    ['package_weight', 'Weight'],
+  ] as const)('%s must be a positive number', (field, label) => {
+    for (const bad of [0, -1, 'abc', Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(errorsOf((s) => (s.package[field] = bad))).toEqual([`${label} must be a positive number`]);
+    }
+    expect(errorsOf((s) => (s.package[field] = null))).toEqual([`${label} is required`]);
+    expect(errorsOf((s) => (s.package[field] = '3.5'))).toEqual([]);
+  });
+
+  test('no side may exceed 108 inches; the weight ceiling is left to the service', () => {
+    expect(errorsOf((s) => (s.package.package_length = 109))).toEqual(['Length must be at most 108 inches']);
+    expect(errorsOf((s) => (s.package.package_height = 1e9))).toEqual(['Height must be at most 108 inches']);
+    expect(errorsOf((s) => (s.package.package_weight = 500))).toEqual([]);
+  });
+
+  test('phone, when given, holds digits, spaces and hyphens with an optional leading plus', () => {
+    expect(errorsOf((s) => (s.sender.sender_phone = '555-CALL'))).toEqual([
+      'Sender phone may contain only digits, spaces and hyphens, with an optional leading +',
+    ]);
+    expect(errorsOf((s) => (s.receiver.receiver_phone = '+44 20 7946-0000'))).toEqual([]);
+  });
+
+  test('texts are at most 200 characters', () => {
+    const long = 'x'.repeat(201);
+    expect(errorsOf((s) => (s.receiver.receiver_company = long))).toEqual([
+      'Recipient company must be at most 200 characters',
+    ]);
+    expect(errorsOf((s) => (s.package.package_description = long))).toEqual([
+      'Description must be at most 200 characters',
+    ]);
+    expect(errorsOf((s) => (s.sender.sender_name = 'x'.repeat(200)))).toEqual([]);
+  });
+
+  test('quantity, when given, is a whole number of at least 1', () => {
+    for (const bad of ['0', '1.5', 'two', -3]) {
+      expect(errorsOf((s) => (s.package.package_reference1 = bad))).toEqual([
+        'Quantity must be a whole number of at least 1',
+      ]);
+    }
+    expect(errorsOf((s) => (s.package.package_reference1 = ''))).toEqual([]);
+  });
+
+  test('weight in pounds and courier USPS only', () => {
+    expect(errorsOf((s) => (s.package.package_weight_unit = 'KG'))).toEqual(['Weight must be given in pounds (LB)']);
+    expect(errorsOf((s) => (s.courier = 'fedex'))).toEqual(['Only USPS labels are available']);
+  });
+
+  test('no message contains a colon, because the web keeps only what follows one', () => {
+    const errors = errorsOf((s) => {
+      s.service_name = '';
+      s.sender = { sender_state_province: 'ZZ', sender_zip_postal: '1', sender_country: 'MX', sender_phone: 'x' };
+      s.receiver = {};
+      s.package = { package_length: -1, package_weight_unit: 'g', package_reference1: '0' };
+    });
+    expect(errors.length).toBeGreaterThan(10);
+    for (const e of errors) expect(e).not.toContain(':');
+  });
+});
