@@ -1,0 +1,21 @@
+export { formatShipDate, formatWeight } from './label/format';
+export type { LabelData } from './label/label-data';
+export { labelDocument, renderLabel } from './label/render-label';
+export type {
+  Carrier,
+  CarrierService,
+  LabelAddress,
+  LabelParcel,
+  LabelReferences,
+  LabelRequest,
+  LabelResult,
+} from './port';
+export {
+  createSandboxCarrier,
+  SANDBOX_DEFAULT_MAILER_ID,
+  SANDBOX_FAIL_RECIPIENT,
+  type SandboxCarrierOptions,
+} from './sandbox/sandbox-carrier';
+export { isSandboxFailureKey, sandboxTrackingNumber } from './sandbox/tracking';
+export { buildImpb, computeMod10CheckDigit, formatTrackingNumber, isValidImpb, isValidMailerId } from './usps/impb';
+export { findUspsService, USPS_SERVICES, type UspsServiceDefinition } from './usps/services';
