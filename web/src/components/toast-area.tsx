@@ -12,7 +12,10 @@ function ToastItem({ toast }: { toast: Toast }) {
 
   return (
     <div className={`toast toast--${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>
-      <span className="toast__message">{toast.message}</span>
+      <span className="toast__message">
+        {toast.message}
+        {toast.detail ? <span className="toast__detail">{toast.detail}</span> : null}
+      </span>
       <button
         type="button"
         className="toast__close"

@@ -5,6 +5,8 @@ export type ToastKind = 'success' | 'error' | 'info';
 export interface Toast {
   id: string;
   message: string;
+  /** A second line under the message, e.g. the server's own words. */
+  detail?: string;
   kind: ToastKind;
   /** Milliseconds before it closes by itself. */
   duration: number;
@@ -27,11 +29,12 @@ export const toastSlice = createSlice({
       reducer(state, action: PayloadAction<Toast>) {
         state.toasts.push(action.payload);
       },
-      prepare(input: { message: string; kind?: ToastKind; duration?: number }) {
+      prepare(input: { message: string; detail?: string | undefined; kind?: ToastKind; duration?: number }) {
         return {
           payload: {
             id: nanoid(),
             message: input.message,
+            ...(input.detail ? { detail: input.detail } : {}),
             kind: input.kind ?? 'info',
             duration: input.duration ?? DEFAULT_TOAST_DURATION,
           },

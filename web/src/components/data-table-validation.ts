@@ -1,0 +1,63 @@
+/**
+ * Rules of the editable table (spec doc 1 §5, doc 2 §5 "Table inline edit").
+ * Kept free of React so screens (the bulk order check, for one) can reuse them.
+ */
+
+/**
+ * Digits, spaces and hyphens with an optional leading plus. Mirrors
+ * PHONE_PATTERN in @flatship/proto (importing it would pull the schema library
+ * into the bundle); data-table-validation.test.ts keeps the two in step.
+ */
+export const PHONE_PATTERN = /^\+?[\d\s-]+$/;
+
+export type EditableType = 'text' | 'number' | 'phone' | 'select';
+
+export interface SelectOption {
+  value: string;
+  label: string;
+}
+
+/** What a column says about how its cells are edited and checked. */
+export interface EditRule {
+  type?: EditableType;
+  required?: boolean;
+  /** Inclusive bounds of a number column. */
+  min?: number;
+  max?: number;
+  options?: readonly SelectOption[];
+}
+
+/** The first rule `raw` breaks, as the message the user sees, or null. `header` names the column. */
+export function validateCell(raw: string, header: string, rule: EditRule): string | null {
+  const value = raw.trim();
+  if (value === '') return rule.required ? `${header} is required` : null;
+  switch (rule.type) {
+    case 'number': {
+      const number = Number(value);
+      if (!Number.isFinite(number)) return `${header} must be a number`;
+      if (rule.min !== undefined && number < rule.min) return `${header} must be greater than ${rule.min}`;
+      if (rule.max !== undefined && number > rule.max) return `${header} must be less than ${rule.max}`;
+      return null;
+    }
+    case 'phone':
+      return PHONE_PATTERN.test(value) ? null : 'Invalid phone number';
+    default:
+      return null;
+  }
+}
+
+/** The value a cell's draft text stands for: numbers for number columns (null when blank), trimmed text otherwise. */
+export function parseCell(raw: string, type: EditableType | undefined): string | number | null {
+  const value = raw.trim();
+  if (type === 'number') return value === '' ? null : Number(value);
+  return value;
+}
+
+/**
+ * Every row with `targetKey` set to its own `sourceKey` value ("Copy from:").
+ * One pass and one new array, so a screen holding thousands of rows can run it
+ * in a single reducer step.
+ */
+export function copyColumnValues<T extends object>(rows: readonly T[], targetKey: string, sourceKey: string): T[] {
+  return rows.map((row) => ({ ...row, [targetKey]: (row as Record<string, unknown>)[sourceKey] }));
+}
