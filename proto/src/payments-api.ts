@@ -51,10 +51,13 @@ export const LedgerResultSchema = Type.Object({
 });
 export type LedgerResult = Static<typeof LedgerResultSchema>;
 
-/** POST /api/auth/users/details/{id} (admin service). */
+/**
+ * POST /api/auth/users/details/{id} (admin service). Balance in dollars, as a number or a numeric string; a field that
+ * is absent or null is left as it is.
+ */
 export const UserDetailsBodySchema = Type.Object({
-  balance: Type.Optional(Type.Union([Type.Number(), Type.String()])),
-  referralCode: Type.Optional(Type.String()),
+  balance: Type.Optional(Type.Union([Type.Number(), Type.String(), Type.Null()])),
+  referralCode: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type UserDetailsBody = Static<typeof UserDetailsBodySchema>;
 

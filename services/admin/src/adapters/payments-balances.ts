@@ -1,0 +1,26 @@
+import type { InternalClient } from '@flatship/kit';
+import type { LedgerResult, MoneySummariesBody, MoneySummariesReply, SetBalanceBody } from '@flatship/proto';
+import { dollarsToCents } from '@flatship/proto';
+import type { Balances } from '../domain/ports';
+
+/** Balances through payments' internal API. */
+export function createPaymentsBalances(payments: InternalClient): Balances {
+  return {
+    async set(input, ctx) {
+      const body: SetBalanceBody = input;
+      const result = await payments.request<LedgerResult>('POST', '/internal/ledger/set-balance', {
+        body,
+        requestId: ctx.requestId,
+      });
+      return result.balanceCents;
+    },
+    async get(userId, ctx) {
+      const body: MoneySummariesBody = { userIds: [userId] };
+      const reply = await payments.request<MoneySummariesReply>('POST', '/internal/accounts/summaries', {
+        body,
+        requestId: ctx.requestId,
+      });
+      return dollarsToCents(reply.summaries.find((s) => s.userId === userId)?.balance ?? 0);
+    },
+  };
+}

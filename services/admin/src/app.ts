@@ -1,0 +1,51 @@
+import {
+  authPlugin,
+  type createLogger,
+  createServiceApp,
+  type InternalClient,
+  type ReadinessCheck,
+  type ServiceApp,
+  type TokenStateSource,
+} from '@flatship/kit';
+import type { UserChangedEvent } from '@flatship/proto';
+import type { UserChangeFeed } from './adapters/auth-token-state';
+import { createAuthUserDirectory } from './adapters/auth-users';
+import { createPaymentsBalances } from './adapters/payments-balances';
+import { registerUserRoutes } from './routes/users';
+
+export interface AdminAppDeps {
+  logger: ReturnType<typeof createLogger> | false;
+  jwtPublicKey: string;
+  /** Internal clients of the services admin composes. */
+  auth: InternalClient;
+  payments: InternalClient;
+  /** Current token states (from auth, cached); `apply` takes a change the moment it arrives. */
+  tokenState: TokenStateSource & { apply(state: UserChangedEvent): void };
+  /** `user.changed` events. Without them a revoked token still works until its cache entry expires. */
+  userChanges?: UserChangeFeed;
+  readiness?: ReadinessCheck[];
+}
+
+/**
+ * The admin area's API: it owns no users or money itself, but composes auth
+ * and payments behind admin-only routes.
+ */
+export async function buildApp(deps: AdminAppDeps): Promise<ServiceApp> {
+  const app = createServiceApp({ name: 'admin', logger: deps.logger, readiness: deps.readiness ?? [] });
+  await app.register(authPlugin, { publicKey: deps.jwtPublicKey, tokenState: deps.tokenState });
+
+  registerUserRoutes(app, {
+    users: createAuthUserDirectory(deps.auth),
+    balances: createPaymentsBalances(deps.payments),
+  });
+
+  const feed = deps.userChanges;
+  if (feed) {
+    let subscription: { close(): Promise<void> } | undefined;
+    app.addHook('onReady', async () => {
+      subscription = await feed.subscribe((event) => deps.tokenState.apply(event));
+    });
+    app.addHook('onClose', async () => subscription?.close());
+  }
+  return app;
+}

@@ -1,0 +1,9 @@
+/** The texts admins see. Where the spec gives a text, it is that text. */
+export const MESSAGES = {
+  detailsUpdated: 'User details updated successfully',
+  nothingToUpdate: 'Nothing to update',
+  balanceInvalid: 'Balance must be a number of dollars, 0 or more, with at most 2 decimals',
+  balanceTooLarge: 'Balance must be at most $1,000,000.00',
+  referralCodeRequired: 'Referral code is required',
+  idempotencyKeyTooLong: 'Idempotency-Key must be at most 150 characters',
+} as const;

@@ -1,0 +1,2 @@
+export { type AdminAppDeps, buildApp } from './app';
+export { type AdminConfig, AdminConfigSchema } from './config';
