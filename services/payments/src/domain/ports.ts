@@ -1,4 +1,6 @@
-import type { LEDGER_KINDS } from '@flatship/proto';
+import type { DepositFilter, LEDGER_KINDS } from '@flatship/proto';
+
+export type { DepositFilter };
 
 declare const txBrand: unique symbol;
 /** An open database transaction; opaque to the domain, which only hands it on to repositories. */
@@ -63,8 +65,6 @@ export interface AccountTotals {
   chargedCents: number;
   refundedCents: number;
 }
-
-export type DepositFilter = 'all' | 'settled' | 'expired' | 'pending';
 
 export interface DepositRecord {
   id: string;
