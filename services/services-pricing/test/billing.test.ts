@@ -78,7 +78,13 @@ describe('finding the service a shipment names', () => {
     name: 'USPS Priority Mail Express',
     enabled: false,
   };
-  const gone: ServiceRecord = { ...priority, id: 'd', uid: 'usps_media_mail', name: 'USPS Media Mail', status: 'inactive' };
+  const gone: ServiceRecord = {
+    ...priority,
+    id: 'd',
+    uid: 'usps_media_mail',
+    name: 'USPS Media Mail',
+    status: 'inactive',
+  };
   const match = createServiceMatcher([priority, ground, express, gone]);
 
   test('matches the name ignoring case and surrounding spaces', () => {

@@ -1,11 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { MESSAGES } from '../src/domain/messages';
-import {
-  fitPriceListToMaxWeight,
-  parsePriceList,
-  priceForWeight,
-  toWirePrices,
-} from '../src/domain/price-list';
+import { fitPriceListToMaxWeight, parsePriceList, priceForWeight, toWirePrices } from '../src/domain/price-list';
 
 const RANGES = MESSAGES.invalidRanges;
 const PRICE = MESSAGES.invalidPrice;

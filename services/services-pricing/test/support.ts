@@ -122,4 +122,7 @@ export async function startTestPricing(): Promise<TestPricing> {
   };
 }
 
-export const error = (res: LightMyRequestResponse) => ({ status: res.statusCode, ...(res.json() as object) });
+export const error = (res: LightMyRequestResponse) => ({
+  status: res.statusCode,
+  ...(res.json() as { code?: string; message?: string }),
+});

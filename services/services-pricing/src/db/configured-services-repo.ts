@@ -42,7 +42,7 @@ const pricesJson = (prices: readonly PriceBand[]) =>
 
 const COLUMNS = ['s.id', 's.uid', 's.name', 's.category', 's.max_weight', 's.enabled', 's.prices', 'r.status'];
 const ORDER = [
-  { column: 's.created_at', order: 'asc' as const },
+  { column: 'r.position', order: 'asc' as const },
   { column: 's.uid', order: 'asc' as const },
 ];
 
@@ -147,7 +147,6 @@ export function createUserServicesRepo(db: Knex): UserServicesRepo {
         `insert into user_services (user_id, uid, name, category, max_weight, enabled, prices)
          select ?, d.uid, d.name, d.category, d.max_weight, d.enabled, d.prices
            from default_services d
-          order by d.created_at, d.uid
          on conflict (user_id, uid) do nothing`,
         [userId],
       );

@@ -27,7 +27,7 @@ export function createRawServicesRepo(db: Knex): RawServicesRepo {
   return {
     async list(tx) {
       const rows = await k(tx)<RawServiceRow>('raw_services').orderBy([
-        { column: 'created_at', order: 'asc' },
+        { column: 'position', order: 'asc' },
         { column: 'uid', order: 'asc' },
       ]);
       return rows.map(toRecord);
@@ -36,17 +36,21 @@ export function createRawServicesRepo(db: Knex): RawServicesRepo {
       if (services.length === 0) return;
       // Rows already matching are not touched, so a repeated sync writes nothing.
       await k(tx).raw(
-        `insert into raw_services (uid, name, category, carrier, max_weight, status)
-         select x.uid, x.name, x.category, x.carrier, x.max_weight, 'active'
-           from jsonb_to_recordset(?::jsonb) as x(uid text, name text, category text, carrier text, max_weight integer)
+        `insert into raw_services (uid, name, category, carrier, max_weight, position, status)
+         select x.uid, x.name, x.category, x.carrier, x.max_weight, x.position, 'active'
+           from jsonb_to_recordset(?::jsonb)
+             as x(uid text, name text, category text, carrier text, max_weight integer, position integer)
          on conflict (uid) do update
            set name = excluded.name, category = excluded.category, carrier = excluded.carrier,
-               max_weight = excluded.max_weight, status = 'active', updated_at = now()
-         where (raw_services.name, raw_services.category, raw_services.carrier, raw_services.max_weight, raw_services.status)
-           is distinct from (excluded.name, excluded.category, excluded.carrier, excluded.max_weight, 'active')`,
+               max_weight = excluded.max_weight, position = excluded.position, status = 'active', updated_at = now()
+         where (raw_services.name, raw_services.category, raw_services.carrier, raw_services.max_weight,
+                raw_services.position, raw_services.status)
+           is distinct from (excluded.name, excluded.category, excluded.carrier, excluded.max_weight,
+                excluded.position, 'active')`,
         [
           JSON.stringify(
-            services.map((s) => ({
+            services.map((s, position) => ({
+              position,
               uid: s.uid,
               name: s.name,
               category: s.category,

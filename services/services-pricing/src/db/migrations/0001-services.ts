@@ -17,6 +17,8 @@ export const createServices: Migration = {
         carrier text not null,
         max_weight integer not null constraint raw_services_max_weight_check check (max_weight >= 1),
         status text not null constraint raw_services_status_check check (status in ('active', 'inactive')),
+        -- Where the carrier lists it: every service list is shown in the carrier's order.
+        position integer not null default 0,
         created_at timestamptz not null default now(),
         updated_at timestamptz not null default now()
       )`);

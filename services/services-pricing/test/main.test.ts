@@ -1,0 +1,101 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createDb } from '@flatship/kit';
+import { createTestDatabase, freePort, generateTokenKeys } from '@flatship/kit/testing';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+
+// Runs the real entry point the way the launcher does, against a real database.
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const keys = generateTokenKeys();
+let tdb: Awaited<ReturnType<typeof createTestDatabase>>;
+beforeAll(async () => {
+  tdb = await createTestDatabase('pricing_main');
+});
+afterAll(() => tdb.drop());
+
+interface Started {
+  child: ChildProcess;
+  port: number;
+  logs: () => string;
+  exited: Promise<number | null>;
+}
+
+function spawnMain(env: Record<string, string>): Omit<Started, 'port'> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d) => {
+    out += d;
+  });
+  child.stderr?.on('data', (d) => {
+    out += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, logs: () => out, exited };
+}
+
+async function start(): Promise<Started> {
+  const port = await freePort();
+  const s = spawnMain({
+    DATABASE_URL: tdb.url,
+    JWT_PUBLIC_KEY: keys.publicKey,
+    INTERNAL_SECRET: 'main-test-internal-secret',
+    AUTH_URL: 'http://127.0.0.1:9',
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+  });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (s.child.exitCode !== null) throw new Error(`services-pricing exited early:\n${s.logs()}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`services-pricing did not become ready:\n${s.logs()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { ...s, port };
+}
+
+test('the service starts ready to sell: carrier services synced and priced, answers /readyz, stops cleanly', async () => {
+  const first = await start();
+  const ready = await fetch(`http://127.0.0.1:${first.port}/readyz`);
+  expect(await ready.json()).toEqual({ status: 'ready', service: 'services-pricing' });
+  first.child.kill('SIGTERM');
+  expect(await first.exited).toBe(0);
+  expect(first.logs()).toContain('"msg":"default services created"');
+
+  const db = createDb(tdb.url, 'pricing');
+  try {
+    const defaults = await db('default_services').orderBy('uid').select('uid', 'enabled', 'prices');
+    expect(defaults).toEqual([
+      { uid: 'usps_ground_advantage', enabled: true, prices: [{ fromWeight: 1, toWeight: 70, priceCents: 650 }] },
+      { uid: 'usps_priority_mail', enabled: true, prices: [{ fromWeight: 1, toWeight: 70, priceCents: 895 }] },
+      {
+        uid: 'usps_priority_mail_express',
+        enabled: true,
+        prices: [{ fromWeight: 1, toWeight: 70, priceCents: 2995 }],
+      },
+    ]);
+  } finally {
+    await db.destroy();
+  }
+
+  // A second start finds everything in place and creates nothing.
+  const second = await start();
+  second.child.kill('SIGTERM');
+  expect(await second.exited).toBe(0);
+  expect(second.logs()).not.toContain('default services created');
+}, 90_000);
+
+test('a missing AUTH_URL stops the start with a message naming it', async () => {
+  const s = spawnMain({
+    DATABASE_URL: tdb.url,
+    JWT_PUBLIC_KEY: keys.publicKey,
+    INTERNAL_SECRET: 'main-test-internal-secret',
+  });
+  expect(await s.exited).toBe(78);
+  expect(s.logs()).toContain('AUTH_URL is required but not set');
+}, 30_000);
