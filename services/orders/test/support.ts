@@ -42,7 +42,12 @@ export interface HarnessPorts {
  * real pricing and payments services or its own in-memory ports.
  */
 export async function startOrders(
-  makePorts: (ctx: { url: string; keys: { publicKey: string; privateKey: string } }) => Promise<HarnessPorts>,
+  makePorts: (ctx: {
+    url: string;
+    keys: { publicKey: string; privateKey: string };
+    /** The users every service in the test accepts tokens of, as auth would answer. */
+    states: Map<string, TokenState>;
+  }) => Promise<HarnessPorts>,
   opts: { onClose?: () => Promise<void> } = {},
 ): Promise<OrdersHarness> {
   const tdb = await createTestDatabase('orders');
@@ -55,7 +60,7 @@ export async function startOrders(
   const filesDir = await mkdtemp(join(tmpdir(), 'orders-files-'));
   const states = new Map<string, TokenState>();
   const tokenState = createCachedTokenState(async (id) => states.get(id) ?? null, 0);
-  const ports = await makePorts({ url: tdb.url, keys });
+  const ports = await makePorts({ url: tdb.url, keys, states });
   const deps = {
     db,
     quotes: ports.quotes,

@@ -42,7 +42,11 @@ describe('validateShipment', () => {
   });
 
   test('a missing service asks to select one, or says what the bulk screen says', () => {
-    expect(errorsOf((s) => (s.service_name = '  '))).toEqual(['Please select a service']);
+    expect(
+      errorsOf((s) => {
+        s.service_name = '  ';
+      }),
+    ).toEqual(['Please select a service']);
     const s = valid();
     s.service_name = '';
     const r = validateShipment(s, { serviceMissingMessage: 'Service name must be selected from the dropdown' });
@@ -69,22 +73,44 @@ describe('validateShipment', () => {
   });
 
   test('states must be US two-letter codes (lower case accepted), no DC or territories', () => {
-    expect(errorsOf((s) => (s.sender.sender_state_province = 'TE'))).toEqual([
-      'Sender state must be a US state (two-letter code)',
-    ]);
-    expect(errorsOf((s) => (s.receiver.receiver_state_province = 'PR'))).toEqual([
-      'Recipient state must be a US state (two-letter code)',
-    ]);
-    expect(errorsOf((s) => (s.receiver.receiver_state_province = 'DC'))).toHaveLength(1);
-    expect(errorsOf((s) => (s.receiver.receiver_state_province = 'ny'))).toEqual([]);
+    expect(
+      errorsOf((s) => {
+        s.sender.sender_state_province = 'TE';
+      }),
+    ).toEqual(['Sender state must be a US state (two-letter code)']);
+    expect(
+      errorsOf((s) => {
+        s.receiver.receiver_state_province = 'PR';
+      }),
+    ).toEqual(['Recipient state must be a US state (two-letter code)']);
+    expect(
+      errorsOf((s) => {
+        s.receiver.receiver_state_province = 'DC';
+      }),
+    ).toHaveLength(1);
+    expect(
+      errorsOf((s) => {
+        s.receiver.receiver_state_province = 'ny';
+      }),
+    ).toEqual([]);
   });
 
   test('ZIP is 5 digits or ZIP+4; a numeric ZIP gets its leading zeros back', () => {
-    expect(errorsOf((s) => (s.sender.sender_zip_postal = '1234'))).toEqual([
-      'Sender zip must be a 5-digit ZIP code or ZIP+4',
-    ]);
-    expect(errorsOf((s) => (s.sender.sender_zip_postal = '12345-67'))).toHaveLength(1);
-    expect(errorsOf((s) => (s.sender.sender_zip_postal = '12345-6789'))).toEqual([]);
+    expect(
+      errorsOf((s) => {
+        s.sender.sender_zip_postal = '1234';
+      }),
+    ).toEqual(['Sender zip must be a 5-digit ZIP code or ZIP+4']);
+    expect(
+      errorsOf((s) => {
+        s.sender.sender_zip_postal = '12345-67';
+      }),
+    ).toHaveLength(1);
+    expect(
+      errorsOf((s) => {
+        s.sender.sender_zip_postal = '12345-6789';
+      }),
+    ).toEqual([]);
     const s = valid();
     s.receiver.receiver_zip_postal = 2134;
     const r = validateShipment(s);
@@ -92,8 +118,16 @@ describe('validateShipment', () => {
   });
 
   test('only US addresses', () => {
-    expect(errorsOf((s) => (s.receiver.receiver_country = 'CA'))).toEqual(['Only US addresses are supported']);
-    expect(errorsOf((s) => (s.receiver.receiver_country = 'usa'))).toEqual([]);
+    expect(
+      errorsOf((s) => {
+        s.receiver.receiver_country = 'CA';
+      }),
+    ).toEqual(['Only US addresses are supported']);
+    expect(
+      errorsOf((s) => {
+        s.receiver.receiver_country = 'usa';
+      }),
+    ).toEqual([]);
   });
 
   test.each([
@@ -103,48 +137,100 @@ describe('validateShipment', () => {
     ['package_weight', 'Weight'],
   ] as const)('%s must be a positive number', (field, label) => {
     for (const bad of [0, -1, 'abc', Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(errorsOf((s) => (s.package[field] = bad))).toEqual([`${label} must be a positive number`]);
+      expect(
+        errorsOf((s) => {
+          s.package[field] = bad;
+        }),
+      ).toEqual([`${label} must be a positive number`]);
     }
-    expect(errorsOf((s) => (s.package[field] = null))).toEqual([`${label} is required`]);
-    expect(errorsOf((s) => (s.package[field] = '3.5'))).toEqual([]);
+    expect(
+      errorsOf((s) => {
+        s.package[field] = null;
+      }),
+    ).toEqual([`${label} is required`]);
+    expect(
+      errorsOf((s) => {
+        s.package[field] = '3.5';
+      }),
+    ).toEqual([]);
   });
 
   test('no side may exceed 108 inches; the weight ceiling is left to the service', () => {
-    expect(errorsOf((s) => (s.package.package_length = 109))).toEqual(['Length must be at most 108 inches']);
-    expect(errorsOf((s) => (s.package.package_height = 1e9))).toEqual(['Height must be at most 108 inches']);
-    expect(errorsOf((s) => (s.package.package_weight = 500))).toEqual([]);
+    expect(
+      errorsOf((s) => {
+        s.package.package_length = 109;
+      }),
+    ).toEqual(['Length must be at most 108 inches']);
+    expect(
+      errorsOf((s) => {
+        s.package.package_height = 1e9;
+      }),
+    ).toEqual(['Height must be at most 108 inches']);
+    expect(
+      errorsOf((s) => {
+        s.package.package_weight = 500;
+      }),
+    ).toEqual([]);
   });
 
   test('phone, when given, holds digits, spaces and hyphens with an optional leading plus', () => {
-    expect(errorsOf((s) => (s.sender.sender_phone = '555-CALL'))).toEqual([
-      'Sender phone may contain only digits, spaces and hyphens, with an optional leading +',
-    ]);
-    expect(errorsOf((s) => (s.receiver.receiver_phone = '+44 20 7946-0000'))).toEqual([]);
+    expect(
+      errorsOf((s) => {
+        s.sender.sender_phone = '555-CALL';
+      }),
+    ).toEqual(['Sender phone may contain only digits, spaces and hyphens, with an optional leading +']);
+    expect(
+      errorsOf((s) => {
+        s.receiver.receiver_phone = '+44 20 7946-0000';
+      }),
+    ).toEqual([]);
   });
 
   test('texts are at most 200 characters', () => {
     const long = 'x'.repeat(201);
-    expect(errorsOf((s) => (s.receiver.receiver_company = long))).toEqual([
-      'Recipient company must be at most 200 characters',
-    ]);
-    expect(errorsOf((s) => (s.package.package_description = long))).toEqual([
-      'Description must be at most 200 characters',
-    ]);
-    expect(errorsOf((s) => (s.sender.sender_name = 'x'.repeat(200)))).toEqual([]);
+    expect(
+      errorsOf((s) => {
+        s.receiver.receiver_company = long;
+      }),
+    ).toEqual(['Recipient company must be at most 200 characters']);
+    expect(
+      errorsOf((s) => {
+        s.package.package_description = long;
+      }),
+    ).toEqual(['Description must be at most 200 characters']);
+    expect(
+      errorsOf((s) => {
+        s.sender.sender_name = 'x'.repeat(200);
+      }),
+    ).toEqual([]);
   });
 
   test('quantity, when given, is a whole number of at least 1', () => {
     for (const bad of ['0', '1.5', 'two', -3]) {
-      expect(errorsOf((s) => (s.package.package_reference1 = bad))).toEqual([
-        'Quantity must be a whole number of at least 1',
-      ]);
+      expect(
+        errorsOf((s) => {
+          s.package.package_reference1 = bad;
+        }),
+      ).toEqual(['Quantity must be a whole number of at least 1']);
     }
-    expect(errorsOf((s) => (s.package.package_reference1 = ''))).toEqual([]);
+    expect(
+      errorsOf((s) => {
+        s.package.package_reference1 = '';
+      }),
+    ).toEqual([]);
   });
 
   test('weight in pounds and courier USPS only', () => {
-    expect(errorsOf((s) => (s.package.package_weight_unit = 'KG'))).toEqual(['Weight must be given in pounds (LB)']);
-    expect(errorsOf((s) => (s.courier = 'fedex'))).toEqual(['Only USPS labels are available']);
+    expect(
+      errorsOf((s) => {
+        s.package.package_weight_unit = 'KG';
+      }),
+    ).toEqual(['Weight must be given in pounds (LB)']);
+    expect(
+      errorsOf((s) => {
+        s.courier = 'fedex';
+      }),
+    ).toEqual(['Only USPS labels are available']);
   });
 
   test('no message contains a colon, because the web keeps only what follows one', () => {

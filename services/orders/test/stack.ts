@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { createSandboxCarrier } from '@flatship/carriers';
+import {
+  createCachedTokenState,
+  createDb,
+  createInternalClient,
+  type Knex,
+  migrate,
+  type ServiceApp,
+} from '@flatship/kit';
+import { buildApp as buildPayments, PAYMENTS_SCHEMA, migrations as paymentsMigrations } from '@flatship/payments';
+import { buildApp as buildPricing, PRICING_SCHEMA, migrations as pricingMigrations } from '@flatship/services-pricing';
+import { createPaymentsLedger } from '../src/adapters/payments-ledger';
+import { createPricingQuotes } from '../src/adapters/pricing-quotes';
+import type { CarrierPort } from '../src/domain/ports';
+import { INTERNAL_SECRET, type OrdersHarness, signToken, startOrders } from './support';
+
+export interface Stack extends OrdersHarness {
+  payments: ServiceApp;
+  pricing: ServiceApp;
+  /** The payments schema of the shared test database, for ledger invariants. */
+  paymentsDb: Knex;
+  internalPayments(path: string, body: unknown): Promise<{ status: number; json: unknown }>;
+  /** Sets a user's balance through payments' internal route (recorded as an admin adjustment). */
+  setBalance(userId: string, cents: number): Promise<void>;
+  balanceCents(userId: string): Promise<number>;
+  ledgerEntries(userId: string): Promise<{ kind: string; amount_cents: string; idempotency_key: string }[]>;
+  /** Enables or disables a default service in pricing, as an admin would. */
+  setServiceEnabled(name: string, enabled: boolean): Promise<void>;
+}
+
+async function listen(app: ServiceApp): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const addr = app.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('no address');
+  return `http://127.0.0.1:${addr.port}`;
+}
+
+/**
+ * Orders with the real services-pricing and payments apps on ephemeral ports,
+ * all on one test database (each in its own schema), and the sandbox carrier.
+ * Every service reads token states from the same directory, as all would from auth.
+ */
+export async function startStack(opts: { carrier?: CarrierPort } = {}): Promise<Stack> {
+  let payments!: ServiceApp;
+  let pricing!: ServiceApp;
+  let paymentsDb!: Knex;
+  let pricingDb!: Knex;
+  let tokenState!: () => ReturnType<typeof createCachedTokenState>;
+
+  const h = await startOrders(
+    async ({ url, keys, states }) => {
+      tokenState = () => createCachedTokenState(async (id) => states.get(id) ?? null, 0);
+      paymentsDb = createDb(url, PAYMENTS_SCHEMA, { max: 20 });
+      await migrate(paymentsDb, PAYMENTS_SCHEMA, paymentsMigrations);
+      payments = await buildPayments({
+        db: paymentsDb,
+        logger: false,
+        jwtPublicKey: keys.publicKey,
+        internalSecret: INTERNAL_SECRET,
+        tokenState: tokenState(),
+      });
+      pricingDb = createDb(url, PRICING_SCHEMA, { max: 10 });
+      await migrate(pricingDb, PRICING_SCHEMA, pricingMigrations);
+      pricing = await buildPricing({
+        db: pricingDb,
+        logger: false,
+        publicKey: keys.publicKey,
+        internalSecret: INTERNAL_SECRET,
+        tokenState: tokenState(),
+        source: { list: () => createSandboxCarrier().services() },
+      });
+      const client = (baseUrl: string) => createInternalClient({ baseUrl, secret: INTERNAL_SECRET });
+      return {
+        quotes: createPricingQuotes(client(await listen(pricing))),
+        ledger: createPaymentsLedger(client(await listen(payments))),
+        ...(opts.carrier ? { carrier: opts.carrier } : {}),
+      };
+    },
+    {
+      async onClose() {
+        await payments.close();
+        await pricing.close();
+        await paymentsDb.destroy();
+        await pricingDb.destroy();
+      },
+    },
+  );
+  const admin = { id: randomUUID(), role: 'admin' as const };
+  h.states.set(admin.id, { id: admin.id, role: 'admin', activation: 'allow', tokenVersion: 1 });
+  const adminToken = signToken(h.keys.privateKey, { sub: admin.id, role: 'admin', ver: 1 });
+
+  const internalPayments = async (path: string, body: unknown) => {
+    const res = await payments.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'x-internal-secret': INTERNAL_SECRET },
+      payload: body as object,
+    });
+    return { status: res.statusCode, json: res.json() as unknown };
+  };
+
+  // A fresh install syncs the carrier's services and seeds flat prices.
+  const synced = await pricing.inject({
+    method: 'POST',
+    url: '/api/defaultServices/sync',
+    headers: { token: adminToken },
+  });
+  if (synced.statusCode !== 200) throw new Error(`pricing sync failed: ${synced.body}`);
+
+  return {
+    ...h,
+    payments,
+    pricing,
+    paymentsDb,
+    internalPayments,
+    async setBalance(userId, cents) {
+      const r = await internalPayments('/internal/ledger/set-balance', {
+        userId,
+        balanceCents: cents,
+        adminId: admin.id,
+        key: `test-fund:${randomUUID()}`,
+      });
+      if (r.status !== 200) throw new Error(`set-balance failed: ${JSON.stringify(r.json)}`);
+    },
+    async balanceCents(userId) {
+      const row = await paymentsDb('accounts').where({ user_id: userId }).first('balance_cents');
+      return Number(row?.balance_cents ?? 0);
+    },
+    ledgerEntries: (userId) =>
+      paymentsDb('ledger_entries')
+        .where({ user_id: userId })
+        .orderBy('created_at')
+        .select('kind', 'amount_cents', 'idempotency_key'),
+    async setServiceEnabled(name, enabled) {
+      const list = await pricing.inject({ url: '/api/defaultServices', headers: { token: adminToken } });
+      const svc = (list.json() as { _id: string; name: string }[]).find((s) => s.name === name);
+      if (!svc) throw new Error(`no default service ${name}`);
+      const res = await pricing.inject({
+        method: 'PATCH',
+        url: `/api/defaultServices/${svc._id}/toggle`,
+        headers: { token: adminToken },
+        payload: { enabled },
+      });
+      if (res.statusCode !== 200) throw new Error(`toggle failed: ${res.body}`);
+    },
+  };
+}
