@@ -75,6 +75,16 @@ describe('SearchableSelect', () => {
     expect(onChange).toHaveBeenCalledTimes(1);
   });
 
+  it('replaces the shown choice when the user clicks in and types', async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    const input = screen.getByRole('combobox', { name: 'State' });
+    await user.click(input);
+    await user.keyboard('cal');
+    expect(input).toHaveValue('cal');
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['California (CA)']);
+  });
+
   it('chooses with the mouse and lists options under their group headers', async () => {
     const user = userEvent.setup();
     const onChange = vi.fn();

@@ -76,7 +76,13 @@ export function SearchableSelect({
   const list = useRef<HTMLDivElement>(null);
 
   const selected = options.find((o) => o.value === value) ?? null;
-  const visible = useMemo(() => options.filter((o) => matches(o, query ?? '')), [options, query]);
+  const visible = useMemo(() => {
+    const found = options.filter((o) => matches(o, query ?? ''));
+    // Typing a code ("ca") puts the option with exactly that value first (California before North Carolina).
+    const exact = found.findIndex((o) => o.value.toLowerCase() === (query ?? '').trim().toLowerCase());
+    const first = found[exact];
+    return first ? [first, ...found.filter((_, i) => i !== exact)] : found;
+  }, [options, query]);
   const groups = useMemo(() => groupOptions(visible), [visible]);
   const activeOption = isOpen ? visible[active] : undefined;
   const optionId = (index: number) => `${listId}-option-${index}`;
@@ -165,7 +171,13 @@ export function SearchableSelect({
           setActive(0);
           setIsOpen(true);
         }}
-        onClick={() => (isOpen ? undefined : open())}
+        // Typing replaces the shown choice instead of appending to it.
+        onFocus={(event) => event.currentTarget.select()}
+        onClick={(event) => {
+          if (isOpen) return;
+          event.currentTarget.select();
+          open();
+        }}
         onKeyDown={onKeyDown}
         onBlur={close}
       />

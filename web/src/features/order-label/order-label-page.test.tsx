@@ -69,9 +69,9 @@ async function fillForm(app: App) {
   const { user } = app;
   const pkg = region('Package Information');
   await user.selectOptions(app.select, 'USPS Priority Mail');
-  await user.type(pkg.getByLabelText('Length (in)'), '10');
-  await user.type(pkg.getByLabelText('Width (in)'), '8');
-  await user.type(pkg.getByLabelText('Height (in)'), '4');
+  await user.type(pkg.getByLabelText('Length'), '10');
+  await user.type(pkg.getByLabelText('Width'), '8');
+  await user.type(pkg.getByLabelText('Height'), '4');
   await user.type(pkg.getByLabelText('Weight (lbs)'), '2.5');
   await user.type(pkg.getByLabelText('Description'), 'Books');
   await user.type(pkg.getByLabelText('SKU Number'), 'SKU-9');
@@ -176,7 +176,7 @@ describe('Order Label page', () => {
     expect(from.getByLabelText('Street')).toHaveValue('100 Congress Ave');
     expect(from.getByLabelText('Street 2 (apartment, suite)')).toHaveValue('Suite 5');
     expect(from.getByLabelText('City')).toHaveValue('Denver');
-    expect(from.getByRole('combobox', { name: 'State' })).toHaveValue('Colorado (CO)');
+    expect(from.getByRole('combobox', { name: 'State' })).toHaveValue('CO — Colorado');
     expect(from.getByLabelText('ZIP code')).toHaveValue('80202');
     expect(from.getByLabelText('Country')).toHaveValue('US');
     expect(from.getByLabelText('Country')).toHaveAttribute('readonly');
@@ -199,11 +199,17 @@ describe('Order Label page', () => {
   it('starts the states on TX and CA, and the state selectors filter the 50 states', async () => {
     const { user } = await openPage();
     const toState = region('To Address').getByRole('combobox', { name: 'State' });
-    expect(region('From Address').getByRole('combobox', { name: 'State' })).toHaveValue('Texas (TX)');
-    expect(toState).toHaveValue('California (CA)');
+    expect(region('From Address').getByRole('combobox', { name: 'State' })).toHaveValue('TX — Texas');
+    expect(toState).toHaveValue('CA — California');
     await user.click(toState);
     expect(within(screen.getByRole('listbox')).getAllByRole('option')).toHaveLength(50);
     await user.keyboard('{Escape}');
+    await user.clear(toState);
+    await user.type(toState, 'nc');
+    // The exact code first, then names containing the letters.
+    expect(within(screen.getByRole('listbox')).getAllByRole('option')[0]).toHaveTextContent('NC — North Carolina');
+    await user.keyboard('{Enter}');
+    expect(toState).toHaveValue('NC — North Carolina');
     await user.clear(toState);
     await user.type(toState, 'puerto rico');
     expect(screen.getByText('No options found')).toBeInTheDocument();
@@ -280,7 +286,7 @@ describe('Order Label page', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Please fill in the required fields: Length, Width, Height, Sender name, Sender street, Sender city, Sender ZIP code, Receiver name, Receiver street, Receiver city, Receiver ZIP code',
     );
-    const length = region('Package Information').getByLabelText('Length (in)');
+    const length = region('Package Information').getByLabelText('Length');
     expect(length).toHaveFocus();
     expect(length).toHaveAttribute('aria-invalid', 'true');
     expect(received).toHaveLength(0);

@@ -164,101 +164,110 @@ export function OrderLabelPage() {
             <h2 id="package-heading" className="order-label__card-title">
               Package Information
             </h2>
-            <div className="order-label__row order-label__row--3">
-              <TextField
-                id={pkgId('length')}
-                label="Length (in)"
-                type="number"
-                required
-                isInvalid={pkgInvalid('length')}
-                value={form.pkg.length}
-                onChange={(v) => setPackage('length', v)}
-              />
-              <TextField
-                id={pkgId('width')}
-                label="Width (in)"
-                type="number"
-                required
-                isInvalid={pkgInvalid('width')}
-                value={form.pkg.width}
-                onChange={(v) => setPackage('width', v)}
-              />
-              <TextField
-                id={pkgId('height')}
-                label="Height (in)"
-                type="number"
-                required
-                isInvalid={pkgInvalid('height')}
-                value={form.pkg.height}
-                onChange={(v) => setPackage('height', v)}
-              />
-            </div>
-            <div className="field">
-              <label className="field__label field__label--required" htmlFor={pkgId('weight')}>
-                Weight (lbs)
-              </label>
-              <input
-                id={pkgId('weight')}
-                className="input"
-                type="number"
-                min={0}
-                max={maxWeight}
-                step="any"
-                required
-                aria-invalid={pkgInvalid('weight') || undefined}
-                aria-describedby="package-weight-hint"
-                value={form.pkg.weight}
-                onChange={(e) => setPackage('weight', clampWeight(e.target.value, maxWeight))}
-              />
-              <span id="package-weight-hint" className="field__hint">
-                Maximum {maxWeight} lbs
-              </span>
-            </div>
-            <TextField
-              id={pkgId('description')}
-              label="Description"
-              value={form.pkg.description}
-              onChange={(v) => setPackage('description', v)}
-            />
-            <div className="order-label__row">
-              <div className="field">
-                <label className="field__label" htmlFor={pkgId('quantity')}>
-                  Quantity
-                </label>
-                <input
-                  id={pkgId('quantity')}
-                  className="input"
-                  type="number"
-                  min={1}
-                  step={1}
-                  value={form.pkg.quantity}
-                  onChange={(e) => setPackage('quantity', e.target.value)}
-                />
+            <div className="order-label__package-body">
+              <div>
+                <fieldset className="order-label__dimensions">
+                  <legend className="order-label__legend">Dimensions (inches)</legend>
+                  <div className="order-label__row order-label__row--3">
+                    <TextField
+                      id={pkgId('length')}
+                      label="Length"
+                      type="number"
+                      required
+                      isInvalid={pkgInvalid('length')}
+                      value={form.pkg.length}
+                      onChange={(v) => setPackage('length', v)}
+                    />
+                    <TextField
+                      id={pkgId('width')}
+                      label="Width"
+                      type="number"
+                      required
+                      isInvalid={pkgInvalid('width')}
+                      value={form.pkg.width}
+                      onChange={(v) => setPackage('width', v)}
+                    />
+                    <TextField
+                      id={pkgId('height')}
+                      label="Height"
+                      type="number"
+                      required
+                      isInvalid={pkgInvalid('height')}
+                      value={form.pkg.height}
+                      onChange={(v) => setPackage('height', v)}
+                    />
+                  </div>
+                </fieldset>
+                <div className="field">
+                  <label className="field__label field__label--required" htmlFor={pkgId('weight')}>
+                    Weight (lbs)
+                  </label>
+                  <input
+                    id={pkgId('weight')}
+                    className="input"
+                    type="number"
+                    min={0}
+                    max={maxWeight}
+                    step="any"
+                    required
+                    aria-invalid={pkgInvalid('weight') || undefined}
+                    aria-describedby="package-weight-hint"
+                    value={form.pkg.weight}
+                    onChange={(e) => setPackage('weight', clampWeight(e.target.value, maxWeight))}
+                  />
+                  <span id="package-weight-hint" className="field__hint">
+                    Maximum {maxWeight} lbs
+                  </span>
+                </div>
               </div>
-              <TextField
-                id={pkgId('sku')}
-                label="SKU Number"
-                value={form.pkg.sku}
-                onChange={(v) => setPackage('sku', v)}
-              />
-            </div>
-            <div className="order-label__checks">
-              <label className="order-label__check">
-                <input
-                  type="checkbox"
-                  checked={form.pkg.signature}
-                  onChange={(e) => setPackage('signature', e.target.checked)}
+              <div>
+                <TextField
+                  id={pkgId('description')}
+                  label="Description"
+                  value={form.pkg.description}
+                  onChange={(v) => setPackage('description', v)}
                 />
-                Require a signature on delivery
-              </label>
-              <label className="order-label__check">
-                <input
-                  type="checkbox"
-                  checked={form.pkg.saturday}
-                  onChange={(e) => setPackage('saturday', e.target.checked)}
-                />
-                Saturday Delivery
-              </label>
+                <div className="order-label__row">
+                  <div className="field">
+                    <label className="field__label" htmlFor={pkgId('quantity')}>
+                      Quantity
+                    </label>
+                    <input
+                      id={pkgId('quantity')}
+                      className="input"
+                      type="number"
+                      min={1}
+                      step={1}
+                      value={form.pkg.quantity}
+                      onChange={(e) => setPackage('quantity', e.target.value)}
+                    />
+                  </div>
+                  <TextField
+                    id={pkgId('sku')}
+                    label="SKU Number"
+                    value={form.pkg.sku}
+                    onChange={(v) => setPackage('sku', v)}
+                  />
+                </div>
+                <div className="order-label__checks">
+                  <label className="order-label__check">
+                    <input
+                      type="checkbox"
+                      checked={form.pkg.signature}
+                      onChange={(e) => setPackage('signature', e.target.checked)}
+                    />
+                    Require a signature on delivery
+                  </label>
+                  <label className="order-label__check">
+                    <input
+                      type="checkbox"
+                      checked={form.pkg.saturday}
+                      onChange={(e) => setPackage('saturday', e.target.checked)}
+                    />
+                    Saturday Delivery
+                  </label>
+                </div>
+              </div>
             </div>
           </section>
 

@@ -62,5 +62,5 @@ export type UsStateCode = (typeof US_STATES)[number][0];
 const CODES = new Set<string>(US_STATES.map(([code]) => code));
 export const isUsState = (s: string): s is UsStateCode => CODES.has(s);
 
-/** Options for a SearchableSelect: "California (CA)", filterable by name or code. */
-export const US_STATE_OPTIONS = US_STATES.map(([code, name]) => ({ value: code, label: `${name} (${code})` }));
+/** Options for a SearchableSelect: "CA — California"; the code first so a narrow field still shows it. */
+export const US_STATE_OPTIONS = US_STATES.map(([code, name]) => ({ value: code, label: `${code} — ${name}` }));

@@ -60,7 +60,12 @@ function columns(token: string | null): Column<OrderListItem>[] {
           >
             PDF
           </a>
-        ) : null,
+        ) : (
+          <span className="orders__no-pdf">
+            <span aria-hidden="true">—</span>
+            <span className="visually-hidden">No PDF yet</span>
+          </span>
+        ),
     },
   ];
 }
