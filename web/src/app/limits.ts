@@ -9,4 +9,7 @@ export const LIMITS = {
   passwordMin: 8,
   passwordMax: 200,
   referralCodeMax: 32,
+  /** Every saved-address field. */
+  addressFieldMax: 200,
+  savedAddressesMax: 500,
 } as const;

@@ -1,6 +1,7 @@
 import type { Address } from '@flatship/proto';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { LIMITS } from '../../app/limits';
 import { type Column, DataTable, type RowChanges } from '../../components/data-table';
 import { createPendingRequest } from '../../components/data-table-requests';
 import { FormDialog, type FormField, type FormValues } from '../../components/form-dialog';
@@ -37,14 +38,15 @@ const FIELD_NAMES = [
 const STATE_NAME_OPTIONS = US_STATES.map(([code, name]) => ({ value: code, label: `${name} (${code})` }));
 const STATE_CODE_OPTIONS = US_STATES.map(([code]) => ({ value: code, label: code }));
 
+const maxLength = LIMITS.addressFieldMax;
 const FORM_FIELDS: FormField[] = [
-  { name: 'address_id', label: 'Address ID', required: true },
-  { name: 'name', label: 'Name', required: true, autoComplete: 'name' },
-  { name: 'company', label: 'Company', autoComplete: 'organization' },
-  { name: 'phone', label: 'Phone', type: 'tel', autoComplete: 'tel' },
-  { name: 'street', label: 'Street', required: true, autoComplete: 'address-line1', isWide: true },
-  { name: 'street2', label: 'Street 2', autoComplete: 'address-line2', isWide: true },
-  { name: 'city', label: 'City', required: true, autoComplete: 'address-level2' },
+  { name: 'address_id', label: 'Address ID', required: true, maxLength },
+  { name: 'name', label: 'Name', required: true, autoComplete: 'name', maxLength },
+  { name: 'company', label: 'Company', autoComplete: 'organization', maxLength },
+  { name: 'phone', label: 'Phone', type: 'tel', autoComplete: 'tel', maxLength },
+  { name: 'street', label: 'Street', required: true, autoComplete: 'address-line1', isWide: true, maxLength },
+  { name: 'street2', label: 'Street 2', autoComplete: 'address-line2', isWide: true, maxLength },
+  { name: 'city', label: 'City', required: true, autoComplete: 'address-level2', maxLength },
   { name: 'state', label: 'State', type: 'select', required: true, options: STATE_NAME_OPTIONS },
   { name: 'zip', label: 'ZIP', required: true, autoComplete: 'postal-code', aliases: ['zip code', 'postal code'] },
   { name: 'country', label: 'Country', readOnly: true, required: true },
