@@ -50,6 +50,8 @@ export function OrderLabelPage() {
   const pdfName = useAppSelector(selectPdfName);
   const [form, setForm] = useState<LabelForm>(initialLabelForm);
   const [invalid, setInvalid] = useState<ReadonlySet<string>>(new Set());
+  // The dialog belongs to a purchase made on this visit, not to one left open on an earlier one.
+  const [hasSubmitted, setHasSubmitted] = useState(false);
   const userId = user?._id;
   const isSubmitting = submitStatus === 'submitting';
 
@@ -110,6 +112,7 @@ export function OrderLabelPage() {
       focusField(problem.id);
       return;
     }
+    setHasSubmitted(true);
     dispatch(labelOrderSubmitted(buildOrderPayload(form, service, userId)));
   };
 
@@ -312,7 +315,7 @@ export function OrderLabelPage() {
       </form>
 
       <Modal
-        isOpen={submitStatus === 'succeeded'}
+        isOpen={hasSubmitted && submitStatus === 'succeeded'}
         title="Label Created Successfully!"
         onClose={() => dispatch(successDialogClosed())}
         footer={
