@@ -50,7 +50,7 @@ describe('a newcomer', () => {
 
     await page.waitForURL('**/main/dashboard');
     // The name is rendered as text: the HTML in it must not become markup.
-    await expect(page.getByText(name).first().isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: `Welcome back, ${name}` }).waitFor();
     expect(await page.locator('b', { hasText: 'Parcel' }).count()).toBe(0);
     await page.getByText('No orders found').waitFor();
     await page.screenshot({ path: await artifactPath('dashboard.png'), fullPage: true });
