@@ -8,5 +8,12 @@ import { orderLabelSaga } from '../features/order-label/order-label-saga';
 import { ordersSaga } from '../features/orders/orders-saga';
 
 export function* rootSaga(): SagaIterator {
-  yield all([fork(authSaga), fork(accountSaga), fork(addressSaga), fork(dashboardSaga), fork(orderLabelSaga), fork(ordersSaga)]);
+  yield all([
+    fork(authSaga),
+    fork(accountSaga),
+    fork(addressSaga),
+    fork(dashboardSaga),
+    fork(orderLabelSaga),
+    fork(ordersSaga),
+  ]);
 }
