@@ -1,0 +1,121 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startStack } from '../src/testing/start-stack';
+import { artifactPath, launchBrowser } from './browser';
+
+// Admin funds a newcomer; the newcomer saves an address, buys a label with it in the
+// browser, downloads the PDF, and sees the order and the new balance on the dashboard.
+let stack: Awaited<ReturnType<typeof startStack>>;
+let browser: Browser;
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+async function api<T>(path: string, init: { method?: string; token?: string; body?: unknown } = {}): Promise<T> {
+  const res = await fetch(`${stack.url}${path}`, {
+    method: init.method ?? 'GET',
+    headers: {
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(init.token ? { token: init.token } : {}),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const data = (await res.json()) as T;
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path} → ${res.status} ${JSON.stringify(data)}`);
+  return data;
+}
+
+async function fill(page: Page, scope: ReturnType<Page['getByRole']>, label: string, value: string) {
+  await scope.getByLabel(label, { exact: true }).fill(value);
+}
+
+test('a funded customer buys a label with a saved address and downloads it', async () => {
+  const email = `buyer-${Date.now()}@example.com`;
+  const password = 'parcel-post-42';
+  const { user } = await api<{ user: { _id: string } }>('/api/auth/register', {
+    method: 'POST',
+    body: { name: 'Bea Buyer', email, password, confirmPassword: password },
+  });
+  const admin = await api<{ token: string }>('/api/auth/login', {
+    method: 'POST',
+    body: { email: stack.adminEmail, password: stack.adminPassword },
+  });
+  await api(`/api/auth/users/details/${user._id}`, { method: 'POST', token: admin.token, body: { balance: 50 } });
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+
+  await page.goto(`${stack.url}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL('**/main/dashboard');
+  await page.getByText('$50.00').first().waitFor();
+
+  // Save a sender address.
+  await page.goto(`${stack.url}/main/address`);
+  await page.getByText('No saved addresses found').waitFor();
+  await page.getByRole('button', { name: 'Add Address' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add Address' });
+  await fill(page, dialog, 'Address ID', 'Warehouse');
+  await fill(page, dialog, 'Name', 'Bea Buyer');
+  await fill(page, dialog, 'Street', '100 Congress Ave');
+  await fill(page, dialog, 'City', 'Austin');
+  await dialog.getByLabel('State', { exact: true }).selectOption('TX');
+  await fill(page, dialog, 'ZIP', '78701');
+  await dialog.getByRole('button', { name: 'Add Address' }).click();
+  await page.getByText('Address added successfully!').first().waitFor();
+  await page.getByRole('cell', { name: 'Warehouse' }).waitFor();
+
+  // Buy a label with it.
+  await page.goto(`${stack.url}/main/order-label`);
+  await page.locator('select#order-service').selectOption({ label: 'USPS Priority Mail' });
+  const from = page.getByRole('region', { name: 'From Address' });
+  await from.getByRole('combobox', { name: 'Saved address' }).fill('Ware');
+  await page.keyboard.press('Enter');
+  await expect(from.getByLabel('City', { exact: true }).inputValue()).resolves.toBe('Austin');
+
+  const to = page.getByRole('region', { name: 'To Address' });
+  await fill(page, to, 'Name', 'Carl Receiver');
+  await fill(page, to, 'Street', '1 Market St');
+  await fill(page, to, 'City', 'San Francisco');
+  await fill(page, to, 'ZIP code', '94105');
+
+  const pkg = page.getByRole('region', { name: 'Package Information' });
+  await fill(page, pkg, 'Length', '10');
+  await fill(page, pkg, 'Width', '8');
+  await fill(page, pkg, 'Height', '4');
+  await fill(page, pkg, 'Weight (lbs)', '3');
+  await expect.poll(() => page.getByTestId('label-price').textContent(), { timeout: 10_000 }).toContain('$8.95');
+
+  await page.getByRole('button', { name: 'Order Label' }).click();
+  const success = page.getByRole('dialog', { name: 'Label Created Successfully!' });
+  await success.getByText('Your shipping label has been generated and is ready for download.').waitFor();
+  await page.screenshot({ path: await artifactPath('label-created.png') });
+
+  const link = success.getByRole('link', { name: 'Download Label PDF' });
+  const href = await link.getAttribute('href');
+  expect(href).toMatch(/\/api\/orders\/download\/v2\/[0-9a-f-]{36}\.pdf\?token=/);
+  const [popup] = await Promise.all([context.waitForEvent('page'), link.click()]);
+  expect(popup.url()).toContain('/api/orders/download/v2/');
+  const pdf = await page.request.get(new URL(href as string, stack.url).toString());
+  expect(pdf.status()).toBe(200);
+  expect(pdf.headers()['content-type']).toContain('application/pdf');
+  expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  await popup.close();
+  await success.getByRole('button', { name: 'Close', exact: true }).click();
+
+  // The dashboard shows the order and the balance after the $8.95 label.
+  await page.goto(`${stack.url}/main/dashboard`);
+  await page.getByRole('cell', { name: 'Carl Receiver' }).waitFor();
+  await page.getByText('$41.05').first().waitFor();
+  await page.screenshot({ path: await artifactPath('dashboard-after-label.png'), fullPage: true });
+  await context.close();
+});
