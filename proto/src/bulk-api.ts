@@ -13,7 +13,18 @@ export const BULK_STATUSES = [
   'recovery_failed',
 ] as const;
 export type BulkStatus = (typeof BULK_STATUSES)[number];
-export const BulkStatusSchema = Type.Union(BULK_STATUSES.map((s) => Type.Literal(s)));
+// Spelled out: a Union over `BULK_STATUSES.map(...)` would have the static type `never`.
+export const BulkStatusSchema = Type.Union([
+  Type.Literal('processing'),
+  Type.Literal('generating_files'),
+  Type.Literal('completed'),
+  Type.Literal('completed_with_errors'),
+  Type.Literal('failed'),
+  Type.Literal('retrying_failed'),
+  Type.Literal('processing_error'),
+  Type.Literal('retry_processing_error'),
+  Type.Literal('recovery_failed'),
+]);
 export const TERMINAL_BULK_STATUSES: readonly BulkStatus[] = ['completed', 'completed_with_errors', 'failed'];
 
 /** Where a bulk order's rows came from; Amazon orders get the shipping-confirmation file. */
