@@ -82,7 +82,12 @@ export const SERVICE_REGISTRY: readonly ServiceDefinition[] = [
     env: (ctx, self) => ({ ...common(ctx, self), FILES_DIR: ctx.filesDir }),
   },
   { name: 'admin', dir: 'services/admin', port: 4105, env: common },
-  { name: 'label-worker', dir: 'services/label-worker', port: 4106, env: common },
+  {
+    name: 'label-worker',
+    dir: 'services/label-worker',
+    port: 4106,
+    env: (ctx, self) => ({ ...common(ctx, self), FILES_DIR: ctx.filesDir }),
+  },
   {
     name: 'gateway',
     dir: 'gateway',
