@@ -1,3 +1,4 @@
+import type { UserChangeFeed } from '@flatship/kit';
 import {
   authPlugin,
   type createLogger,
@@ -8,7 +9,6 @@ import {
   type TokenStateSource,
 } from '@flatship/kit';
 import type { UserChangedEvent } from '@flatship/proto';
-import type { UserChangeFeed } from './adapters/auth-token-state';
 import { createAuthUserDirectory } from './adapters/auth-users';
 import { createPaymentsBalances } from './adapters/payments-balances';
 import { registerUserRoutes } from './routes/users';

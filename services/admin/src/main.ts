@@ -1,4 +1,6 @@
 import {
+  createAuthTokenStateFetcher,
+  createBusUserChangeFeed,
   createCachedTokenState,
   createDb,
   createInternalClient,
@@ -7,7 +9,6 @@ import {
   runService,
 } from '@flatship/kit';
 import { createPostgresBus, migrateBus } from '@flatship/kit/bus';
-import { createAuthTokenStateFetcher, createBusUserChangeFeed } from './adapters/auth-token-state';
 import { buildApp } from './app';
 import { AdminConfigSchema } from './config';
 

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { AUTH_SCHEMA, migrations as authMigrations, buildApp as buildAuth } from '@flatship/auth';
 import {
+  createAuthTokenStateFetcher,
   createCachedTokenState,
   createDb,
   createInternalClient,
@@ -15,7 +16,6 @@ import type { LedgerEntriesReply, SessionUser } from '@flatship/proto';
 // The peers are started exactly as their main.ts wires them; these adapters are theirs, not copies.
 import { createArgon2Hasher } from '../../auth/src/adapters/argon2-hasher';
 import { createPaymentsMoneySummary } from '../../auth/src/adapters/payments-money-summary';
-import { createAuthTokenStateFetcher } from '../src/adapters/auth-token-state';
 import { buildApp } from '../src/app';
 
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789';

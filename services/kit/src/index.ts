@@ -6,5 +6,6 @@ export * from './db';
 export * from './errors';
 export * from './internal';
 export * from './logger';
+export * from './remote-token-state';
 export * from './run';
 export * from './validation';

@@ -1,3 +1,4 @@
+import type { UserChangeFeed } from '@flatship/kit';
 import {
   authPlugin,
   type createLogger,
@@ -8,7 +9,6 @@ import {
   type TokenStateSource,
 } from '@flatship/kit';
 import type { UserChangedEvent } from '@flatship/proto';
-import type { UserChangeFeed } from './adapters/auth-token-state';
 import { createDepositsRepo } from './db/deposits-repo';
 import { createLedgerRepo } from './db/ledger-repo';
 import { createTransactor } from './db/transactor';

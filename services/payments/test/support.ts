@@ -1,10 +1,16 @@
 import { randomUUID, sign } from 'node:crypto';
-import { createCachedTokenState, createDb, type Knex, migrate, type ServiceApp } from '@flatship/kit';
+import {
+  createBusUserChangeFeed,
+  createCachedTokenState,
+  createDb,
+  type Knex,
+  migrate,
+  type ServiceApp,
+} from '@flatship/kit';
 import { createPostgresBus, migrateBus, type PostgresBus } from '@flatship/kit/bus';
 import { createTestDatabase, generateTokenKeys } from '@flatship/kit/testing';
 import type { Role, TokenClaims, TokenState } from '@flatship/proto';
 import type { LightMyRequestResponse } from 'fastify';
-import { createBusUserChangeFeed } from '../src/adapters/auth-token-state';
 import { buildApp } from '../src/app';
 import { createDepositsRepo } from '../src/db/deposits-repo';
 import { createLedgerRepo } from '../src/db/ledger-repo';

@@ -1,5 +1,6 @@
 import { createSandboxCarrier } from '@flatship/carriers';
 import {
+  createAuthTokenStateFetcher,
   createCachedTokenState,
   createDb,
   createInternalClient,
@@ -9,7 +10,6 @@ import {
   runService,
 } from '@flatship/kit';
 import { createPostgresBus, migrateBus } from '@flatship/kit/bus';
-import { createAuthTokenStateFetcher } from './adapters/auth-token-state';
 import { createBusUserChangeFeed } from './adapters/bus-user-changes';
 import { createCarrierServiceSource } from './adapters/carrier-service-source';
 import { buildApp, createDomainDeps } from './app';

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { AUTH_SCHEMA, migrations as authMigrations, buildApp as buildAuthApp } from '@flatship/auth';
 import {
+  createAuthTokenStateFetcher,
   createCachedTokenState,
   createDb,
   createInternalClient,
@@ -12,7 +13,6 @@ import { createOutbox, createPostgresBus, migrateBus, type PostgresBus } from '@
 import { createTestDatabase, generateTokenKeys } from '@flatship/kit/testing';
 import { TOPICS } from '@flatship/proto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createAuthTokenStateFetcher } from '../src/adapters/auth-token-state';
 import { createBusUserChangeFeed } from '../src/adapters/bus-user-changes';
 import { buildApp } from '../src/app';
 import { migrations, PRICING_SCHEMA } from '../src/db/migrations';

@@ -1,20 +1,23 @@
 import { hostname } from 'node:os';
-import { AppError, type EventBus, type InternalClient, isAppError, statusOf } from '@flatship/kit';
 import { TOPICS, type TokenState, type UserChangedEvent, UserChangedEventSchema } from '@flatship/proto';
 import { Value } from 'typebox/value';
+import type { EventBus } from './bus/port';
+import { AppError, isAppError, statusOf } from './errors';
+import type { InternalClient } from './internal';
 
-interface Logger {
+interface WarnLogger {
   warn(obj: object, msg?: string): void;
 }
 
-const UNAVAILABLE = 'This part of Flatship is not available right now. Please try again later.';
+export const TOKEN_STATE_UNAVAILABLE = 'This part of Flatship is not available right now. Please try again later.';
 
 /**
- * Reads a user's token state from auth (`GET /internal/users/:id/token-state`).
- * 404 means the user no longer exists, so their tokens are refused; any other
- * failure is ours, not the caller's: 503, with the cause logged.
+ * Reads a user's token state from auth (`GET /internal/users/:id/token-state`),
+ * for every service but auth itself. 404 means the user no longer exists, so
+ * their tokens are refused; any other failure is ours, not the caller's: 503,
+ * with the cause logged.
  */
-export function createAuthTokenStateFetcher(auth: InternalClient, log: Logger, timeoutMs = 3000) {
+export function createAuthTokenStateFetcher(auth: InternalClient, log: WarnLogger, timeoutMs = 3000) {
   return async (userId: string): Promise<TokenState | null> => {
     try {
       return await auth.request<TokenState>('GET', `/internal/users/${encodeURIComponent(userId)}/token-state`, {
@@ -23,7 +26,7 @@ export function createAuthTokenStateFetcher(auth: InternalClient, log: Logger, t
     } catch (e) {
       if (isAppError(e) && statusOf(e.code) === 404) return null;
       log.warn({ err: e, userId }, 'could not read token state from auth');
-      throw new AppError('SERVICE_UNAVAILABLE', UNAVAILABLE);
+      throw new AppError('SERVICE_UNAVAILABLE', TOKEN_STATE_UNAVAILABLE);
     }
   };
 }
@@ -36,12 +39,12 @@ export interface UserChangeFeed {
 /**
  * A consumer group of its own for every replica: in a shared group each event
  * would reach one replica only, and the others would honour a blocked user's
- * token until their cache entry expired. Starting at the end is enough:
- * older changes are already what auth answers on a cache miss.
+ * token until their cache entry expired. Starting at the end is enough: older
+ * changes are already what auth answers on a cache miss.
  */
 export function createBusUserChangeFeed(
   bus: Pick<EventBus, 'subscribe'>,
-  log: Logger,
+  log: WarnLogger,
   service: string,
 ): UserChangeFeed {
   const group = `${service}-${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
