@@ -7,5 +7,6 @@ export * from './money';
 export * from './orders-api';
 export * from './payments-api';
 export * from './pricing-api';
+export * from './skus-api';
 export * from './us-states';
 export * from './users';

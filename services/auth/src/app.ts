@@ -8,6 +8,7 @@ import {
 } from '@flatship/kit';
 import { createArgon2Hasher } from './adapters/argon2-hasher';
 import { createAddressesRepo } from './db/addresses-repo';
+import { createSkusRepo } from './db/skus-repo';
 import { createTransactor } from './db/transactor';
 import { createUsersRepo } from './db/users-repo';
 import type { MoneySummarySource, PasswordHasher, PublishUserChanged } from './domain/ports';
@@ -17,6 +18,7 @@ import { registerAuthRoutes } from './routes/auth';
 import type { DomainDeps } from './routes/deps';
 import { registerInternalRoutes } from './routes/internal';
 import { registerInviteRoutes } from './routes/invite';
+import { registerSkuRoutes } from './routes/skus';
 
 export interface AuthAppDeps {
   /** Connected to the auth schema (migrations already applied). */
@@ -61,6 +63,7 @@ export async function buildApp(deps: AuthAppDeps): Promise<ServiceApp> {
   const domain: DomainDeps = {
     users,
     addresses: createAddressesRepo(deps.db),
+    skus: createSkusRepo(deps.db),
     hasher: deps.hasher ?? createArgon2Hasher(),
     transactor: createTransactor(deps.db),
     publishUserChanged: deps.publishUserChanged,
@@ -70,6 +73,7 @@ export async function buildApp(deps: AuthAppDeps): Promise<ServiceApp> {
   registerAuthRoutes(app, domain);
   registerInviteRoutes(app, domain);
   registerAddressRoutes(app, domain);
+  registerSkuRoutes(app, domain);
   registerInternalRoutes(app, domain, deps.internalSecret);
   return app;
 }

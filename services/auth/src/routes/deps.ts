@@ -7,11 +7,13 @@ import type {
   Transactor,
   UsersRepo,
 } from '../domain/ports';
+import type { SkusRepo } from '../domain/sku-ports';
 
 /** Everything the use cases may ask for; each route hands on what its use case needs. */
 export interface DomainDeps {
   users: UsersRepo;
   addresses: AddressesRepo;
+  skus: SkusRepo;
   hasher: PasswordHasher;
   transactor: Transactor;
   publishUserChanged: PublishUserChanged;

@@ -2,8 +2,9 @@ import type { Migration } from '@flatship/kit';
 import { createUsers } from './0001-users';
 import { createOutbox } from './0002-outbox';
 import { createAddresses } from './0003-addresses';
+import { createSkus } from './0004-skus';
 
 export { AUTH_SCHEMA } from './schema';
 
 /** Applied in this order, each once; never edit one that has shipped, add the next. */
-export const migrations: Migration[] = [createUsers, createOutbox, createAddresses];
+export const migrations: Migration[] = [createUsers, createOutbox, createAddresses, createSkus];

@@ -1,0 +1,64 @@
+import { type Static, Type } from 'typebox';
+import { SkuSchema } from './bulk-api';
+
+/** Limits on saved SKU presets; the server enforces them and the SKU page shows the same bounds. */
+export const SKU_LIMITS = {
+  /** SKU and description. */
+  textMax: 200,
+  /** USPS domestic packages weigh at most 70 lb. */
+  weightMax: 70,
+  /** Inches; no side of a USPS package may exceed 108 in. */
+  dimensionMax: 108,
+  /** A preset holds a package's worth; bulk orders are capped at 10,000 rows. */
+  maxQtyMax: 10_000,
+  skusPerUserMax: 5_000,
+  /** Rows in one add-sku call (a CSV upload sends the whole file). */
+  listMax: 5_000,
+  /** Used by the bulk screen when a row's SKU has no preset. */
+  defaultMaxQty: 4,
+} as const;
+
+// A CSV upload sends every cell as text, the add dialog sends numbers: both are
+// accepted and the server's rules name the field when one is not a positive number.
+const Cell = Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Null()]));
+
+/** One SKU as the add dialog, the CSV upload and an edited row send it. */
+export const SkuInputSchema = Type.Object({
+  sku: Cell,
+  maxQty: Cell,
+  weight: Cell,
+  length: Cell,
+  width: Cell,
+  height: Cell,
+  description: Cell,
+});
+export type SkuInput = Static<typeof SkuInputSchema>;
+
+/**
+ * POST /api/auth/add-sku/{userId}: `{ parsedData: [...] }` or the bare list. All rows are
+ * added or none. With `upsert: true` a SKU the user already has (any case) is updated
+ * instead of refused — the bulk screen saves presets this way.
+ */
+export const AddSkuBodySchema = Type.Union([
+  Type.Object({ parsedData: Type.Array(SkuInputSchema), upsert: Type.Optional(Type.Boolean()) }),
+  Type.Array(SkuInputSchema),
+]);
+export type AddSkuBody = Static<typeof AddSkuBodySchema>;
+
+/** GET /api/auth/get-sku/{userId}: the user's SKUs sorted by SKU. */
+export const SkuDataReplySchema = Type.Object({ SkuData: Type.Array(SkuSchema) });
+export type SkuDataReply = Static<typeof SkuDataReplySchema>;
+
+/** add-sku answer: the message and the user's whole list after the change, sorted by SKU. */
+export const AddSkuReplySchema = Type.Object({ message: Type.String(), SkuData: Type.Array(SkuSchema) });
+export type AddSkuReply = Static<typeof AddSkuReplySchema>;
+
+/** POST /api/auth/update-sku/{userId}/{skuId}: `{ skuData: {...} }`, or the fields at the top level. */
+export const UpdateSkuBodySchema = Type.Object({
+  skuData: Type.Optional(SkuInputSchema),
+  ...SkuInputSchema.properties,
+});
+export type UpdateSkuBody = Static<typeof UpdateSkuBodySchema>;
+
+export const SkuResultSchema = Type.Object({ message: Type.String(), sku: Type.Optional(SkuSchema) });
+export type SkuResult = Static<typeof SkuResultSchema>;
