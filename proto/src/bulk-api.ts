@@ -150,3 +150,86 @@ export const SkuSchema = Type.Object({
   description: Type.String(),
 });
 export type Sku = Static<typeof SkuSchema>;
+
+// ---- Real-time progress over socket.io (gateway ↔ browser) ----
+
+/** Socket.io event names of the bulk progress channel. */
+export const REALTIME_EVENTS = {
+  joinOrderRoom: 'joinOrderRoom',
+  leaveOrderRoom: 'leaveOrderRoom',
+  orderProgress: 'orderProgress',
+} as const;
+
+/** `order_<orderId>`: the only room names a client may ask to join. Order ids are lower-case UUIDs. */
+export const ORDER_ROOM_PATTERN = /^order_[0-9a-f-]{36}$/;
+export const orderRoomName = (orderId: string) => `order_${orderId}`;
+
+/** What `orderProgress` carries: the progress event without the owner's id. */
+export const OrderProgressSchema = Type.Omit(BulkProgressEventSchema, ['userId']);
+export type OrderProgress = Static<typeof OrderProgressSchema>;
+
+/** The acknowledgement of `joinOrderRoom(roomName, ack)` and `leaveOrderRoom(roomName, ack)`. */
+export type OrderRoomAck = { ok: true } | { ok: false; code: string; message: string };
+
+/** POST /api/orders/bulk/process/{userId} → 202: the order is charged and its labels are queued. Price in dollars. */
+export const BulkProcessReplySchema = Type.Object({
+  message: Type.String(),
+  data: Type.Object({ orderId: Type.String(), totalCount: Type.Integer(), price: Type.Number() }),
+});
+export type BulkProcessReply = Static<typeof BulkProcessReplySchema>;
+
+/** A failed row of a batch order; rowIndex counts from 0 in the submitted order. */
+export const FailedLabelSchema = Type.Object({ rowIndex: Type.Integer(), error: Type.String() });
+export type FailedLabel = Static<typeof FailedLabelSchema>;
+
+/** One batch order as the Batch Orders list shows it (spec doc 2 §3 "Batch order"). Cost in dollars. */
+export const BatchOrderSchema = Type.Object({
+  _id: Type.String(),
+  createdAt: Type.String(),
+  status: BulkStatusSchema,
+  source: Type.String(),
+  fileName: Type.Union([Type.String(), Type.Null()]),
+  processedCount: Type.Integer(),
+  totalCount: Type.Integer(),
+  failedCount: Type.Integer(),
+  /** At most the first 100 failures, in row order. */
+  failedLabels: Type.Array(FailedLabelSchema),
+  bulkOrderData: Type.Object({ cost: Type.Number() }),
+  pdfName: Type.Union([Type.String(), Type.Null()]),
+  resultCSVName: Type.Union([Type.String(), Type.Null()]),
+  autoConfirmCSVName: Type.Union([Type.String(), Type.Null()]),
+  fileStorageNames: Type.Object({
+    pdf: Type.Union([Type.String(), Type.Null()]),
+    resultCSV: Type.Union([Type.String(), Type.Null()]),
+  }),
+  fileDisplayNames: FileDataSchema,
+  stuckAt: Type.Union([Type.String(), Type.Null()]),
+});
+export type BatchOrder = Static<typeof BatchOrderSchema>;
+
+/** GET /api/orders/bulk/{userId}: newest first. */
+export const BatchOrdersReplySchema = Type.Object({ bulkOrders: Type.Array(BatchOrderSchema) });
+export type BatchOrdersReply = Static<typeof BatchOrdersReplySchema>;
+
+/** POST /api/orders/bulk/fix/{orderId}. */
+export const BulkFixReplySchema = Type.Object({
+  message: Type.String(),
+  status: BulkStatusSchema,
+  processedCount: Type.Integer(),
+  failedCount: Type.Integer(),
+  totalCount: Type.Integer(),
+});
+export type BulkFixReply = Static<typeof BulkFixReplySchema>;
+
+/** GET /api/orders/bulk/files/{orderId}: which files can be downloaded now. */
+export const BulkFilesReplySchema = Type.Object({
+  pdf: Type.Boolean(),
+  resultCSV: Type.Boolean(),
+  autoConfirm: Type.Boolean(),
+  fileData: FileDataSchema,
+});
+export type BulkFilesReply = Static<typeof BulkFilesReplySchema>;
+
+/** The `{type}` of GET /api/orders/download/{type}/{orderId}. */
+export const BULK_FILE_TYPES = ['pdf', 'result-csv', 'auto-csv'] as const;
+export type BulkFileType = (typeof BULK_FILE_TYPES)[number];
