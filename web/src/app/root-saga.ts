@@ -3,9 +3,14 @@ import { all, fork } from 'redux-saga/effects';
 import { accountSaga } from '../features/account/account-saga';
 import { addressSaga } from '../features/addresses/address-saga';
 import { authSaga } from '../features/auth/auth-saga';
+import { batchOrdersSaga } from '../features/batch-orders/batch-orders-saga';
+import { bulkOrderSaga } from '../features/bulk-order/bulk-order-saga';
+import { bulkProgressSaga } from '../features/bulk-progress/bulk-progress-saga';
 import { dashboardSaga } from '../features/dashboard/dashboard-saga';
 import { orderLabelSaga } from '../features/order-label/order-label-saga';
 import { ordersSaga } from '../features/orders/orders-saga';
+import { skuSaga } from '../features/skus/sku-saga';
+import { socketSaga } from './socket-saga';
 
 export function* rootSaga(): SagaIterator {
   yield all([
@@ -15,5 +20,10 @@ export function* rootSaga(): SagaIterator {
     fork(dashboardSaga),
     fork(orderLabelSaga),
     fork(ordersSaga),
+    fork(skuSaga),
+    fork(batchOrdersSaga),
+    fork(bulkOrderSaga),
+    fork(bulkProgressSaga),
+    fork(socketSaga),
   ]);
 }

@@ -4,27 +4,42 @@ import { toastReducer } from '../components/toast-slice';
 import { accountReducer } from '../features/account/account-slice';
 import { addressesReducer } from '../features/addresses/address-slice';
 import { authReducer } from '../features/auth/auth-slice';
+import { batchOrdersReducer } from '../features/batch-orders/batch-orders-slice';
+import { bulkOrderReducer } from '../features/bulk-order/bulk-order-slice';
+import { bulkDownloadReducer } from '../features/bulk-progress/bulk-download-slice';
+import { bulkProgressReducer } from '../features/bulk-progress/bulk-progress-slice';
 import { dashboardReducer } from '../features/dashboard/dashboard-slice';
 import { orderLabelReducer } from '../features/order-label/order-label-slice';
 import { ordersReducer } from '../features/orders/orders-slice';
+import { skusReducer } from '../features/skus/sku-slice';
 import { rootSaga } from './root-saga';
+import type { SocketContext } from './socket-saga';
 
 // Every reducer is registered here, up front: no runtime injection.
 const rootReducer = combineReducers({
   auth: authReducer,
+  batchOrders: batchOrdersReducer,
+  bulkDownloads: bulkDownloadReducer,
+  bulkOrder: bulkOrderReducer,
+  bulkProgress: bulkProgressReducer,
   account: accountReducer,
   addresses: addressesReducer,
   dashboard: dashboardReducer,
   orderLabel: orderLabelReducer,
   orders: ordersReducer,
+  skus: skusReducer,
   toast: toastReducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;
 
-/** A fresh store with its sagas running; tests build one per render. */
-export function createAppStore() {
+/**
+ * A fresh store with its sagas running; tests build one per render. `socket`
+ * points the real-time connection elsewhere (tests run their own server).
+ */
+export function createAppStore(options: { socket?: SocketContext } = {}) {
   const sagaMiddleware = createSagaMiddleware({
+    context: { ...options.socket },
     onError: (error) => console.error('Unhandled saga error', error),
   });
   const store = configureStore({

@@ -6,5 +6,12 @@ export interface BulkOrderInitializedPayload {
   status?: 'processing';
 }
 
-/** A bulk order was just submitted: show the progress window for it and start the clock. */
-export const bulkOrderInitialized = createAction<BulkOrderInitializedPayload>('bulkProgress/bulkOrderInitialized');
+/**
+ * A bulk order was just submitted: show the progress window for it and start
+ * the clock. The start time rides in `meta` so the reducer stays pure while
+ * callers pass only the order.
+ */
+export const bulkOrderInitialized = createAction(
+  'bulkProgress/bulkOrderInitialized',
+  (payload: BulkOrderInitializedPayload) => ({ payload, meta: { startTime: Date.now() } }),
+);

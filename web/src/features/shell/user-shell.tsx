@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useMediaQuery } from '../../app/use-media-query';
 import { MenuIcon } from '../../components/icons';
+import { BulkProgressWindow } from '../bulk-progress/bulk-progress-window';
 import { AvatarMenu } from './avatar-menu';
 import { pageTitle } from './page-titles';
 import { Sidebar } from './sidebar';
@@ -88,6 +89,7 @@ export function UserShell() {
           <Outlet />
         </main>
       </div>
+      <BulkProgressWindow />
     </div>
   );
 }

@@ -1,0 +1,82 @@
+import type { PayloadAction } from '@reduxjs/toolkit';
+import type { SagaIterator } from 'redux-saga';
+import { all, call, delay, put, takeEvery, takeLatest } from 'redux-saga/effects';
+import { errorMessage } from '../../app/http';
+import { toastShown } from '../../components/toast-slice';
+import { type BatchOrder, batchOrdersApi } from './batch-orders-api';
+import {
+  batchActionFinished,
+  batchFixRequested,
+  batchOrdersFailed,
+  batchOrdersLoaded,
+  batchOrdersRequested,
+  batchRetryRequested,
+} from './batch-orders-slice';
+
+export const BATCH_MESSAGES = {
+  fetchFailed: 'Failed to fetch batch orders',
+  retryStarted: 'Retry process started successfully! Files will be regenerated automatically.',
+  retryFailed: 'Failed to retry failed labels',
+  fixing: 'Fixing batch order...',
+  fixed: 'Batch order fixed! Status and failed labels updated.',
+  fixFailed: 'Failed to fix batch order',
+} as const;
+
+/** Spec doc 2 §9: the list reloads 1 s after a retry. */
+export const RETRY_RELOAD_MS = 1000;
+
+const time = (order: BatchOrder) => {
+  const t = new Date(order.createdAt).getTime();
+  return Number.isNaN(t) ? 0 : t;
+};
+export const newestFirst = (orders: BatchOrder[]) => [...orders].sort((a, b) => time(b) - time(a));
+
+export function* loadBatchOrders(action: PayloadAction<string>): SagaIterator {
+  try {
+    const orders: BatchOrder[] = yield call(batchOrdersApi.list, action.payload);
+    yield put(batchOrdersLoaded(newestFirst(orders)));
+  } catch (error) {
+    console.error('Batch orders: loading failed', error);
+    yield put(batchOrdersFailed(BATCH_MESSAGES.fetchFailed));
+    yield put(toastShown({ kind: 'error', message: BATCH_MESSAGES.fetchFailed }));
+  }
+}
+
+export function* retryBatch(action: PayloadAction<{ orderId: string; userId: string }>): SagaIterator {
+  const { orderId, userId } = action.payload;
+  try {
+    yield call(batchOrdersApi.retryFailed, orderId);
+    yield put(toastShown({ kind: 'success', message: BATCH_MESSAGES.retryStarted }));
+  } catch (error) {
+    yield put(toastShown({ kind: 'error', message: errorMessage(error, BATCH_MESSAGES.retryFailed) }));
+  } finally {
+    yield put(batchActionFinished(orderId));
+  }
+  // The server moves the order on in the background: look again shortly.
+  yield delay(RETRY_RELOAD_MS);
+  yield put(batchOrdersRequested(userId));
+}
+
+export function* fixBatch(action: PayloadAction<{ orderId: string; userId: string }>): SagaIterator {
+  const { orderId, userId } = action.payload;
+  yield put(toastShown({ kind: 'info', message: BATCH_MESSAGES.fixing }));
+  try {
+    yield call(batchOrdersApi.fix, orderId);
+    yield put(toastShown({ kind: 'success', message: BATCH_MESSAGES.fixed }));
+    yield put(batchOrdersRequested(userId));
+  } catch (error) {
+    yield put(toastShown({ kind: 'error', message: BATCH_MESSAGES.fixFailed, detail: errorMessage(error, '') }));
+  } finally {
+    yield put(batchActionFinished(orderId));
+  }
+}
+
+export function* batchOrdersSaga(): SagaIterator {
+  yield all([
+    // Query: a newer reload replaces an older one.
+    takeLatest(batchOrdersRequested.type, loadBatchOrders),
+    // Submits on different orders run side by side; the row's buttons are disabled while its own runs.
+    takeEvery(batchRetryRequested.type, retryBatch),
+    takeEvery(batchFixRequested.type, fixBatch),
+  ]);
+}

@@ -1,0 +1,175 @@
+import { HTTPError } from 'ky';
+import { http } from '../../app/http';
+
+/** The three files of a bulk order and the path segment that fetches each (spec doc 2 §7). */
+export type BulkFileType = 'pdf' | 'result-csv' | 'auto-csv';
+
+/** Toast labels: '{label} download completed successfully!' */
+export const FILE_LABELS: Record<BulkFileType, string> = {
+  pdf: 'PDF',
+  'result-csv': 'Results CSV',
+  'auto-csv': 'Auto-Confirm',
+};
+
+export const DOWNLOAD_ERRORS = {
+  orderIdRequired: 'Order ID is required',
+  notFound: 'File not found. This file may not have been generated yet.',
+  stillProcessing: 'File is still being processed. Please try again in a few moments.',
+  unauthorized: 'Authentication failed. Please refresh the page and try again.',
+  forbidden: "Access denied. You don't have permission to download this file.",
+  server: 'Server error occurred while preparing the download. Please try again.',
+  otherStatus: 'Failed to download file. Please try again.',
+  network: 'Network error. Please check your internet connection and try again.',
+  cancelled: 'Download was cancelled.',
+  fallback: 'Unable to download file. Please try again or contact support if the problem persists.',
+  toastFallback: 'Download failed. Please try again.',
+} as const;
+
+/** Progress reports at most this often (spec doc 2 §7). */
+export const PROGRESS_INTERVAL_MS = 100;
+/** Without a Content-Length the bar never claims more than this before the end. */
+export const UNKNOWN_LENGTH_CAP = 90;
+/** The bar rests at its last value this long before showing 100%. */
+export const COMPLETE_PAUSE_MS = 200;
+
+/** A download failed; `message` is the text the user sees. */
+export class DownloadError extends Error {
+  readonly status: number;
+  constructor(message: string, status = 0) {
+    super(message);
+    this.name = 'DownloadError';
+    this.status = status;
+  }
+  get isFileNotFound(): boolean {
+    return this.status === 404 || this.message.includes('File not found');
+  }
+}
+
+export function messageForStatus(status: number): string {
+  switch (status) {
+    case 404:
+      return DOWNLOAD_ERRORS.notFound;
+    case 202:
+      return DOWNLOAD_ERRORS.stillProcessing;
+    case 401:
+      return DOWNLOAD_ERRORS.unauthorized;
+    case 403:
+      return DOWNLOAD_ERRORS.forbidden;
+    case 500:
+      return DOWNLOAD_ERRORS.server;
+    default:
+      return DOWNLOAD_ERRORS.otherStatus;
+  }
+}
+
+async function serverMessage(response: Response): Promise<string | null> {
+  try {
+    const body: unknown = await response.clone().json();
+    if (body && typeof body === 'object') {
+      const { message, error } = body as { message?: unknown; error?: unknown };
+      if (typeof message === 'string' && message.trim()) return message;
+      if (typeof error === 'string' && error.trim()) return error;
+    }
+  } catch {
+    // A blob or an HTML page: no message to show.
+  }
+  return null;
+}
+
+/** Labels_{month}-{day}.pdf, Order_Results_{month}-{day}.csv, Auto_Confirm_{month}-{day}.tsv (spec doc 2 §9). */
+export function fallbackFileName(type: BulkFileType, now = new Date()): string {
+  const stamp = `${now.getMonth() + 1}-${now.getDate()}`;
+  if (type === 'pdf') return `Labels_${stamp}.pdf`;
+  if (type === 'result-csv') return `Order_Results_${stamp}.csv`;
+  return `Auto_Confirm_${stamp}.tsv`;
+}
+
+/** The name in a Content-Disposition header (RFC 6266 `filename*` first), or null. */
+export function fileNameFromDisposition(header: string | null): string | null {
+  if (!header) return null;
+  const extended = /filename\*\s*=\s*(?:[\w-]+)?'[^']*'([^;]+)/i.exec(header);
+  if (extended?.[1]) {
+    try {
+      return decodeURIComponent(extended[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      // Malformed escapes: try the plain parameter.
+    }
+  }
+  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(header);
+  const name = (plain?.[2] ?? plain?.[1])?.trim();
+  // Never let a server name escape into a path.
+  return name ? (name.split(/[\\/]/).pop() ?? null) || null : null;
+}
+
+export interface DownloadedFile {
+  blob: Blob;
+  fileName: string;
+}
+
+/**
+ * GET /api/orders/download/{type}/{orderId}?token=… as a blob. No time-out
+ * (label PDFs of big orders take a while); `onProgress` gets 0–100 at most
+ * every 100 ms, capped at 90 while the length is unknown.
+ */
+export async function fetchBulkFile(
+  type: BulkFileType,
+  orderId: string,
+  token: string | null,
+  onProgress: (percent: number) => void,
+  signal?: AbortSignal,
+): Promise<DownloadedFile> {
+  if (!orderId) throw new DownloadError(DOWNLOAD_ERRORS.orderIdRequired);
+  let lastReport = 0;
+  let response: Response;
+  try {
+    response = await http.get(`orders/download/${type}/${encodeURIComponent(orderId)}`, {
+      searchParams: token ? { token } : {},
+      timeout: false,
+      retry: 0,
+      ...(signal ? { signal } : {}),
+      onDownloadProgress: ({ transferredBytes, totalBytes }) => {
+        const now = Date.now();
+        if (now - lastReport < PROGRESS_INTERVAL_MS) return;
+        lastReport = now;
+        const percent =
+          totalBytes > 0
+            ? Math.min(99, Math.round((transferredBytes / totalBytes) * 100))
+            : Math.min(UNKNOWN_LENGTH_CAP, Math.round(transferredBytes / 20_000));
+        onProgress(percent);
+      },
+    });
+    if (response.status === 202) {
+      throw new DownloadError((await serverMessage(response)) ?? DOWNLOAD_ERRORS.stillProcessing, 202);
+    }
+    const blob = await response.blob();
+    const fileName = fileNameFromDisposition(response.headers.get('content-disposition')) ?? fallbackFileName(type);
+    return { blob, fileName };
+  } catch (error) {
+    throw await toDownloadError(error);
+  }
+}
+
+export async function toDownloadError(error: unknown): Promise<DownloadError> {
+  if (error instanceof DownloadError) return error;
+  if (error instanceof HTTPError) {
+    const { status } = error.response;
+    return new DownloadError((await serverMessage(error.response)) ?? messageForStatus(status), status);
+  }
+  if (error instanceof DOMException && error.name === 'AbortError') return new DownloadError(DOWNLOAD_ERRORS.cancelled);
+  if (error instanceof TypeError) return new DownloadError(DOWNLOAD_ERRORS.network);
+  return new DownloadError(DOWNLOAD_ERRORS.fallback);
+}
+
+/** Hands the blob to the browser as a file through a short-lived object URL. */
+export function saveBlob({ blob, fileName }: DownloadedFile): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked on the next turn: some browsers start reading the URL only after click() returns.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}

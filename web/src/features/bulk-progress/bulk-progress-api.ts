@@ -1,0 +1,23 @@
+import type { FileData, RetryReply } from '@flatship/proto';
+import { postJson } from '../../app/http';
+
+export type { RetryReply };
+
+/** What the fix call may tell about the order; any part can be missing. */
+export interface FixReply {
+  message?: string;
+  status?: string;
+  processedCount?: number;
+  failedCount?: number;
+  totalCount?: number;
+  fileData?: FileData | null;
+}
+
+const id = (orderId: string) => encodeURIComponent(orderId);
+
+export const bulkProgressApi = {
+  /** POST /api/orders/bulk/retry-failed/{orderId}: buys the failed labels again. */
+  retryFailed: (orderId: string) => postJson<RetryReply>(`orders/bulk/retry-failed/${id(orderId)}`, {}),
+  /** POST /api/orders/bulk/fix/{orderId}: reconciles counts and regenerates missing files. */
+  fix: (orderId: string) => postJson<FixReply>(`orders/bulk/fix/${id(orderId)}`, {}),
+};
