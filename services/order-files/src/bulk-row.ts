@@ -1,0 +1,213 @@
+import type { BulkOrderItem } from '@flatship/proto';
+import { normalizeCountry, normalizePhone, normalizeState, normalizeZip } from './states';
+
+/** One shipment in the bulk table (spec doc 2 §3 "Bulk row"). Dimensions in inches, weight in pounds. */
+export interface BulkRow {
+  _id: string;
+  orderId: string;
+  orderItemId: string;
+  skuNumber: string;
+  quantity: number | null;
+  courier: string;
+  ServiceName: string;
+  FromSenderName: string;
+  FromCompany: string;
+  FromPhone: string;
+  FromStreet1: string;
+  FromStreet2: string;
+  FromCity: string;
+  FromStateProvince: string;
+  FromZipPostal: string;
+  FromCountry: string;
+  ToRecipientName: string;
+  ToCompany: string;
+  ToPhone: string;
+  ToStreet1: string;
+  ToStreet2: string;
+  ToCity: string;
+  ToStateProvince: string;
+  ToZipPostal: string;
+  ToCountry: string;
+  PackageLength: number | null;
+  PackageWidth: number | null;
+  PackageHeight: number | null;
+  PackageWeight: number | null;
+  PackageDescription: string;
+  PackageReference1: string;
+  PackageReference2: string;
+}
+
+export type BulkRowTextField = {
+  [K in keyof BulkRow]: BulkRow[K] extends string ? K : never;
+}[keyof BulkRow];
+export type BulkRowNumberField = 'quantity' | 'PackageLength' | 'PackageWidth' | 'PackageHeight' | 'PackageWeight';
+
+export const DEFAULT_COURIER = 'USPS';
+export const DEFAULT_COUNTRY = 'US';
+export const WEIGHT_UNIT = 'LB';
+export const DEFAULT_QUANTITY = 1;
+
+export function emptyBulkRow(id: string): BulkRow {
+  return {
+    _id: id,
+    orderId: '',
+    orderItemId: '',
+    skuNumber: '',
+    quantity: DEFAULT_QUANTITY,
+    courier: DEFAULT_COURIER,
+    ServiceName: '',
+    FromSenderName: '',
+    FromCompany: '',
+    FromPhone: '',
+    FromStreet1: '',
+    FromStreet2: '',
+    FromCity: '',
+    FromStateProvince: '',
+    FromZipPostal: '',
+    FromCountry: DEFAULT_COUNTRY,
+    ToRecipientName: '',
+    ToCompany: '',
+    ToPhone: '',
+    ToStreet1: '',
+    ToStreet2: '',
+    ToCity: '',
+    ToStateProvince: '',
+    ToZipPostal: '',
+    ToCountry: DEFAULT_COUNTRY,
+    PackageLength: null,
+    PackageWidth: null,
+    PackageHeight: null,
+    PackageWeight: null,
+    PackageDescription: '',
+    PackageReference1: '',
+    PackageReference2: '',
+  };
+}
+
+/**
+ * A table cell or a wire value as a number: numbers stay, numeric text is parsed, anything
+ * else (blank, 'abc', '12in', NaN, Infinity) is null, which validation reports.
+ */
+export function parseNumberCell(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v !== 'string') return null;
+  const text = v.trim();
+  if (text === '' || !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) return null;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : null;
+}
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+
+/**
+ * The row as it will be stored and sent: text trimmed, states as two-letter codes, the
+ * default country, phones and ZIP+4 in their canonical form. Validation judges this form.
+ */
+export function normalizeBulkRow(row: BulkRow): BulkRow {
+  const out = { ...row };
+  for (const key of Object.keys(out) as (keyof BulkRow)[]) {
+    const value = out[key];
+    if (typeof value === 'string') (out as Record<string, unknown>)[key] = value.trim();
+  }
+  out.courier = out.courier || DEFAULT_COURIER;
+  out.FromStateProvince = normalizeState(out.FromStateProvince);
+  out.ToStateProvince = normalizeState(out.ToStateProvince);
+  out.FromCountry = normalizeCountry(out.FromCountry);
+  out.ToCountry = normalizeCountry(out.ToCountry);
+  out.FromZipPostal = normalizeZip(out.FromZipPostal);
+  out.ToZipPostal = normalizeZip(out.ToZipPostal);
+  out.FromPhone = normalizePhone(out.FromPhone);
+  out.ToPhone = normalizePhone(out.ToPhone);
+  return out;
+}
+
+/** The bulk order item the browser sends (spec doc 2 §3), from the normalised row; the picked service wins. */
+export function toBulkOrderItem(row: BulkRow, serviceName: string): BulkOrderItem {
+  const r = normalizeBulkRow(row);
+  return {
+    courier: r.courier,
+    service_name: serviceName.trim() || r.ServiceName,
+    manifested: false,
+    sender: {
+      order_id: r.orderId,
+      sender_name: r.FromSenderName,
+      sender_phone: r.FromPhone,
+      sender_company: r.FromCompany,
+      sender_address1: r.FromStreet1,
+      sender_address2: r.FromStreet2,
+      sender_city: r.FromCity,
+      sender_state_province: r.FromStateProvince,
+      sender_zip_postal: r.FromZipPostal,
+      sender_country: r.FromCountry,
+    },
+    receiver: {
+      receiver_name: r.ToRecipientName,
+      receiver_phone: r.ToPhone,
+      receiver_company: r.ToCompany,
+      receiver_address1: r.ToStreet1,
+      receiver_address2: r.ToStreet2,
+      receiver_city: r.ToCity,
+      receiver_state_province: r.ToStateProvince,
+      receiver_zip_postal: r.ToZipPostal,
+      receiver_country: r.ToCountry,
+    },
+    package: {
+      order_item_id: r.orderItemId,
+      quantity: r.quantity ?? DEFAULT_QUANTITY,
+      sku_number: r.skuNumber,
+      package_length: r.PackageLength,
+      package_width: r.PackageWidth,
+      package_height: r.PackageHeight,
+      package_weight: r.PackageWeight,
+      package_weight_unit: WEIGHT_UNIT,
+      package_description: r.PackageDescription,
+      package_reference1: r.PackageReference1,
+      package_reference2: r.PackageReference2,
+    },
+  };
+}
+
+/**
+ * The row a received item describes, without normalising it, so the server validates what
+ * was sent. Numbers sent as text are parsed; a blank quantity is the default 1.
+ */
+export function fromBulkOrderItem(item: BulkOrderItem, index: number): BulkRow {
+  const s = item.sender;
+  const r = item.receiver;
+  const p = item.package;
+  const quantityText = text(p.quantity).trim();
+  return {
+    _id: `row-${index + 1}`,
+    orderId: text(s.order_id),
+    orderItemId: text(p.order_item_id),
+    skuNumber: text(p.sku_number),
+    quantity: quantityText === '' ? DEFAULT_QUANTITY : parseNumberCell(p.quantity),
+    courier: item.courier ?? DEFAULT_COURIER,
+    ServiceName: item.service_name,
+    FromSenderName: text(s.sender_name),
+    FromCompany: text(s.sender_company),
+    FromPhone: text(s.sender_phone),
+    FromStreet1: text(s.sender_address1),
+    FromStreet2: text(s.sender_address2),
+    FromCity: text(s.sender_city),
+    FromStateProvince: text(s.sender_state_province),
+    FromZipPostal: text(s.sender_zip_postal),
+    FromCountry: text(s.sender_country) || DEFAULT_COUNTRY,
+    ToRecipientName: text(r.receiver_name),
+    ToCompany: text(r.receiver_company),
+    ToPhone: text(r.receiver_phone),
+    ToStreet1: text(r.receiver_address1),
+    ToStreet2: text(r.receiver_address2),
+    ToCity: text(r.receiver_city),
+    ToStateProvince: text(r.receiver_state_province),
+    ToZipPostal: text(r.receiver_zip_postal),
+    ToCountry: text(r.receiver_country) || DEFAULT_COUNTRY,
+    PackageLength: parseNumberCell(p.package_length),
+    PackageWidth: parseNumberCell(p.package_width),
+    PackageHeight: parseNumberCell(p.package_height),
+    PackageWeight: parseNumberCell(p.package_weight),
+    PackageDescription: text(p.package_description),
+    PackageReference1: text(p.package_reference1),
+    PackageReference2: text(p.package_reference2),
+  };
+}

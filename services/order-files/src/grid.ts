@@ -1,0 +1,35 @@
+/** A file as rows of text cells, each with the row number the user sees in their editor or spreadsheet. */
+export interface Grid {
+  rows: string[][];
+  /** 1-based row (line) number of each entry of `rows` in the file. */
+  rowNumbers: number[];
+}
+
+/** Headers match ignoring case, spaces, underscores and punctuation: 'Ship to Address 1' = 'ship_to_address1', 'PO#' = 'po'. */
+export const headerKey = (header: string): string => header.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** Column index of the first header matching any of `names` (compared by headerKey), or -1. */
+export function columnOf(headerKeys: string[], names: readonly string[]): number {
+  for (const name of names) {
+    const index = headerKeys.indexOf(headerKey(name));
+    if (index >= 0) return index;
+  }
+  return -1;
+}
+
+export const cellAt = (row: string[], index: number): string => (index >= 0 ? (row[index] ?? '').trim() : '');
+
+export const isBlankRow = (row: string[]): boolean => row.every((cell) => cell.trim() === '');
+
+export function missingColumnsMessage(names: string[]): string {
+  return names.length === 1 ? `Missing column: ${names[0]}` : `Missing columns: ${names.join(', ')}`;
+}
+
+/** Blank is the default quantity 1 (spec doc 2 §9); anything but a whole number ≥ 1 is refused by the caller. */
+export function parseQuantity(cell: string): number | null {
+  const text = cell.trim();
+  if (text === '') return 1;
+  if (!/^\+?\d+(\.0+)?$/.test(text)) return null;
+  const n = Number.parseInt(text.replace(/^\+/, ''), 10);
+  return n >= 1 ? n : null;
+}

@@ -1,0 +1,133 @@
+import { type Address, BULK_MAX_ROWS, type OrderSource, type Sku } from '@flatship/proto';
+import { amazonRowsFromGrid, isAmazonHeader, type MappedRows, splitTabText } from './amazon';
+import type { BulkRow } from './bulk-row';
+import { hasNoSender, isTemplateHeader, parseCsvGrid, templateRowsFromGrid } from './csv';
+import { decodeText, toBytes } from './decode';
+import { OrderFileError } from './errors';
+import { type Grid, headerKey, isBlankRow } from './grid';
+import { requireSender, withSender } from './sender';
+import { applySkuPresets, countSplitRows, indexSkus, splitByMaxQty } from './sku';
+import { fileValidationWarning, validateBulkRow } from './validate';
+import { isWalmartHeader, readWorkbookGrid, walmartRowsFromGrid } from './walmart';
+
+export interface ReadContext {
+  /** The user's first saved address: the sender of marketplace orders. */
+  senderAddress: Address | null;
+  skus: Sku[];
+}
+
+export interface ReadResult {
+  source: OrderSource;
+  rows: BulkRow[];
+  warnings: string[];
+}
+
+export const UNSUPPORTED_FILE_MESSAGE =
+  'Unsupported file type. Please upload a .csv, Amazon .txt or Walmart .xlsx file';
+
+type Kind = 'csv' | 'txt' | 'xlsx';
+
+/** Types are judged by the name's ending (spec doc 2 §5). */
+export function orderFileKind(name: string): Kind | null {
+  const lower = name.trim().toLowerCase();
+  if (lower.endsWith('.csv')) return 'csv';
+  if (lower.endsWith('.txt')) return 'txt';
+  if (lower.endsWith('.xlsx')) return 'xlsx';
+  return null;
+}
+
+const tooManyMessage = (n: number): string =>
+  `This file has ${n} orders; the most a bulk order can hold is ${BULK_MAX_ROWS}`;
+
+/**
+ * Reads an order file into bulk-table rows. Marketplace files (Amazon .txt, Walmart .xlsx)
+ * are shipped from the saved address, split into packages of at most each SKU's maxQty and
+ * sized by the SKU presets; the template CSV carries its own sender and sizes. Rows that fail
+ * validation are kept (the user fixes them in the table) and counted in a warning; a file
+ * that cannot become rows at all throws OrderFileError with a message for the user.
+ */
+export function readOrderFile(file: { name: string; data: Uint8Array | ArrayBuffer }, ctx: ReadContext): ReadResult {
+  const kind = orderFileKind(file.name);
+  if (!kind) throw new OrderFileError(UNSUPPORTED_FILE_MESSAGE);
+  // Refused before reading: the sender is needed for every row of a marketplace file.
+  if (kind !== 'csv') requireSender(ctx.senderAddress);
+  const bytes = toBytes(file.data);
+  if (bytes.length === 0) throw new OrderFileError('This file is empty');
+
+  let source: OrderSource;
+  let mapped: MappedRows;
+  if (kind === 'xlsx') {
+    source = 'walmart';
+    mapped = walmartRowsFromGrid(readWorkbookGrid(bytes));
+  } else if (kind === 'txt') {
+    source = 'amazon';
+    mapped = amazonRowsFromGrid(splitTabText(decodeText(bytes, '.txt')));
+  } else {
+    const grid = parseCsvGrid(decodeText(bytes, '.csv'));
+    ({ source, mapped } = readCsvGrid(grid));
+    if (source !== 'csv') requireSender(ctx.senderAddress);
+  }
+
+  const { warnings } = mapped;
+  let rows = mapped.rows;
+  if (rows.length === 0) throw new OrderFileError('This file has no orders');
+  if (rows.length > BULK_MAX_ROWS) throw new OrderFileError(tooManyMessage(rows.length));
+
+  if (source === 'csv') {
+    const sender = ctx.senderAddress;
+    if (sender) rows = rows.map((row) => (hasNoSender(row) ? withSender(row, sender) : row));
+    rows = fillFromSkuPresets(rows, ctx.skus);
+  } else {
+    const sender = requireSender(ctx.senderAddress);
+    const packages = countSplitRows(rows, ctx.skus);
+    if (packages > BULK_MAX_ROWS) {
+      throw new OrderFileError(
+        `This file has ${rows.length} orders that make ${packages} packages at each SKU's max quantity; the most a bulk order can hold is ${BULK_MAX_ROWS}`,
+      );
+    }
+    rows = applySkuPresets(splitByMaxQty(rows, ctx.skus), ctx.skus).map((row) => withSender(row, sender));
+  }
+
+  let invalid = 0;
+  for (const row of rows) if (validateBulkRow(row).length > 0) invalid++;
+  if (invalid > 0) warnings.push(fileValidationWarning(invalid));
+  return { source, rows, warnings };
+}
+
+/**
+ * A .csv is normally the template, but sellers also save marketplace exports as CSV; their
+ * headers say which they are, and they are then read like the marketplace file.
+ */
+function readCsvGrid(grid: Grid): { source: OrderSource; mapped: MappedRows } {
+  const header = grid.rows.find((row) => !isBlankRow(row));
+  if (!header) throw new OrderFileError('This file is empty');
+  const keys = header.map(headerKey);
+  if (!isTemplateHeader(keys)) {
+    if (isAmazonHeader(keys)) return { source: 'amazon', mapped: amazonRowsFromGrid(grid) };
+    if (grid.rows.slice(0, 50).some((row) => isWalmartHeader(row.map(headerKey)))) {
+      return { source: 'walmart', mapped: walmartRowsFromGrid(grid) };
+    }
+  }
+  return { source: 'csv', mapped: { rows: templateRowsFromGrid(grid), warnings: [] } };
+}
+
+/**
+ * A template row states its own package, so a preset only fills what the row leaves blank
+ * (the spec's "takes the preset's sizes" is about marketplace rows, which carry none).
+ */
+function fillFromSkuPresets(rows: BulkRow[], skus: Sku[]): BulkRow[] {
+  const presets = indexSkus(skus);
+  if (presets.size === 0) return rows;
+  return rows.map((row) => {
+    const preset = presets.get(row.skuNumber.trim().toLowerCase());
+    if (!preset) return row;
+    return {
+      ...row,
+      PackageLength: row.PackageLength ?? preset.length,
+      PackageWidth: row.PackageWidth ?? preset.width,
+      PackageHeight: row.PackageHeight ?? preset.height,
+      PackageWeight: row.PackageWeight ?? preset.weight,
+      PackageDescription: row.PackageDescription || preset.description,
+    };
+  });
+}

@@ -1,0 +1,27 @@
+import type { Address } from '@flatship/proto';
+import type { BulkRow } from './bulk-row';
+import { OrderFileError } from './errors';
+import { normalizeCountry, normalizePhone, normalizeState } from './states';
+
+export const ADDRESS_REQUIRED_MESSAGE = 'Please add an address first';
+
+export function requireSender(address: Address | null): Address {
+  if (!address) throw new OrderFileError(ADDRESS_REQUIRED_MESSAGE);
+  return address;
+}
+
+/** Marketplace files name only the buyer; the user's first saved address ships every row. */
+export function withSender(row: BulkRow, address: Address): BulkRow {
+  return {
+    ...row,
+    FromSenderName: address.name.trim(),
+    FromCompany: (address.company ?? '').trim(),
+    FromPhone: normalizePhone(address.phone ?? ''),
+    FromStreet1: address.street.trim(),
+    FromStreet2: (address.street2 ?? '').trim(),
+    FromCity: address.city.trim(),
+    FromStateProvince: normalizeState(address.state),
+    FromZipPostal: address.zip.trim(),
+    FromCountry: normalizeCountry(address.country ?? ''),
+  };
+}

@@ -1,0 +1,164 @@
+import { type CellObject, read, type WorkBook, type WorkSheet } from '@e965/xlsx';
+import type { MappedRows } from './amazon';
+import { type BulkRow, emptyBulkRow } from './bulk-row';
+import { isZip, toBytes } from './decode';
+import { joinProblems, OrderFileError } from './errors';
+import { cellAt, columnOf, type Grid, headerKey, isBlankRow, missingColumnsMessage, parseQuantity } from './grid';
+import { normalizePhone, normalizeState, repairFileZip } from './states';
+
+/** Columns of Walmart Seller Center's order export ("Po Details"), by header name. */
+const COLUMNS = {
+  po: ['PO#', 'PO Number', 'Purchase Order Number'],
+  order: ['Order#', 'Order Number', 'Customer Order Number'],
+  line: ['Line#', 'Line Number'],
+  name: ['Customer Name', 'Ship to Name'],
+  phone: ['Customer Phone Number', 'Phone'],
+  address1: ['Ship to Address 1', 'Address 1'],
+  address2: ['Ship to Address 2', 'Address 2'],
+  city: ['City', 'Ship to City'],
+  state: ['State', 'Ship to State'],
+  zip: ['Zip', 'Zip Code', 'Postal Code', 'Ship to Zip'],
+  qty: ['Qty', 'Quantity'],
+  sku: ['SKU'],
+  description: ['Item Description', 'Product Name'],
+  status: ['Status'],
+} as const;
+
+const REQUIRED: (keyof typeof COLUMNS)[] = ['po', 'name', 'address1', 'city', 'state', 'zip', 'qty'];
+
+/** Lines in these states must not be shipped again (or at all). */
+const SKIPPED_STATUSES = new Set(['cancelled', 'canceled', 'shipped', 'delivered']);
+
+/** The export may carry a title or notes above the header, so the header is the row naming the most columns. */
+function findHeaderRow(grid: Grid): number {
+  const wanted = new Set(Object.values(COLUMNS).flatMap((names) => names.map(headerKey)));
+  let best = -1;
+  let bestScore = 0;
+  const limit = Math.min(grid.rows.length, 50);
+  for (let i = 0; i < limit; i++) {
+    const score = new Set(grid.rows[i]!.map(headerKey).filter((k) => wanted.has(k))).size;
+    if (score > bestScore) {
+      best = i;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+export function isWalmartHeader(keys: string[]): boolean {
+  return columnOf(keys, COLUMNS.po) >= 0 && columnOf(keys, COLUMNS.address1) >= 0;
+}
+
+/** The sheet's order lines as bulk rows in sheet order, recipient side only; the caller adds the sender. */
+export function walmartRowsFromGrid(grid: Grid): MappedRows {
+  if (grid.rows.every(isBlankRow)) throw new OrderFileError('This file is empty');
+  const headerIndex = findHeaderRow(grid);
+  const keys = headerIndex >= 0 ? grid.rows[headerIndex]!.map(headerKey) : [];
+  const col = Object.fromEntries(Object.entries(COLUMNS).map(([k, names]) => [k, columnOf(keys, names)])) as Record<
+    keyof typeof COLUMNS,
+    number
+  >;
+  const missing = REQUIRED.filter((k) => col[k] < 0).map((k) => COLUMNS[k][0]);
+  if (missing.length > 0) throw new OrderFileError(missingColumnsMessage(missing));
+
+  const rows: BulkRow[] = [];
+  const badQuantities: string[] = [];
+  let skipped = 0;
+  for (let i = headerIndex + 1; i < grid.rows.length; i++) {
+    const cells = grid.rows[i]!;
+    if (isBlankRow(cells)) continue;
+    const get = (k: keyof typeof COLUMNS) => cellAt(cells, col[k]);
+    if (SKIPPED_STATUSES.has(get('status').toLowerCase())) {
+      skipped++;
+      continue;
+    }
+    const quantity = parseQuantity(get('qty'));
+    if (quantity === null) {
+      badQuantities.push(`Row ${grid.rowNumbers[i]}: Qty must be a whole number of at least 1`);
+      continue;
+    }
+    const row = emptyBulkRow(`r${rows.length + 1}`);
+    // Walmart confirms shipments by purchase order and line, so those identify the row.
+    row.orderId = get('po');
+    row.orderItemId = get('line');
+    row.PackageReference1 = get('order');
+    row.skuNumber = get('sku');
+    row.quantity = quantity;
+    row.PackageDescription = get('description');
+    row.ToRecipientName = get('name');
+    row.ToPhone = normalizePhone(get('phone'));
+    row.ToStreet1 = get('address1');
+    row.ToStreet2 = get('address2');
+    row.ToCity = get('city');
+    row.ToStateProvince = normalizeState(get('state'));
+    row.ToZipPostal = repairFileZip(get('zip'));
+    rows.push(row);
+  }
+  if (badQuantities.length > 0) throw new OrderFileError(joinProblems(badQuantities));
+  const warnings = skipped > 0 ? [`${skipped} line(s) already shipped or cancelled were skipped.`] : [];
+  return { rows, warnings };
+}
+
+/**
+ * Every cell as the text Excel shows, so ZIP codes and ids keep their leading zeros. The one
+ * exception: Excel's General format shows long numbers such as a 15-digit order number as
+ * 2.00012E+14, so whole numbers are written out in full instead.
+ */
+function cellText(cell: CellObject | undefined): string {
+  if (!cell) return '';
+  if (cell.t === 'e' || cell.t === 'z') return '';
+  if (cell.t === 'n' && typeof cell.v === 'number') {
+    if (Number.isSafeInteger(cell.v) && (cell.w === undefined || /e/i.test(cell.w))) return String(cell.v);
+    return cell.w ?? String(cell.v);
+  }
+  if (cell.t === 's') return typeof cell.v === 'string' ? cell.v : (cell.w ?? '');
+  return cell.w ?? (cell.v === undefined || cell.v === null ? '' : String(cell.v));
+}
+
+function sheetGrid(sheet: WorkSheet): Grid {
+  const dense = sheet['!data'] as (CellObject | undefined)[][] | undefined;
+  const grid: Grid = { rows: [], rowNumbers: [] };
+  // Dense sheets hold only the rows that exist, however large the sheet's declared range.
+  (dense ?? []).forEach((cells, r) => {
+    if (!cells) return;
+    const row: string[] = [];
+    for (let c = 0; c < cells.length; c++) row.push(cellText(cells[c]));
+    grid.rows.push(row);
+    grid.rowNumbers.push(r + 1);
+  });
+  return grid;
+}
+
+export function readWorkbookGrid(data: Uint8Array | ArrayBuffer): Grid {
+  const bytes = toBytes(data);
+  // SheetJS reads almost anything (CSV, HTML, plain text) as a sheet, so a workbook is recognised by its ZIP container.
+  if (!isZip(bytes)) {
+    throw new OrderFileError(
+      'This file is not an Excel .xlsx workbook. Please upload the Walmart order export as .xlsx',
+    );
+  }
+  let workbook: WorkBook;
+  try {
+    workbook = read(bytes, {
+      type: 'array',
+      cellText: true,
+      raw: false,
+      dense: true,
+      cellDates: false,
+      cellHTML: false,
+    });
+  } catch {
+    throw new OrderFileError('This .xlsx file could not be read: it may be damaged or only partly downloaded');
+  }
+  const grids = workbook.SheetNames.map((name) => workbook.Sheets[name])
+    .filter((s): s is WorkSheet => !!s)
+    .map(sheetGrid);
+  if (grids.length === 0) throw new OrderFileError('This .xlsx file has no sheets');
+  // The order export's sheet is the one with a Walmart header; otherwise the first sheet explains what is missing.
+  return (
+    grids.find((grid) => {
+      const h = findHeaderRow(grid);
+      return h >= 0 && isWalmartHeader(grid.rows[h]!.map(headerKey));
+    }) ?? grids[0]!
+  );
+}
