@@ -6,7 +6,9 @@ import {
   type TokenStateSource,
 } from '@flatship/kit';
 import type { UserChangedEvent } from '@flatship/proto';
+import type { ProgressFeed } from './bulk-progress';
 import type { GatewayConfig } from './config';
+import type { OrderLookup } from './order-lookup';
 import { proxyPlugin } from './plugins/proxy';
 import { securityHeaders } from './plugins/security-headers';
 import { spaPlugin } from './plugins/spa';
@@ -30,6 +32,10 @@ export interface GatewayDeps {
   tokenState: TokenStateSource & { apply(state: UserChangedEvent): void };
   /** `user.changed` events. Without them a revoked token still works until its cache entry expires. */
   userChanges?: UserChangeFeed;
+  /** Who owns a bulk order and where it stands; without it (no ORDERS_URL) no order room can be joined. */
+  orders?: OrderLookup;
+  /** `bulk.progress` events, relayed to order rooms. */
+  progress?: ProgressFeed;
 }
 
 // Large enough for the SPA's biggest JSON calls; bodies are streamed, so this bounds only what the gateway parses itself.
@@ -55,7 +61,11 @@ export async function buildGateway(deps: GatewayDeps): Promise<ServiceApp> {
   await app.register(proxyPlugin, { upstreams: config.upstreams, rateLimit: config.rateLimit });
   await app.register(spaPlugin, { staticDir: config.staticDir });
 
-  const realtime = attachRealtime(app.server, app.verifyAccessToken, app.log);
+  const realtime = attachRealtime(app.server, {
+    verifyAccessToken: app.verifyAccessToken,
+    log: app.log,
+    orders: deps.orders,
+  });
   // Before the HTTP server closes, or Fastify would wait on sockets that never end.
   app.addHook('preClose', async () => realtime.close());
 
@@ -67,6 +77,15 @@ export async function buildGateway(deps: GatewayDeps): Promise<ServiceApp> {
         deps.tokenState.apply(event);
         await realtime.endRevokedSessions(event);
       });
+    });
+    app.addHook('onClose', async () => subscription?.close());
+  }
+
+  const progress = deps.progress;
+  if (progress) {
+    let subscription: { close(): Promise<void> } | undefined;
+    app.addHook('onReady', async () => {
+      subscription = await progress.subscribe((event) => realtime.relayProgress(event));
     });
     app.addHook('onClose', async () => subscription?.close());
   }

@@ -8,7 +8,9 @@ import {
   runService,
 } from '@flatship/kit';
 import { buildGateway } from './app';
+import { createBusProgressFeed } from './bulk-progress';
 import { loadGatewayConfig } from './config';
+import { createOrderLookup } from './order-lookup';
 import { createTokenStateFetcher } from './token-state';
 import { createBusUserChangeFeed } from './user-changes';
 
@@ -28,7 +30,15 @@ await runService('gateway', async () => {
   const bus = createPostgresBus({ db, schema: BUS_SCHEMA, logger });
   const userChanges = createBusUserChangeFeed(bus, logger);
 
-  const app = await buildGateway({ config, logger, tokenState, userChanges });
+  const progress = createBusProgressFeed(bus, logger);
+  const orders = config.upstreams.orders
+    ? createOrderLookup(
+        createInternalClient({ baseUrl: config.upstreams.orders, secret: config.internalSecret }),
+        logger,
+      )
+    : undefined;
+
+  const app = await buildGateway({ config, logger, tokenState, userChanges, progress, orders });
   return {
     app,
     host: config.host,

@@ -4,6 +4,10 @@ export const GATEWAY_MESSAGES = {
   rateLimited: 'Too many attempts. Please wait a minute and try again.',
   notFound: 'This address does not exist.',
   badPath: 'This address is not valid.',
+  orderNotFound: 'Order not found',
+  orderUpdatesUnavailable: 'Order updates are unavailable right now',
+  badOrderRoom: 'This order room name is not valid.',
+  tooManyOrderRooms: 'Too many orders are being followed on this connection. Close one and try again.',
   spaMissing:
     'The Flatship web app has not been built yet. Build it with `npm run build -w web` (or point STATIC_DIR at a built copy) and reload this page.',
 } as const;
