@@ -24,6 +24,8 @@ export interface EditRule {
   /** Inclusive bounds of a number column. */
   min?: number;
   max?: number;
+  /** Step of a number column's spinner (e.g. 0.1, or 1 for whole numbers); with it the editor is a number input. */
+  step?: number;
   options?: readonly SelectOption[];
 }
 

@@ -415,7 +415,9 @@ export function DataTable<T>({
         ) : (
           <input
             {...common}
-            type={column.type === 'phone' ? 'tel' : 'text'}
+            {...(column.type === 'number' && column.step !== undefined
+              ? { type: 'number', step: column.step, min: column.min, max: column.max }
+              : { type: column.type === 'phone' ? 'tel' : 'text' })}
             inputMode={column.type === 'number' ? 'decimal' : undefined}
             value={value}
             onChange={(e) => changeDraft(column.key, e.target.value)}

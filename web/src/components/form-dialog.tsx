@@ -17,6 +17,10 @@ export interface FormField {
   options?: readonly SelectOption[];
   autoComplete?: string;
   maxLength?: number;
+  /** Bounds and step of a number field's spinner. */
+  min?: number;
+  max?: number;
+  step?: number;
   /** Spans both columns of the form grid. */
   isWide?: boolean;
   /** Other words the server may use for this field in its messages. */
@@ -228,6 +232,9 @@ export function FormDialog({
                     readOnly={field.readOnly}
                     autoComplete={field.autoComplete}
                     maxLength={field.maxLength}
+                    min={field.min}
+                    max={field.max}
+                    step={field.step}
                     onChange={(e) => change(field.name, e.target.value)}
                   />
                 )}
