@@ -17,9 +17,12 @@ export const JOIN_ORDER_ROOM = 'joinOrderRoom';
 export const ORDER_PROGRESS = 'orderProgress';
 export const orderRoom = (orderId: string) => `order_${orderId}`;
 
-/** Saga context keys tests may set: another server address, or websocket-only transport. */
+/**
+ * Saga context keys tests may set: another server address (null: no real-time
+ * connection at all, for screen tests with no server), or websocket-only transport.
+ */
 export interface SocketContext {
-  socketUrl?: string;
+  socketUrl?: string | null;
   socketTransports?: ('polling' | 'websocket')[];
 }
 
@@ -83,8 +86,9 @@ function fileDataOf(value: unknown) {
 }
 
 function* followOrder(token: string, orderId: string): SagaIterator {
-  const url: string | undefined = yield getContext('socketUrl');
+  const url: string | null | undefined = yield getContext('socketUrl');
   const transports: SocketContext['socketTransports'] = yield getContext('socketTransports');
+  if (url === null) return;
   const events: EventChannel<SocketEvent> = yield call(
     createOrderChannel,
     url ?? window.location.origin,

@@ -3,15 +3,17 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
 import { App } from '../app/app';
 import { routes } from '../app/router';
+import type { SocketContext } from '../app/socket-saga';
 import { createAppStore } from '../app/store';
 
 /**
  * Renders the real app (store, sagas, routes) at `path`. A `token` is put in
- * localStorage first, as if the user had signed in earlier.
+ * localStorage first, as if the user had signed in earlier. There is no
+ * real-time server unless `socket` names one.
  */
-export function renderApp(path: string, { token }: { token?: string } = {}) {
+export function renderApp(path: string, { token, socket }: { token?: string; socket?: SocketContext } = {}) {
   if (token) localStorage.setItem('token', token);
-  const store = createAppStore();
+  const store = createAppStore({ socket: socket ?? { socketUrl: null } });
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const user = userEvent.setup();
   const view = render(<App store={store} router={router} />);

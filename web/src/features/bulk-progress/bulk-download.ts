@@ -127,15 +127,18 @@ export async function fetchBulkFile(
       timeout: false,
       retry: 0,
       ...(signal ? { signal } : {}),
-      onDownloadProgress: ({ transferredBytes, totalBytes }) => {
+      onDownloadProgress: ({ percent, transferredBytes }) => {
+        // The end is shown by the caller after a short pause, not here.
+        if (percent >= 1) return;
         const now = Date.now();
         if (now - lastReport < PROGRESS_INTERVAL_MS) return;
         lastReport = now;
-        const percent =
-          totalBytes > 0
-            ? Math.min(99, Math.round((transferredBytes / totalBytes) * 100))
-            : Math.min(UNKNOWN_LENGTH_CAP, Math.round(transferredBytes / 20_000));
-        onProgress(percent);
+        // ky reports percent 0 throughout when the server sent no Content-Length.
+        onProgress(
+          percent > 0
+            ? Math.min(99, Math.round(percent * 100))
+            : Math.min(UNKNOWN_LENGTH_CAP, Math.round(transferredBytes / 20_000)),
+        );
       },
     });
     if (response.status === 202) {
@@ -155,7 +158,7 @@ export async function toDownloadError(error: unknown): Promise<DownloadError> {
     const { status } = error.response;
     return new DownloadError((await serverMessage(error.response)) ?? messageForStatus(status), status);
   }
-  if (error instanceof DOMException && error.name === 'AbortError') return new DownloadError(DOWNLOAD_ERRORS.cancelled);
+  if (error instanceof Error && error.name === 'AbortError') return new DownloadError(DOWNLOAD_ERRORS.cancelled);
   if (error instanceof TypeError) return new DownloadError(DOWNLOAD_ERRORS.network);
   return new DownloadError(DOWNLOAD_ERRORS.fallback);
 }

@@ -1,0 +1,105 @@
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { api } from '../../test/handlers';
+import { setupTestServer } from '../../test/msw';
+import { DOWNLOAD_ERRORS, fallbackFileName, fetchBulkFile, fileNameFromDisposition } from './bulk-download';
+
+const server = setupTestServer();
+const noop = () => {};
+
+async function failureFor(response: () => Response | Promise<Response>) {
+  server.use(http.get(api('orders/download/pdf/o-1'), response));
+  try {
+    await fetchBulkFile('pdf', 'o-1', 't', noop);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('download did not fail');
+}
+
+describe('download errors', () => {
+  it.each([
+    [404, 'File not found. This file may not have been generated yet.'],
+    [401, 'Authentication failed. Please refresh the page and try again.'],
+    [403, "Access denied. You don't have permission to download this file."],
+    [500, 'Server error occurred while preparing the download. Please try again.'],
+    [502, 'Failed to download file. Please try again.'],
+    [410, 'Failed to download file. Please try again.'],
+  ])('status %i reads %s', async (status, text) => {
+    expect(await failureFor(() => new HttpResponse(null, { status }))).toBe(text);
+  });
+
+  it('202 means the file is still being made', async () => {
+    expect(await failureFor(() => new HttpResponse(null, { status: 202 }))).toBe(
+      'File is still being processed. Please try again in a few moments.',
+    );
+  });
+
+  it("the server's own message wins over the status text", async () => {
+    expect(
+      await failureFor(() =>
+        HttpResponse.json({ code: 'FILE_NOT_FOUND', message: 'Labels PDF was purged' }, { status: 404 }),
+      ),
+    ).toBe('Labels PDF was purged');
+  });
+
+  it('a network failure and a cancel have their own texts', async () => {
+    expect(await failureFor(() => HttpResponse.error())).toBe(DOWNLOAD_ERRORS.network);
+    const abort = new AbortController();
+    server.use(
+      http.get(api('orders/download/pdf/o-1'), async () => {
+        abort.abort();
+        await new Promise((r) => setTimeout(r, 20));
+        return new HttpResponse('x');
+      }),
+    );
+    await expect(fetchBulkFile('pdf', 'o-1', 't', noop, abort.signal)).rejects.toThrow('Download was cancelled.');
+  });
+
+  it('an order id is required', async () => {
+    await expect(fetchBulkFile('pdf', '', 't', noop)).rejects.toThrow('Order ID is required');
+  });
+});
+
+describe('download file names', () => {
+  it('reads Content-Disposition, the encoded form first, never a path', () => {
+    expect(fileNameFromDisposition('attachment; filename="Labels_A.pdf"')).toBe('Labels_A.pdf');
+    expect(fileNameFromDisposition('attachment; filename=plain.csv')).toBe('plain.csv');
+    expect(fileNameFromDisposition('attachment; filename="x.pdf"; filename*=UTF-8\'\'R%C3%A9sultats.csv')).toBe(
+      'Résultats.csv',
+    );
+    expect(fileNameFromDisposition('attachment; filename="../../etc/passwd"')).toBe('passwd');
+    expect(fileNameFromDisposition('attachment')).toBeNull();
+    expect(fileNameFromDisposition(null)).toBeNull();
+  });
+
+  it('falls back to dated names per type', () => {
+    const day = new Date(2026, 2, 7);
+    expect(fallbackFileName('pdf', day)).toBe('Labels_3-7.pdf');
+    expect(fallbackFileName('result-csv', day)).toBe('Order_Results_3-7.csv');
+    expect(fallbackFileName('auto-csv', day)).toBe('Auto_Confirm_3-7.tsv');
+  });
+
+  it('uses the fallback when the server names nothing, and reports progress capped at 90 without a length', async () => {
+    server.use(
+      http.get(api('orders/download/auto-csv/o-1'), () => {
+        const chunks = [new Uint8Array(3_000_000), new Uint8Array(3_000_000)];
+        const body = new ReadableStream({
+          async pull(controller) {
+            const next = chunks.shift();
+            if (!next) return controller.close();
+            await new Promise((r) => setTimeout(r, 120));
+            controller.enqueue(next);
+          },
+        });
+        return new HttpResponse(body);
+      }),
+    );
+    const seen: number[] = [];
+    const file = await fetchBulkFile('auto-csv', 'o-1', 't', (p) => seen.push(p));
+    expect(file.fileName).toMatch(/^Auto_Confirm_\d+-\d+\.tsv$/);
+    expect(file.blob.size).toBe(6_000_000);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(Math.max(...seen)).toBeLessThanOrEqual(90);
+  });
+});
