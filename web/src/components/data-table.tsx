@@ -150,14 +150,14 @@ function useNotify(onNotify: DataTableProps<unknown>['onNotify']) {
   );
 }
 
-interface CopyMenuProps {
+export interface CopyMenuProps {
   target: string;
   sources: { key: string; text: string }[];
   onPick: (sourceKey: string) => void;
 }
 
 /** The "Copy from:" menu of one column header. */
-function CopyMenu({ target, sources, onPick }: CopyMenuProps) {
+export function CopyMenu({ target, sources, onPick }: CopyMenuProps) {
   const [isOpen, setIsOpen] = useState(false);
   const wrapper = useRef<HTMLDivElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);

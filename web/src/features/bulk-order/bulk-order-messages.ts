@@ -1,0 +1,14 @@
+/** Spec doc 2 §5 and §8: the bulk screen's texts. */
+export const BULK_MESSAGES = {
+  servicesFailed: 'Error loading services',
+  initialDataFailed: 'Error loading initial data',
+  parseFailed: 'Error parsing file',
+  processingFailed: 'File processing failed',
+  uploaded: 'File Uploaded successfully.',
+  reset: 'File reset successfully.',
+  priceFailed: 'Price calculation failed',
+  initFailed: 'Failed to initialize bulk order',
+  processFailed: 'Failed to process bulk order',
+  skuSaveFailed: 'Failed to save the SKU preset',
+  dropPrompt: 'Click or Drag & drop. Supports .csv / Amazon .txt and Walmart .xlsx',
+} as const;

@@ -1,0 +1,272 @@
+import { parseNumberCell } from '@flatship/order-files';
+import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { type KeyboardEvent, memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { CopyMenu } from '../../components/data-table';
+import {
+  type BulkColumn,
+  type BulkField,
+  type ColumnGroup,
+  cellText,
+  GROUP_TITLES,
+  MAIN_COLUMNS,
+  ORDER_COLUMNS,
+  rowProblems,
+} from './bulk-columns';
+import { selectBulkRow, selectBulkRowIds, selectShowsOrderInformation } from './bulk-order-selectors';
+import { columnCopied, type RowChanges, rowDeleted, rowEdited } from './bulk-order-slice';
+
+/** Every row has this height (editors included), so the window of rendered rows can be computed, not measured. */
+export const BULK_ROW_HEIGHT = 40;
+/** Rows rendered above and below the visible ones, so fast scrolling does not show blanks. */
+const OVERSCAN = 10;
+const NUMBER_WIDTH = 52;
+/** The height assumed for a scroll box that has no layout yet, so a first screen of rows still renders. */
+const UNMEASURED_HEIGHT = 600;
+
+function observeRect(
+  instance: Virtualizer<HTMLDivElement, Element>,
+  callback: (rect: { width: number; height: number }) => void,
+) {
+  return observeElementRect(instance, (rect) =>
+    callback(rect.height > 0 ? rect : { width: rect.width, height: UNMEASURED_HEIGHT }),
+  );
+}
+const ACTIONS_WIDTH = 150;
+
+interface RowProps {
+  id: string;
+  index: number;
+  columns: BulkColumn[];
+}
+
+/**
+ * One table row. It reads its own row from the store and keeps the edit draft to
+ * itself, so typing in a cell re-renders this row and nothing else.
+ */
+const BulkTableRow = memo(function BulkTableRow({ id, index, columns }: RowProps) {
+  const dispatch = useAppDispatch();
+  const row = useAppSelector((state) => selectBulkRow(state, id));
+  const [draft, setDraft] = useState<Record<string, string> | null>(null);
+  const problems = useMemo(() => (row ? rowProblems(row) : null), [row]);
+  const rowRef = useRef<HTMLTableRowElement>(null);
+  // Where focus goes after the next render: the first input when an edit starts, the Edit button after one.
+  const focusNext = useRef<string | null>(null);
+
+  useEffect(() => {
+    const selector = focusNext.current;
+    if (!selector) return;
+    focusNext.current = null;
+    rowRef.current?.querySelector<HTMLElement>(selector)?.focus();
+  });
+
+  if (!row) return null;
+  const isEditing = draft !== null;
+
+  const startEdit = () => {
+    setDraft(Object.fromEntries(columns.map((c) => [c.key, cellText(row[c.key])])));
+    focusNext.current = 'input';
+  };
+  const finishEdit = () => {
+    setDraft(null);
+    focusNext.current = '[data-action="edit"]';
+  };
+  const save = () => {
+    if (!draft) return;
+    const changes: RowChanges = {};
+    for (const column of columns) {
+      const next = (draft[column.key] ?? '').trim();
+      if (next === cellText(row[column.key]).trim()) continue;
+      // Spec doc 2 §5: edited numbers are parsed; what is not a number becomes null (and is highlighted).
+      changes[column.key] = column.isNumber ? parseNumberCell(next) : next;
+    }
+    if (Object.keys(changes).length > 0) dispatch(rowEdited({ id, changes }));
+    finishEdit();
+  };
+  const onKey = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      save();
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      finishEdit();
+    }
+  };
+
+  return (
+    <tr
+      ref={rowRef}
+      className={isEditing ? 'bulk-table__row bulk-table__row--editing' : 'bulk-table__row'}
+      data-row-id={id}
+      aria-rowindex={index + 3}
+    >
+      <th scope="row" className="bulk-table__number">
+        {index + 1}
+      </th>
+      {columns.map((column) => {
+        const problem = problems?.get(column.key);
+        const isInvalid = problem !== undefined;
+        return (
+          <td
+            key={column.key}
+            className={isInvalid ? 'bulk-table__cell bulk-table__cell--invalid' : 'bulk-table__cell'}
+            data-field={column.key}
+            title={isEditing ? undefined : problem}
+          >
+            {isEditing ? (
+              <input
+                className="bulk-table__input"
+                aria-label={`${column.label}, row ${index + 1}`}
+                aria-invalid={isInvalid || undefined}
+                inputMode={column.isNumber ? 'decimal' : undefined}
+                value={draft[column.key] ?? ''}
+                onChange={(e) => {
+                  const { value } = e.target;
+                  setDraft((d) => (d ? { ...d, [column.key]: value } : d));
+                }}
+                onKeyDown={onKey}
+              />
+            ) : (
+              <>
+                {cellText(row[column.key])}
+                {isInvalid ? <span className="visually-hidden"> ({problem})</span> : null}
+              </>
+            )}
+          </td>
+        );
+      })}
+      <td className="bulk-table__actions">
+        {isEditing ? (
+          <>
+            <button type="button" className="bulk-table__action bulk-table__action--primary" onClick={save}>
+              Save
+            </button>
+            <button type="button" className="bulk-table__action" onClick={finishEdit}>
+              Cancel
+            </button>
+          </>
+        ) : (
+          <>
+            <button
+              type="button"
+              className="bulk-table__action"
+              data-action="edit"
+              aria-label={`Edit row ${index + 1}`}
+              onClick={startEdit}
+            >
+              Edit
+            </button>
+            <button
+              type="button"
+              className="bulk-table__action bulk-table__action--danger"
+              aria-label={`Delete row ${index + 1}`}
+              onClick={() => dispatch(rowDeleted(id))}
+            >
+              Delete
+            </button>
+          </>
+        )}
+      </td>
+    </tr>
+  );
+});
+
+function groupSpans(columns: BulkColumn[]): { group: ColumnGroup; span: number }[] {
+  const spans: { group: ColumnGroup; span: number }[] = [];
+  for (const column of columns) {
+    const last = spans.at(-1);
+    if (last && last.group === column.group) last.span += 1;
+    else spans.push({ group: column.group, span: 1 });
+  }
+  return spans;
+}
+
+/** The bulk rows: grouped headers, "Copy from:" menus, and only the rows in view rendered. */
+export function BulkTable() {
+  const dispatch = useAppDispatch();
+  const rowIds = useAppSelector(selectBulkRowIds);
+  const showsOrderInformation = useAppSelector(selectShowsOrderInformation);
+  const columns = useMemo(
+    () => (showsOrderInformation ? [...ORDER_COLUMNS, ...MAIN_COLUMNS] : MAIN_COLUMNS),
+    [showsOrderInformation],
+  );
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const getItemKey = useCallback((index: number) => rowIds[index] ?? index, [rowIds]);
+  const virtualizer = useVirtualizer({
+    count: rowIds.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => BULK_ROW_HEIGHT,
+    overscan: OVERSCAN,
+    getItemKey,
+    observeElementRect: observeRect,
+  });
+  const items = virtualizer.getVirtualItems();
+  const paddingTop = items[0]?.start ?? 0;
+  const paddingBottom = Math.max(0, virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0));
+  const width = NUMBER_WIDTH + ACTIONS_WIDTH + columns.reduce((sum, c) => sum + c.width, 0);
+  const spanAll = columns.length + 2;
+
+  const copySources = (target: BulkColumn) =>
+    columns.filter((c) => c.key !== target.key).map((c) => ({ key: c.key, text: c.label }));
+  const copy = (target: BulkField, source: string) => dispatch(columnCopied({ target, source: source as BulkField }));
+
+  return (
+    <div className="bulk-table__scroll" ref={scrollRef}>
+      <table className="bulk-table" style={{ width }} aria-label="Order rows" aria-rowcount={rowIds.length + 2}>
+        <colgroup>
+          <col style={{ width: NUMBER_WIDTH }} />
+          {columns.map((c) => (
+            <col key={c.key} style={{ width: c.width }} />
+          ))}
+          <col style={{ width: ACTIONS_WIDTH }} />
+        </colgroup>
+        <thead>
+          <tr className="bulk-table__groups" aria-rowindex={1}>
+            <th scope="col" rowSpan={2} className="bulk-table__number">
+              #
+            </th>
+            {groupSpans(columns).map(({ group, span }) => (
+              <th
+                key={group}
+                scope="colgroup"
+                colSpan={span}
+                className={`bulk-table__group bulk-table__group--${group}`}
+              >
+                {GROUP_TITLES[group]}
+              </th>
+            ))}
+            <th scope="col" rowSpan={2} className="bulk-table__actions">
+              Actions
+            </th>
+          </tr>
+          <tr className="bulk-table__headers" aria-rowindex={2}>
+            {columns.map((c) => (
+              <th key={c.key} scope="col" className="bulk-table__header">
+                <span className="bulk-table__header-inner">
+                  <span title={c.label}>{c.header}</span>
+                  <CopyMenu target={c.label} sources={copySources(c)} onPick={(source) => copy(c.key, source)} />
+                </span>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {paddingTop > 0 ? (
+            <tr className="bulk-table__spacer" style={{ height: paddingTop }}>
+              <td colSpan={spanAll} />
+            </tr>
+          ) : null}
+          {items.map((item) => {
+            const id = rowIds[item.index];
+            return id ? <BulkTableRow key={id} id={id} index={item.index} columns={columns} /> : null;
+          })}
+          {paddingBottom > 0 ? (
+            <tr className="bulk-table__spacer" style={{ height: paddingBottom }}>
+              <td colSpan={spanAll} />
+            </tr>
+          ) : null}
+        </tbody>
+      </table>
+    </div>
+  );
+}
