@@ -1,0 +1,127 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { Server } from 'socket.io';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sessionVerified } from '../features/auth/auth-slice';
+import { bulkOrderInitialized } from '../features/bulk-progress/bulk-progress-actions';
+import { makeUser } from '../test/fixtures';
+import { api } from '../test/handlers';
+import { createAppStore } from './store';
+
+let verifyCalls = 0;
+const msw = setupServer(
+  http.get(api('auth/verify'), () => {
+    verifyCalls += 1;
+    return HttpResponse.json({ user: makeUser({ balance: 99 }) });
+  }),
+);
+// msw sees every request; the socket's own traffic goes through to the real socket.io server.
+beforeAll(() =>
+  msw.listen({
+    onUnhandledRequest: (request, print) => {
+      if (new URL(request.url).hostname !== '127.0.0.1') print.error();
+    },
+  }),
+);
+afterAll(() => msw.close());
+
+interface Joined {
+  room: string;
+  token: unknown;
+}
+
+let io: Server;
+let url: string;
+let joins: Joined[];
+
+beforeEach(async () => {
+  verifyCalls = 0;
+  joins = [];
+  const httpServer = createServer();
+  io = new Server(httpServer, { cors: { origin: true } });
+  io.on('connection', (socket) => {
+    socket.on('joinOrderRoom', (room: string) => {
+      joins.push({ room, token: socket.handshake.auth?.token });
+      void socket.join(room);
+      // The gateway answers a join with the current state at once.
+      socket.emit('orderProgress', {
+        orderId: room.slice('order_'.length),
+        processedCount: 1,
+        failedCount: 0,
+        totalCount: 3,
+        status: 'processing',
+        fileData: null,
+      });
+    });
+  });
+  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
+});
+
+afterEach(async () => {
+  await new Promise<void>((resolve) => io.close(() => resolve()));
+});
+
+function signedInStore() {
+  localStorage.setItem('token', 'good-token');
+  const store = createAppStore({ socket: { socketUrl: url, socketTransports: ['websocket'] } });
+  store.dispatch(sessionVerified(makeUser()));
+  return store;
+}
+
+const ORDER = '0f8fad5b-d9cb-469f-a165-70867728950e';
+
+describe('real-time progress', () => {
+  it('joins the order room with the token and applies the state the server sends', async () => {
+    const store = signedInStore();
+    store.dispatch(bulkOrderInitialized({ orderId: ORDER, totalCount: 3 }));
+    await vi.waitFor(() => expect(joins).toEqual([{ room: `order_${ORDER}`, token: 'good-token' }]));
+    await vi.waitFor(() => expect(store.getState().bulkProgress.processedCount).toBe(1));
+
+    io.to(`order_${ORDER}`).emit('orderProgress', {
+      orderId: ORDER,
+      processedCount: 3,
+      failedCount: 1,
+      totalCount: 3,
+      status: 'completed_with_errors',
+      fileData: { pdfName: 'l.pdf', resultCSVName: 'r.csv', autoConfirmCSVName: null },
+    });
+    await vi.waitFor(() =>
+      expect(store.getState().bulkProgress).toMatchObject({
+        orderStatus: 'completed_with_errors',
+        processedCount: 3,
+        failedCount: 1,
+        fileData: { pdfName: 'l.pdf' },
+      }),
+    );
+    // Refunds changed the balance: the profile is read again, once.
+    await vi.waitFor(() => expect(store.getState().auth.user?.balance).toBe(99));
+    expect(verifyCalls).toBe(1);
+  });
+
+  it('joins the room again after the connection drops', { timeout: 15_000 }, async () => {
+    const store = signedInStore();
+    store.dispatch(bulkOrderInitialized({ orderId: ORDER, totalCount: 3 }));
+    await vi.waitFor(() => expect(joins).toHaveLength(1));
+    // A dropped transport (not a server-side kick, which socket.io treats as final) reconnects.
+    for (const socket of io.of('/').sockets.values()) socket.conn.close();
+    await vi.waitFor(() => expect(joins).toHaveLength(2), { timeout: 8000 });
+    expect(joins[1]?.room).toBe(`order_${ORDER}`);
+    // The server forgot the room with the old connection: only the re-join delivers this.
+    io.to(`order_${ORDER}`).emit('orderProgress', { orderId: ORDER, processedCount: 2, status: 'processing' });
+    await vi.waitFor(() => expect(store.getState().bulkProgress.processedCount).toBe(2));
+  });
+
+  it('ignores events for another order and leaves when the window is closed or the user logs out', async () => {
+    const store = signedInStore();
+    store.dispatch(bulkOrderInitialized({ orderId: ORDER, totalCount: 3 }));
+    await vi.waitFor(() => expect(store.getState().bulkProgress.processedCount).toBe(1));
+    io.emit('orderProgress', { orderId: 'someone-else', processedCount: 2, status: 'failed' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(store.getState().bulkProgress.orderStatus).toBe('processing');
+    store.dispatch({ type: 'auth/logoutRequested' });
+    await vi.waitFor(() => expect(io.of('/').sockets.size).toBe(0));
+  });
+});
