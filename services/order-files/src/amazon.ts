@@ -41,8 +41,9 @@ const COLUMNS = {
 
 const REQUIRED: (keyof typeof COLUMNS)[] = ['orderId', 'recipientName', 'address1', 'city', 'state', 'zip'];
 
+/** order-id and ship-address-1 together appear in no other format this module reads. */
 export const isAmazonHeader = (keys: string[]): boolean =>
-  keys.includes(headerKey('order-id')) && keys.includes(headerKey('recipient-name'));
+  keys.includes(headerKey('order-id')) && keys.includes(headerKey('ship-address-1'));
 
 export interface MappedRows {
   rows: BulkRow[];

@@ -131,12 +131,6 @@ export function parseCsvGrid(text: string): Grid {
   return grid;
 }
 
-export const isTemplateHeader = (keys: string[]): boolean =>
-  REQUIRED_FIELDS.some((field) => {
-    const column = COLUMNS.find((c) => c.field === field)!;
-    return columnOf(keys, [column.header, column.field, ...(column.aliases ?? [])]) >= 0;
-  });
-
 /** Rows of a file in the template's format, in file order. */
 export function templateRowsFromGrid(grid: Grid): BulkRow[] {
   const headerIndex = grid.rows.findIndex((row) => !isBlankRow(row));

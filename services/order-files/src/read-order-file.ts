@@ -1,7 +1,7 @@
 import { type Address, BULK_MAX_ROWS, type OrderSource, type Sku } from '@flatship/proto';
 import { amazonRowsFromGrid, isAmazonHeader, type MappedRows, splitTabText } from './amazon';
 import type { BulkRow } from './bulk-row';
-import { hasNoSender, isTemplateHeader, parseCsvGrid, templateRowsFromGrid } from './csv';
+import { hasNoSender, parseCsvGrid, templateRowsFromGrid } from './csv';
 import { decodeText, toBytes } from './decode';
 import { OrderFileError } from './errors';
 import { type Grid, headerKey, isBlankRow } from './grid';
@@ -101,12 +101,9 @@ export function readOrderFile(file: { name: string; data: Uint8Array | ArrayBuff
 function readCsvGrid(grid: Grid): { source: OrderSource; mapped: MappedRows } {
   const header = grid.rows.find((row) => !isBlankRow(row));
   if (!header) throw new OrderFileError('This file is empty');
-  const keys = header.map(headerKey);
-  if (!isTemplateHeader(keys)) {
-    if (isAmazonHeader(keys)) return { source: 'amazon', mapped: amazonRowsFromGrid(grid) };
-    if (grid.rows.slice(0, 50).some((row) => isWalmartHeader(row.map(headerKey)))) {
-      return { source: 'walmart', mapped: walmartRowsFromGrid(grid) };
-    }
+  if (isAmazonHeader(header.map(headerKey))) return { source: 'amazon', mapped: amazonRowsFromGrid(grid) };
+  if (grid.rows.slice(0, 50).some((row) => isWalmartHeader(row.map(headerKey)))) {
+    return { source: 'walmart', mapped: walmartRowsFromGrid(grid) };
   }
   return { source: 'csv', mapped: { rows: templateRowsFromGrid(grid), warnings: [] } };
 }
