@@ -9,11 +9,15 @@ import {
 } from '@flatship/kit';
 import type { UserChangedEvent } from '@flatship/proto';
 import type { UserChangeFeed } from './adapters/user-changes';
+import { createBulkRepo } from './db/bulk-repo';
 import { createLabelsRepo } from './db/labels-repo';
 import { createTransactor } from './db/transactor';
+import type { EventRecorder } from './domain/bulk/ports';
 import type { CarrierPort, FileStore, LedgerPort, PublishLabelPurchased, QuotePort } from './domain/ports';
+import { registerBulkRoutes } from './routes/bulk';
 import type { DomainDeps } from './routes/deps';
 import { registerDownloadRoutes } from './routes/download';
+import { registerInternalRoutes } from './routes/internal';
 import { registerOrderRoutes } from './routes/orders';
 
 export interface OrdersAppDeps {
@@ -30,6 +34,12 @@ export interface OrdersAppDeps {
   carrier: CarrierPort;
   files: FileStore;
   publishLabelPurchased: PublishLabelPurchased;
+  /** `label.requested` and `bulk.progress`, recorded in the outbox. */
+  events: EventRecorder;
+  /** Shared secret of `/internal/*` routes. */
+  internalSecret: string;
+  /** How long retry-failed waits for the retried labels before answering (default 15 s). */
+  retryWaitMs?: number;
   /** Pauses between retries of a carrier failure that may pass (default 250 ms, then 1 s). */
   carrierRetryDelaysMs?: number[];
   readiness?: ReadinessCheck[];
@@ -62,6 +72,8 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
   const domain: DomainDeps = createDomainDeps(deps, app.log);
   registerOrderRoutes(app, domain);
   registerDownloadRoutes(app, domain);
+  registerBulkRoutes(app, domain);
+  registerInternalRoutes(app, domain, deps.internalSecret);
   return app;
 }
 
@@ -69,12 +81,23 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
 export function createDomainDeps(
   deps: Pick<
     OrdersAppDeps,
-    'db' | 'quotes' | 'ledger' | 'carrier' | 'files' | 'publishLabelPurchased' | 'carrierRetryDelaysMs'
+    | 'db'
+    | 'quotes'
+    | 'ledger'
+    | 'carrier'
+    | 'files'
+    | 'publishLabelPurchased'
+    | 'carrierRetryDelaysMs'
+    | 'events'
+    | 'retryWaitMs'
   >,
   logger: DomainDeps['logger'],
 ): DomainDeps {
   return {
     labels: createLabelsRepo(deps.db),
+    bulk: createBulkRepo(deps.db),
+    events: deps.events,
+    retryWaitMs: deps.retryWaitMs ?? 15_000,
     transactor: createTransactor(deps.db),
     quotes: deps.quotes,
     ledger: deps.ledger,

@@ -17,6 +17,17 @@ export const OrdersConfigSchema = Type.Object({
     description: 'share of sandbox carrier purchases that fail, from 0 to 1',
   }),
   TOKEN_STATE_TTL_MS: Type.Integer({ minimum: 0, default: 5000, description: 'how long a token state is cached' }),
+  LABEL_REQUESTED_PARTITIONS: Type.Integer({
+    minimum: 1,
+    maximum: 256,
+    default: 8,
+    description: 'partitions of label.requested when this service creates the topic; caps label-worker parallelism',
+  }),
+  RETRY_WAIT_MS: Type.Integer({
+    minimum: 0,
+    default: 15_000,
+    description: 'how long retry-failed waits for the retried labels before answering',
+  }),
   RECONCILE_INTERVAL_MS: Type.Integer({
     minimum: 1000,
     default: 60_000,

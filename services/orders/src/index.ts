@@ -1,4 +1,16 @@
+export { createLocalFileStore } from './adapters/local-file-store';
+export { createPaymentsLedger } from './adapters/payments-ledger';
+export { createPricingQuotes } from './adapters/pricing-quotes';
 export { buildApp, createDomainDeps, type OrdersAppDeps } from './app';
 export { type OrdersConfig, OrdersConfigSchema } from './config';
+export { createBulkRepo } from './db/bulk-repo';
 export { migrations, ORDERS_SCHEMA } from './db/migrations';
+export { createEventRecorder, createLabelPurchasedPublisher } from './db/outbox';
+export { createTransactor } from './db/transactor';
+export { progressOf } from './domain/bulk/bulk-view';
+export type { BulkDeps, BulkWorkerDeps } from './domain/bulk/deps';
+export type { BulkOrderRecord, ProgressNotifier } from './domain/bulk/ports';
+export { processBulkLabel } from './domain/bulk/process-bulk-label';
+export { resumeBulkOrder, sweepStalledBulkOrders } from './domain/bulk/resume-bulk-order';
+export type { CarrierPort, FileStore, LedgerPort, QuotePort } from './domain/ports';
 export { validateShipment } from './domain/validate-shipment';

@@ -9,6 +9,7 @@ import {
   runService,
 } from '@flatship/kit';
 import { createOutbox, createPostgresBus, migrateBus } from '@flatship/kit/bus';
+import { TOPICS } from '@flatship/proto';
 import { createLocalFileStore } from './adapters/local-file-store';
 import { createPaymentsLedger } from './adapters/payments-ledger';
 import { createPricingQuotes } from './adapters/pricing-quotes';
@@ -18,7 +19,7 @@ import { createBusUserChangeFeed } from './adapters/user-changes';
 import { buildApp, createDomainDeps } from './app';
 import { OrdersConfigSchema } from './config';
 import { migrations, ORDERS_SCHEMA } from './db/migrations';
-import { createLabelPurchasedPublisher } from './db/outbox';
+import { createEventRecorder, createLabelPurchasedPublisher } from './db/outbox';
 import { startReconciler } from './jobs/reconciler';
 
 const BUS_SCHEMA = 'bus';
@@ -32,7 +33,13 @@ await runService('orders', async () => {
 
   // Embedded topology: the bus is a log in the same database, in its own schema.
   await migrateBus(db, BUS_SCHEMA);
-  const bus = createPostgresBus({ db, schema: BUS_SCHEMA, logger });
+  const bus = createPostgresBus({
+    db,
+    schema: BUS_SCHEMA,
+    logger,
+    // The first publisher creates a topic; label.requested needs enough partitions for the workers' concurrency.
+    partitions: { [TOPICS.labelRequested]: config.LABEL_REQUESTED_PARTITIONS },
+  });
   const outbox = createOutbox({ db, schema: ORDERS_SCHEMA, bus, logger });
   const stopRelay = await outbox.startRelay();
 
@@ -49,11 +56,14 @@ await runService('orders', async () => {
     carrier: createSandboxCarrier({ failureRate: config.CARRIER_FAILURE_RATE }),
     files: createLocalFileStore(config.FILES_DIR),
     publishLabelPurchased: createLabelPurchasedPublisher(outbox),
+    events: createEventRecorder(outbox),
   };
   const app = await buildApp({
     ...ports,
     logger,
     jwtPublicKey: config.JWT_PUBLIC_KEY,
+    internalSecret: config.INTERNAL_SECRET,
+    retryWaitMs: config.RETRY_WAIT_MS,
     tokenState,
     userChanges: createBusUserChangeFeed(bus, logger),
   });

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSandboxCarrier } from '@flatship/carriers';
 import { createCachedTokenState, createDb, type Knex, migrate, type ServiceApp } from '@flatship/kit';
-import { createOutbox, createPostgresBus, migrateBus, type PostgresBus } from '@flatship/kit/bus';
+import { createOutbox, createPostgresBus, migrateBus, type Outbox, type PostgresBus } from '@flatship/kit/bus';
 import { createTestDatabase, generateTokenKeys } from '@flatship/kit/testing';
 import type { OrderCreateBody, Role, TokenState } from '@flatship/proto';
 import { createLocalFileStore } from '../src/adapters/local-file-store';
 import { buildApp, createDomainDeps } from '../src/app';
 import { migrations, ORDERS_SCHEMA } from '../src/db/migrations';
-import { createLabelPurchasedPublisher } from '../src/db/outbox';
+import { createEventRecorder, createLabelPurchasedPublisher } from '../src/db/outbox';
 import type { CarrierPort, Clock, LedgerPort, QuotePort } from '../src/domain/ports';
 import type { DomainDeps } from '../src/routes/deps';
 
@@ -27,6 +27,7 @@ export interface OrdersHarness {
   states: Map<string, TokenState>;
   domain: DomainDeps & { clock: Clock };
   bus: PostgresBus;
+  outbox: Outbox;
   close(): Promise<void>;
 }
 
@@ -48,7 +49,7 @@ export async function startOrders(
     /** The users every service in the test accepts tokens of, as auth would answer. */
     states: Map<string, TokenState>;
   }) => Promise<HarnessPorts>,
-  opts: { onClose?: () => Promise<void> } = {},
+  opts: { onClose?: () => Promise<void>; retryWaitMs?: number } = {},
 ): Promise<OrdersHarness> {
   const tdb = await createTestDatabase('orders');
   const db = createDb(tdb.url, ORDERS_SCHEMA, { max: 20 });
@@ -68,9 +69,17 @@ export async function startOrders(
     carrier: ports.carrier ?? createSandboxCarrier(),
     files: createLocalFileStore(filesDir),
     publishLabelPurchased: createLabelPurchasedPublisher(outbox),
+    events: createEventRecorder(outbox),
     carrierRetryDelaysMs: [1, 1],
+    retryWaitMs: opts.retryWaitMs ?? 5_000,
   };
-  const app = await buildApp({ ...deps, logger: false, jwtPublicKey: keys.publicKey, tokenState });
+  const app = await buildApp({
+    ...deps,
+    logger: false,
+    jwtPublicKey: keys.publicKey,
+    tokenState,
+    internalSecret: INTERNAL_SECRET,
+  });
   await app.ready();
   const silent = { info() {}, warn() {}, error() {} };
   return {
@@ -81,6 +90,7 @@ export async function startOrders(
     keys,
     states,
     bus,
+    outbox,
     domain: { ...createDomainDeps(deps, silent), clock: { now: () => new Date() } },
     async close() {
       await app.close();

@@ -4,7 +4,7 @@ import type { LabelRecord, LabelStatus, LabelsRepo, NewLabel, Tx } from '../doma
 import type { ShipmentAddress, ShipmentParcel } from '../domain/validate-shipment';
 import { fromTx } from './transactor';
 
-interface LabelRow {
+export interface LabelRow {
   id: string;
   user_id: string;
   bulk_order_id: string | null;
@@ -29,7 +29,7 @@ interface LabelRow {
   updated_at: Date;
 }
 
-const toRecord = (r: LabelRow): LabelRecord => ({
+export const toRecord = (r: LabelRow): LabelRecord => ({
   id: r.id,
   userId: r.user_id,
   bulkOrderId: r.bulk_order_id,
@@ -158,7 +158,7 @@ export function createLabelsRepo(db: Knex): LabelsRepo {
         `update labels set lease_until = ?
           where id in (
             select id from labels
-             where status = 'pending' and updated_at < ? and (lease_until is null or lease_until < now())
+             where status = 'pending' and bulk_order_id is null and updated_at < ? and (lease_until is null or lease_until < now())
              order by updated_at
              limit ?
              for update skip locked)

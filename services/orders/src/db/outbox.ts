@@ -1,6 +1,7 @@
 import type { Outbox } from '@flatship/kit/bus';
 import { type LabelPurchasedEvent, TOPICS } from '@flatship/proto';
-import type { PublishLabelPurchased } from '../domain/ports';
+import type { EventRecorder } from '../domain/bulk/ports';
+import type { PublishLabelPurchased, Tx } from '../domain/ports';
 import { fromTx } from './transactor';
 
 /**
@@ -22,5 +23,28 @@ export function createLabelPurchasedPublisher(outbox: Outbox): PublishLabelPurch
       createdAt: label.createdAt.toISOString(),
     };
     await outbox.add(trx, TOPICS.labelPurchased, [{ key: label.userId, value: event }]);
+  };
+}
+
+/** `label.requested` (keyed by label id) and `bulk.progress` (keyed by order id) in the caller's transaction. */
+export function createEventRecorder(outbox: Outbox): EventRecorder {
+  const trxOf = (tx: Tx) => {
+    const trx = fromTx(tx);
+    if (!trx) throw new Error('events must be recorded inside a transaction');
+    return trx;
+  };
+  return {
+    async labelRequested(tx, events) {
+      for (let i = 0; i < events.length; i += 1000) {
+        await outbox.add(
+          trxOf(tx),
+          TOPICS.labelRequested,
+          events.slice(i, i + 1000).map((e) => ({ key: e.labelId, value: e })),
+        );
+      }
+    },
+    async progress(tx, event) {
+      await outbox.add(trxOf(tx), TOPICS.bulkProgress, [{ key: event.orderId, value: event }]);
+    },
   };
 }

@@ -1,0 +1,38 @@
+import { BaseConfig, portConfig } from '@flatship/kit';
+import { type Static, Type } from 'typebox';
+
+export const LabelWorkerConfigSchema = Type.Object({
+  PORT: portConfig(4106),
+  ...BaseConfig,
+  PAYMENTS_URL: Type.String({ pattern: '^https?://', description: 'base URL of the payments service (refunds)' }),
+  FILES_DIR: Type.String({ minLength: 1, description: 'directory where label files are kept (shared with orders)' }),
+  CARRIER_FAILURE_RATE: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    default: 0,
+    description: 'share of sandbox carrier purchases that fail, from 0 to 1',
+  }),
+  LABEL_WORKER_CONCURRENCY: Type.Integer({
+    minimum: 1,
+    maximum: 64,
+    default: 4,
+    description: 'label.requested partitions this process works on at once',
+  }),
+  LABEL_REQUESTED_PARTITIONS: Type.Integer({
+    minimum: 1,
+    maximum: 256,
+    default: 8,
+    description: 'partitions of label.requested when this process creates the topic (same value as orders)',
+  }),
+  BULK_STALL_MS: Type.Integer({
+    minimum: 1000,
+    default: 60_000,
+    description: 'a bulk order with no progress for this long is resumed by the sweeper',
+  }),
+  PROGRESS_INTERVAL_MS: Type.Integer({
+    minimum: 0,
+    default: 250,
+    description: 'at most one bulk.progress per order per this many milliseconds',
+  }),
+});
+export type LabelWorkerConfig = Static<typeof LabelWorkerConfigSchema>;

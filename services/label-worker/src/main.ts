@@ -1,0 +1,85 @@
+import { createSandboxCarrier } from '@flatship/carriers';
+import {
+  createDb,
+  createInternalClient,
+  createLogger,
+  createServiceApp,
+  loadConfig,
+  migrate,
+  runService,
+} from '@flatship/kit';
+import { createOutbox, createPostgresBus, migrateBus } from '@flatship/kit/bus';
+import { createLocalFileStore, createPaymentsLedger, migrations, ORDERS_SCHEMA } from '@flatship/orders';
+import { TOPICS } from '@flatship/proto';
+import { LabelWorkerConfigSchema } from './config';
+import { createWorkerDeps } from './deps';
+import { startSweeper } from './sweeper';
+import { startLabelWorker } from './worker';
+
+const BUS_SCHEMA = 'bus';
+
+await runService(
+  'label-worker',
+  async () => {
+    const config = loadConfig(LabelWorkerConfigSchema);
+    const logger = createLogger('label-worker', config.LOG_LEVEL);
+    // The worker is part of the orders context: it works on the orders schema, migrated by whichever starts first.
+    const db = createDb(config.DATABASE_URL, ORDERS_SCHEMA, { max: config.LABEL_WORKER_CONCURRENCY + 4 });
+    await migrate(db, ORDERS_SCHEMA, migrations);
+    await migrateBus(db, BUS_SCHEMA);
+    const bus = createPostgresBus({
+      db,
+      schema: BUS_SCHEMA,
+      logger,
+      partitions: { [TOPICS.labelRequested]: config.LABEL_REQUESTED_PARTITIONS },
+    });
+    const outbox = createOutbox({ db, schema: ORDERS_SCHEMA, bus, logger });
+    const stopRelay = await outbox.startRelay();
+
+    const deps = createWorkerDeps({
+      db,
+      bus,
+      outbox,
+      ledger: createPaymentsLedger(
+        createInternalClient({ baseUrl: config.PAYMENTS_URL, secret: config.INTERNAL_SECRET }),
+      ),
+      carrier: createSandboxCarrier({ failureRate: config.CARRIER_FAILURE_RATE }),
+      files: createLocalFileStore(config.FILES_DIR),
+      logger,
+      progressIntervalMs: config.PROGRESS_INTERVAL_MS,
+    });
+    const subscription = await startLabelWorker(bus, deps, { concurrency: config.LABEL_WORKER_CONCURRENCY });
+    const sweeper = startSweeper(deps, {
+      stallMs: config.BULK_STALL_MS,
+      intervalMs: Math.min(30_000, Math.max(1000, Math.floor(config.BULK_STALL_MS / 2))),
+    });
+    logger.info({ concurrency: config.LABEL_WORKER_CONCURRENCY }, 'label worker consuming label.requested');
+
+    const app = createServiceApp({
+      name: 'label-worker',
+      logger,
+      readiness: [
+        async () => {
+          await db.raw('select 1');
+        },
+      ],
+    });
+
+    return {
+      app,
+      host: config.HOST,
+      port: config.PORT,
+      async close() {
+        await sweeper.stop();
+        // Rows in hand are finished and committed before the partitions are given up.
+        await subscription.close();
+        await deps.progress.flush();
+        await stopRelay();
+        await outbox.flush().catch((err: unknown) => logger.warn({ err }, 'outbox not fully relayed at shutdown'));
+        await bus.close();
+        await db.destroy();
+      },
+    };
+  },
+  30_000,
+);

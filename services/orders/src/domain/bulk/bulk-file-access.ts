@@ -1,0 +1,81 @@
+import { AppError, type AuthContext } from '@flatship/kit';
+import type { BulkFilesReply, BulkFileType } from '@flatship/proto';
+import type { FileStore } from '../ports';
+import { visibleOrder } from './access';
+import { bulkFileKey } from './bulk-files';
+import { BULK_MESSAGES } from './bulk-messages';
+import { fileDataOf } from './bulk-view';
+import type { BulkOrderRecord, BulkRepo } from './ports';
+
+const FILES = {
+  pdf: { file: 'labels.pdf', contentType: 'application/pdf', name: (o: BulkOrderRecord) => o.pdfName },
+  'result-csv': {
+    file: 'results.csv',
+    contentType: 'text/csv; charset=utf-8',
+    name: (o: BulkOrderRecord) => o.resultCsvName,
+  },
+  'auto-csv': {
+    file: 'auto-confirm.tsv',
+    contentType: 'text/tab-separated-values; charset=utf-8',
+    name: (o: BulkOrderRecord) => o.autoConfirmName,
+  },
+} as const;
+
+const STILL_WORKING = new Set(['processing', 'generating_files', 'retrying_failed']);
+
+async function exists(files: FileStore, key: string): Promise<boolean> {
+  const opened = await files.open(key);
+  (opened?.stream as (NodeJS.ReadableStream & { destroy?: () => void }) | undefined)?.destroy?.();
+  return opened !== null;
+}
+
+/** GET /api/orders/bulk/files/{orderId}: which files exist now. */
+export async function bulkFileAvailability(
+  deps: { bulk: BulkRepo; files: FileStore },
+  auth: AuthContext,
+  orderId: string,
+): Promise<BulkFilesReply> {
+  const o = await visibleOrder(deps, auth, orderId);
+  const has = async (type: BulkFileType) =>
+    FILES[type].name(o) !== null && (await exists(deps.files, bulkFileKey(o.userId, o.id, FILES[type].file)));
+  return {
+    pdf: await has('pdf'),
+    resultCSV: await has('result-csv'),
+    autoConfirm: await has('auto-csv'),
+    fileData: fileDataOf(o) ?? { pdfName: null, resultCSVName: null, autoConfirmCSVName: null },
+  };
+}
+
+export type BulkDownload =
+  | { ready: true; stream: NodeJS.ReadableStream; size: number; fileName: string; contentType: string }
+  | { ready: false; message: string };
+
+/**
+ * One of an order's files. Not generated yet while the order is still working
+ * → not ready (202); never generated, or gone → FILE_NOT_FOUND.
+ */
+export async function getBulkFile(
+  deps: { bulk: BulkRepo; files: FileStore },
+  auth: AuthContext,
+  type: BulkFileType,
+  orderId: string,
+): Promise<BulkDownload> {
+  let o: BulkOrderRecord;
+  try {
+    o = await visibleOrder(deps, auth, orderId);
+  } catch {
+    throw new AppError('FILE_NOT_FOUND', BULK_MESSAGES.fileNotFound);
+  }
+  const spec = FILES[type];
+  const name = spec.name(o);
+  if (!name) {
+    if (STILL_WORKING.has(o.status)) return { ready: false, message: BULK_MESSAGES.fileNotReady };
+    throw new AppError('FILE_NOT_FOUND', BULK_MESSAGES.fileNotFound);
+  }
+  const file = await deps.files.open(bulkFileKey(o.userId, o.id, spec.file));
+  if (!file) {
+    if (STILL_WORKING.has(o.status)) return { ready: false, message: BULK_MESSAGES.fileNotReady };
+    throw new AppError('FILE_NOT_FOUND', BULK_MESSAGES.fileNotFound);
+  }
+  return { ready: true, ...file, fileName: name, contentType: spec.contentType };
+}

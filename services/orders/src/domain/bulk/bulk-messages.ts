@@ -1,0 +1,20 @@
+/** The texts users see about bulk orders. Where the spec gives a text, it is that text. */
+export const BULK_MESSAGES = {
+  initialised: 'Bulk order initialized',
+  accepted: 'Bulk order accepted. Labels are being created.',
+  notFound: 'Bulk order not found',
+  alreadySubmitted: 'This bulk order has already been submitted',
+  inProgress: 'This order is already being processed',
+  noRows: 'The order has no rows',
+  tooManyRows: (max: number) => `An order may have at most ${max} rows`,
+  serviceMissing: 'Service name must be selected from the dropdown',
+  rowErrors: (shown: string[], more: number) => `${shown.join('; ')}${more > 0 ? `; and ${more} more row(s)` : ''}`,
+  noFailedLabels: 'No failed labels found',
+  retryStarted: (n: number) => `Retrying ${n} failed label(s)`,
+  retryDone: (recovered: number, still: number) =>
+    still > 0 ? `${recovered} labels recovered. ${still} still failed.` : `${recovered} labels recovered.`,
+  fileNotFound: 'File not found',
+  fileNotReady: 'File is still being processed. Please try again in a few moments.',
+  fixed: 'Batch order fixed',
+  abandoned: 'The order could not be submitted. Its charge has been refunded.',
+} as const;

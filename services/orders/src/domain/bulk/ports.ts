@@ -1,0 +1,118 @@
+import type { BulkOrderItem, BulkProgressEvent, BulkStatus, LabelRequestedEvent, OrderSource } from '@flatship/proto';
+import type { DomainLogger, LabelRecord, Tx } from '../ports';
+import type { ShipmentAddress, ShipmentParcel } from '../validate-shipment';
+
+export interface BulkOrderRecord {
+  id: string;
+  userId: string;
+  status: BulkStatus;
+  source: OrderSource;
+  fileName: string | null;
+  totalCount: number;
+  processedCount: number;
+  failedCount: number;
+  costCents: number;
+  /** Set when the first charge was asked for; the order's money is `bulk:<id>`. */
+  chargeKey: string | null;
+  /** Set once the rows exist; before that the order holds no shipments. */
+  submittedAt: Date | null;
+  retryCount: number;
+  retryCostCents: number;
+  pdfName: string | null;
+  resultCsvName: string | null;
+  autoConfirmName: string | null;
+  stuckAt: Date | null;
+  lastProgressAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A shipment of a bulk order: a `labels` row with its place in the order and the row as submitted. */
+export interface BulkRowRecord extends LabelRecord {
+  bulkOrderId: string;
+  rowIndex: number;
+  attempt: number;
+  input: BulkOrderItem;
+}
+
+export interface NewBulkRow {
+  id: string;
+  rowIndex: number;
+  input: BulkOrderItem;
+  serviceUid: string;
+  serviceName: string;
+  sender: ShipmentAddress;
+  receiver: ShipmentAddress;
+  parcel: ShipmentParcel;
+  priceCents: number;
+}
+
+export interface OrderFiles {
+  pdfName: string | null;
+  resultCsvName: string | null;
+  autoConfirmName: string | null;
+}
+
+export interface BulkRepo {
+  create(order: { id: string; userId: string }): Promise<BulkOrderRecord>;
+  findById(id: string, tx?: Tx): Promise<BulkOrderRecord | null>;
+  /** Row lock on the order: every change of an order's rows or counts takes it first, so counts never race. */
+  lock(id: string, tx: Tx): Promise<BulkOrderRecord | null>;
+  listForUser(userId: string, limit: number): Promise<BulkOrderRecord[]>;
+  /** Claims the order's first charge; false when it is already charged, being charged or submitted. */
+  reserveCharge(
+    id: string,
+    plan: { costCents: number; chargeKey: string; source: OrderSource; fileName: string | null },
+  ): Promise<boolean>;
+  /** Gives the claim back after payments refused the charge (nothing was taken). */
+  releaseCharge(id: string): Promise<void>;
+  /** Inserts the rows and marks the order submitted; false (nothing written) when the order was given up meanwhile. */
+  submit(id: string, userId: string, chargeKey: string, rows: NewBulkRow[], tx: Tx): Promise<boolean>;
+  /** Counts recomputed from the rows (never incremented), progress time bumped. */
+  reconcileCounts(id: string, tx: Tx): Promise<BulkOrderRecord>;
+  /** Moves the order from one of `from` to `to`; null when it was in none of them. */
+  transition(
+    id: string,
+    from: readonly BulkStatus[],
+    to: BulkStatus,
+    extra?: Partial<OrderFiles> & { stuck?: boolean; retryCount?: number; retryCostCents?: number },
+    tx?: Tx,
+  ): Promise<BulkOrderRecord | null>;
+  rows(orderId: string, tx?: Tx): Promise<BulkRowRecord[]>;
+  findRow(labelId: string, tx?: Tx): Promise<BulkRowRecord | null>;
+  failedRows(orderIds: string[], limitPerOrder: number): Promise<Map<string, { rowIndex: number; error: string }[]>>;
+  /** pending → completed for this attempt only. */
+  completeRow(
+    id: string,
+    attempt: number,
+    done: { trackingNumber: string; pdfName: string },
+    tx: Tx,
+  ): Promise<BulkRowRecord | null>;
+  /** pending → cancelled (failed) for this attempt only. */
+  failRow(
+    id: string,
+    attempt: number,
+    why: { errorCode: string; error: string; refunded: boolean },
+    tx: Tx,
+  ): Promise<BulkRowRecord | null>;
+  /** Every failed row back to pending as its next attempt, paid by `chargeKey`. */
+  requeueFailed(orderId: string, chargeKey: string, tx: Tx): Promise<BulkRowRecord[]>;
+  /**
+   * Unfinished orders whose progress is older than `olderThan`; their progress
+   * time is bumped so another sweeper leaves them alone for a while.
+   */
+  leaseStalled(olderThan: Date, limit: number): Promise<BulkOrderRecord[]>;
+}
+
+/** Records events in the caller's transaction (the outbox), relayed after commit. */
+export interface EventRecorder {
+  labelRequested(tx: Tx, events: LabelRequestedEvent[]): Promise<void>;
+  progress(tx: Tx, event: BulkProgressEvent): Promise<void>;
+}
+
+/** Best-effort, throttled progress for the live view; the final event goes through the outbox instead. */
+export interface ProgressNotifier {
+  notify(order: BulkOrderRecord): void;
+}
+
+export interface BulkLogger extends DomainLogger {}

@@ -1,0 +1,115 @@
+import { AppError, assertSelfOrAdmin, requireAuth, type ServiceApp } from '@flatship/kit';
+import {
+  BatchOrdersReplySchema,
+  BULK_FILE_TYPES,
+  BULK_MAX_ROWS,
+  BulkFilesReplySchema,
+  type BulkFileType,
+  BulkFixReplySchema,
+  BulkInitBodySchema,
+  BulkInitReplySchema,
+  BulkProcessBodySchema,
+  BulkProcessReplySchema,
+  RetryReplySchema,
+} from '@flatship/proto';
+import { Type } from 'typebox';
+import { isUuid } from '../db/labels-repo';
+import { bulkFileAvailability, getBulkFile } from '../domain/bulk/bulk-file-access';
+import { BULK_MESSAGES } from '../domain/bulk/bulk-messages';
+import { initBulkOrder } from '../domain/bulk/init-bulk-order';
+import { listBulkOrders } from '../domain/bulk/list-bulk-orders';
+import { processBulkOrder } from '../domain/bulk/process-bulk-order';
+import { fixBulkOrder } from '../domain/bulk/resume-bulk-order';
+import { retryFailed } from '../domain/bulk/retry-failed';
+import { MESSAGES } from '../domain/messages';
+import type { DomainDeps } from './deps';
+
+const UserIdParamsSchema = Type.Object({ userId: Type.String() });
+const OrderIdParamsSchema = Type.Object({ orderId: Type.String() });
+const DownloadParamsSchema = Type.Object({ type: Type.String(), orderId: Type.String() });
+const TokenQuerySchema = Type.Object({ token: Type.Optional(Type.String()) });
+/** Ten thousand rows of a few hundred bytes each, with room to spare. */
+const PROCESS_BODY_LIMIT = 16 * 1024 * 1024;
+
+export function registerBulkRoutes(app: ServiceApp, deps: DomainDeps): void {
+  app.post(
+    '/api/orders/bulk/init',
+    { onRequest: [app.requireUser], schema: { body: BulkInitBodySchema, response: { 201: BulkInitReplySchema } } },
+    async (request, reply) => {
+      assertSelfOrAdmin(request.auth, request.body.userId);
+      if (!isUuid(request.body.userId)) throw new AppError('ORDERS_INVALID', MESSAGES.badUserId);
+      return reply.status(201).send(await initBulkOrder(deps, request.body.userId));
+    },
+  );
+
+  app.post(
+    '/api/orders/bulk/process/:userId',
+    {
+      onRequest: [app.requireUser],
+      bodyLimit: PROCESS_BODY_LIMIT,
+      schema: { params: UserIdParamsSchema, body: BulkProcessBodySchema, response: { 202: BulkProcessReplySchema } },
+    },
+    async (request, reply) => {
+      assertSelfOrAdmin(request.auth, request.params.userId);
+      if (request.body.orderData.length > BULK_MAX_ROWS) {
+        throw new AppError('ORDERS_INVALID', BULK_MESSAGES.tooManyRows(BULK_MAX_ROWS));
+      }
+      const result = await processBulkOrder(deps, { userId: request.params.userId, body: request.body });
+      request.log.info(
+        { orderId: result.data.orderId, rows: result.data.totalCount, by: requireAuth(request).userId },
+        'bulk order accepted',
+      );
+      return reply.status(202).send(result);
+    },
+  );
+
+  app.get(
+    '/api/orders/bulk/:userId',
+    { onRequest: [app.requireUser], schema: { params: UserIdParamsSchema, response: { 200: BatchOrdersReplySchema } } },
+    async (request) => {
+      assertSelfOrAdmin(request.auth, request.params.userId);
+      return { bulkOrders: await listBulkOrders(deps, request.params.userId) };
+    },
+  );
+
+  app.post(
+    '/api/orders/bulk/retry-failed/:orderId',
+    { onRequest: [app.requireUser], schema: { params: OrderIdParamsSchema, response: { 200: RetryReplySchema } } },
+    async (request) => retryFailed(deps, requireAuth(request), request.params.orderId, { waitMs: deps.retryWaitMs }),
+  );
+
+  app.post(
+    '/api/orders/bulk/fix/:orderId',
+    { onRequest: [app.requireUser], schema: { params: OrderIdParamsSchema, response: { 200: BulkFixReplySchema } } },
+    async (request) => fixBulkOrder(deps, requireAuth(request), request.params.orderId),
+  );
+
+  app.get(
+    '/api/orders/bulk/files/:orderId',
+    { onRequest: [app.requireUser], schema: { params: OrderIdParamsSchema, response: { 200: BulkFilesReplySchema } } },
+    async (request) => bulkFileAvailability(deps, requireAuth(request), request.params.orderId),
+  );
+
+  // Download links open without script, so the token comes as `?token=`.
+  app.get(
+    '/api/orders/download/:type/:orderId',
+    {
+      onRequest: [app.requireUser],
+      schema: { params: DownloadParamsSchema, querystring: TokenQuerySchema },
+    },
+    async (request, reply) => {
+      const type = request.params.type as BulkFileType;
+      if (!BULK_FILE_TYPES.includes(type)) throw new AppError('FILE_NOT_FOUND', BULK_MESSAGES.fileNotFound);
+      const file = await getBulkFile(deps, requireAuth(request), type, request.params.orderId);
+      if (!file.ready) return reply.status(202).send({ message: file.message });
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-length', String(file.size))
+        .header('content-disposition', `attachment; filename="${file.fileName}"`)
+        .header('access-control-expose-headers', 'Content-Disposition')
+        .header('cache-control', 'private, max-age=0, must-revalidate')
+        .header('x-content-type-options', 'nosniff')
+        .send(file.stream);
+    },
+  );
+}
