@@ -4,6 +4,7 @@ export const BULK_MESSAGES = {
   initialDataFailed: 'Error loading initial data',
   parseFailed: 'Error parsing file',
   processingFailed: 'File processing failed',
+  unsupported: 'Unsupported file type. Please upload a .csv, Amazon .txt or Walmart .xlsx file',
   uploaded: 'File Uploaded successfully.',
   reset: 'File reset successfully.',
   priceFailed: 'Price calculation failed',

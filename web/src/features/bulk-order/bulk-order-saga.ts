@@ -1,11 +1,4 @@
-import {
-  ADDRESS_REQUIRED_MESSAGE,
-  type BulkRow,
-  orderFileKind,
-  toBulkOrderItem,
-  UNSUPPORTED_FILE_MESSAGE,
-  validateBulkRows,
-} from '@flatship/order-files';
+import { ADDRESS_REQUIRED_MESSAGE, type BulkRow, toBulkOrderItem, validateBulkRows } from '@flatship/order-files';
 import type {
   Address,
   AvailableService,
@@ -59,7 +52,7 @@ import {
   skusChanged,
   validationFailed,
 } from './bulk-order-slice';
-import { readOrderFileOf, takeFile } from './file-reader';
+import { fileKind, readOrderFileOf, takeFile } from './file-reader';
 import type { ReadReply } from './read-file-protocol';
 
 /** Editing a cell, deleting a few rows in a row, or flicking through services asks for one quote. */
@@ -118,10 +111,10 @@ export function* openBulkOrder(action: PayloadAction<string>): SagaIterator {
 
 export function* readChosenFile(action: PayloadAction<{ fileId: string; name: string }>): SagaIterator {
   const file = takeFile(action.payload.fileId);
-  const kind = orderFileKind(action.payload.name);
+  const kind = fileKind(action.payload.name);
   if (!file || !kind) {
     yield put(fileReadFailed());
-    yield put(toastShown({ kind: 'error', message: BULK_MESSAGES.parseFailed, detail: UNSUPPORTED_FILE_MESSAGE }));
+    yield put(toastShown({ kind: 'error', message: BULK_MESSAGES.parseFailed, detail: BULK_MESSAGES.unsupported }));
     return;
   }
   // A file dropped while the saved address and SKUs are still loading waits for them.

@@ -222,9 +222,7 @@ export function BulkTable() {
         </colgroup>
         <thead>
           <tr className="bulk-table__groups" aria-rowindex={1}>
-            <th scope="col" rowSpan={2} className="bulk-table__number">
-              #
-            </th>
+            <td className="bulk-table__number" />
             {groupSpans(columns).map(({ group, span }) => (
               <th
                 key={group}
@@ -235,11 +233,12 @@ export function BulkTable() {
                 {GROUP_TITLES[group]}
               </th>
             ))}
-            <th scope="col" rowSpan={2} className="bulk-table__actions">
-              Actions
-            </th>
+            <td className="bulk-table__actions" />
           </tr>
           <tr className="bulk-table__headers" aria-rowindex={2}>
+            <th scope="col" className="bulk-table__number">
+              #
+            </th>
             {columns.map((c) => (
               <th key={c.key} scope="col" className="bulk-table__header">
                 <span className="bulk-table__header-inner">
@@ -248,6 +247,9 @@ export function BulkTable() {
                 </span>
               </th>
             ))}
+            <th scope="col" className="bulk-table__actions">
+              Actions
+            </th>
           </tr>
         </thead>
         <tbody>
