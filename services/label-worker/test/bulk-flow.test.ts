@@ -1,0 +1,414 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createSandboxCarrier } from '@flatship/carriers';
+import type { CarrierPort } from '@flatship/orders';
+import { PDFDocument, type PDFPage } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { bulkItems, call, newOrderId, processBulk } from '../../orders/test/bulk-support';
+import { type TestUser, user } from '../../orders/test/support';
+import { parseDelimited, startWorkerStack, type WorkerStack, waitForStatus } from './harness';
+
+// The whole bulk flow: orders with real pricing and payments, the outbox relayed to the postgres
+// bus, and the label worker buying from the sandbox carrier.
+const PRIORITY_CENTS = 895;
+/** Recipients named like this fail while `flaky` is on, so a retry can recover them. */
+const FLAKY = 'Flaky Receiver';
+let flaky = true;
+const sandbox = createSandboxCarrier();
+const carrier: CarrierPort = {
+  purchaseLabel: async (req) =>
+    flaky && req.to.name === FLAKY
+      ? { ok: false, message: 'Address validation failed: try later.', retryable: false }
+      : sandbox.purchaseLabel(req),
+};
+
+let s: WorkerStack;
+beforeAll(async () => {
+  s = await startWorkerStack({ carrier });
+});
+afterAll(() => s.close());
+
+async function funded(cents: number): Promise<TestUser> {
+  const u = user(s);
+  await s.setBalance(u.id, cents);
+  return u;
+}
+
+async function submit(u: TestUser, items: unknown[], extra: { source?: string; fileName?: string } = {}) {
+  const orderId = await newOrderId(s, u);
+  const res = await processBulk(s, u, { orderId, orderData: items, ...extra });
+  expect(res.statusCode).toBe(202);
+  return orderId;
+}
+
+async function expectLedgerSums(userId: string, balanceCents: number) {
+  expect(await s.balanceCents(userId)).toBe(balanceCents);
+  const sum = (await s.ledgerEntries(userId)).reduce((acc, e) => acc + Number(e.amount_cents), 0);
+  expect(sum).toBe(balanceCents);
+}
+
+const contentOf = (page: PDFPage) => {
+  const contents = page.node.Contents();
+  return contents ? Buffer.from(contents.toString()) : Buffer.alloc(0);
+};
+
+async function download(u: TestUser, type: string, orderId: string) {
+  const res = await s.app.inject({ url: `/api/orders/download/${type}/${orderId}?token=${u.token}` });
+  return res;
+}
+
+describe('a 50-row order', () => {
+  let u: TestUser;
+  let orderId: string;
+  let startedAt: number;
+  let finishedAt: number;
+  beforeAll(async () => {
+    u = await funded(100_000);
+    startedAt = Date.now();
+    orderId = await submit(u, bulkItems(50), { fileName: 'fifty.csv' });
+    await waitForStatus(s, orderId);
+    finishedAt = Date.now();
+  }, 120_000);
+
+  test('completes: every row bought once, counts match the rows, one charge and no refund', async () => {
+    const order = await s.db('bulk_orders').where({ id: orderId }).first();
+    expect(order).toMatchObject({ status: 'completed', total_count: 50, processed_count: 50, failed_count: 0 });
+    const rows = await s.db('labels').where({ bulk_order_id: orderId }).orderBy('row_index');
+    expect(rows.every((r) => r.status === 'completed' && r.tracking_number && r.pdf_name)).toBe(true);
+    expect(new Set(rows.map((r) => r.tracking_number)).size).toBe(50);
+    const entries = await s.ledgerEntries(u.id);
+    expect(entries.filter((e) => e.kind !== 'admin_adjustment').map((e) => e.idempotency_key)).toEqual([
+      `bulk:${orderId}`,
+    ]);
+    await expectLedgerSums(u.id, 100_000 - 50 * PRIORITY_CENTS);
+    const purchased = await s.db
+      .withSchema('bus')
+      .from('messages')
+      .where({ topic: 'label.purchased' })
+      .whereRaw(`value->>'bulkOrderId' = ?`, [orderId]);
+    expect(purchased).toHaveLength(50);
+    expect(new Set(purchased.map((m) => m.value.labelId)).size).toBe(50);
+  });
+
+  test('the merged PDF has 50 pages, each the label of its row, in row order', async () => {
+    const res = await download(u, 'pdf', orderId);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    const day = new Date((await s.db('bulk_orders').where({ id: orderId }).first()).created_at)
+      .toISOString()
+      .slice(5, 10);
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="Labels_${day}.pdf"`);
+    const merged = await PDFDocument.load(res.rawPayload);
+    expect(merged.getPageCount()).toBe(50);
+    const rows = await s.db('labels').where({ bulk_order_id: orderId }).orderBy('row_index');
+    for (const [i, r] of rows.entries()) {
+      const own = await PDFDocument.load(await readFile(join(s.filesDir, 'labels', u.id, r.pdf_name)));
+      expect(contentOf(merged.getPage(i)).equals(contentOf(own.getPage(0)))).toBe(true);
+    }
+    expect(contentOf(merged.getPage(0)).equals(contentOf(merged.getPage(1)))).toBe(false);
+  });
+
+  test('the results CSV has every input column and each row with status, tracking number and error', async () => {
+    const res = await download(u, 'result-csv', orderId);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="Order_Results_\d\d-\d\d\.csv"$/);
+    const [header, ...lines] = parseDelimited(res.body);
+    for (const column of [
+      'order_id',
+      'order_item_id',
+      'sku_number',
+      'quantity',
+      'sender_name',
+      'sender_address1',
+      'receiver_name',
+      'receiver_address1',
+      'receiver_zip_postal',
+      'package_length',
+      'package_weight',
+      'package_description',
+      'status',
+      'tracking_number',
+      'error',
+    ]) {
+      expect(header).toContain(column);
+    }
+    expect(lines).toHaveLength(50);
+    const rows = await s.db('labels').where({ bulk_order_id: orderId }).orderBy('row_index');
+    const col = (name: string) => (header as string[]).indexOf(name);
+    lines.forEach((line, i) => {
+      expect(line[col('receiver_name')]).toBe(`Receiver ${i}`);
+      expect(line[col('status')]).toBe('success');
+      expect(line[col('tracking_number')]).toBe(rows[i].tracking_number);
+      expect(line[col('error')]).toBe('');
+    });
+  });
+
+  test('is listed with its files, and the file check says all exist (no auto-confirm for a CSV order)', async () => {
+    const list = (await call(s, u, 'GET', `/api/orders/bulk/${u.id}`)).json().bulkOrders;
+    expect(list[0]).toMatchObject({
+      _id: orderId,
+      status: 'completed',
+      processedCount: 50,
+      failedCount: 0,
+      totalCount: 50,
+      failedLabels: [],
+      bulkOrderData: { cost: (50 * PRIORITY_CENTS) / 100 },
+      pdfName: expect.stringMatching(/^Labels_\d\d-\d\d\.pdf$/),
+      resultCSVName: expect.stringMatching(/^Order_Results_\d\d-\d\d\.csv$/),
+      autoConfirmCSVName: null,
+    });
+    const files = (await call(s, u, 'GET', `/api/orders/bulk/files/${orderId}`)).json();
+    expect(files).toMatchObject({ pdf: true, resultCSV: true, autoConfirm: false });
+    const auto = await download(u, 'auto-csv', orderId);
+    expect(auto.statusCode).toBe(404);
+    expect(auto.json().message).toBe('File not found');
+  });
+
+  test('progress went out throttled: a few events a second at most, the last one final with its files', async () => {
+    const events = await s.db
+      .withSchema('bus')
+      .from('messages')
+      .where({ topic: 'bulk.progress', key: orderId })
+      .orderBy('created_at');
+    const seconds = (finishedAt - startedAt) / 1000;
+    expect(events.length).toBeGreaterThanOrEqual(2);
+    // The throttle allows 4 a second; the outbox adds the submitted and final events.
+    expect(events.length).toBeLessThanOrEqual(Math.ceil(seconds * 4) + 4);
+    const last = events.at(-1)?.value;
+    expect(last).toMatchObject({ orderId, status: 'completed', processedCount: 50, totalCount: 50 });
+    expect(last.fileData.pdfName).toMatch(/^Labels_/);
+  });
+
+  test('retry with nothing failed is refused: No failed labels found', async () => {
+    const res = await call(s, u, 'POST', `/api/orders/bulk/retry-failed/${orderId}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: 'BAD_REQUEST', message: 'No failed labels found' });
+  });
+});
+
+test('an Amazon order also gets the shipping-confirmation TSV: its columns, one line per label, yyyy-mm-dd dates', async () => {
+  const u = await funded(100_000);
+  const orderId = await submit(u, bulkItems(4), { source: 'amazon', fileName: 'amazon.txt' });
+  await waitForStatus(s, orderId);
+  const res = await download(u, 'auto-csv', orderId);
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toBe('text/tab-separated-values; charset=utf-8');
+  expect(res.headers['content-disposition']).toMatch(/^attachment; filename="Auto_Confirm_\d\d-\d\d\.tsv"$/);
+  const [header, ...lines] = parseDelimited(res.body, '\t');
+  expect(header).toEqual([
+    'order-id',
+    'order-item-id',
+    'quantity',
+    'ship-date',
+    'carrier-code',
+    'carrier-name',
+    'tracking-number',
+    'ship-method',
+  ]);
+  const rows = await s.db('labels').where({ bulk_order_id: orderId }).orderBy('row_index');
+  expect(lines).toEqual(
+    rows.map((r, i) => [
+      `112-${1000000 + i}`,
+      `item-${i}`,
+      String(1 + (i % 3)),
+      expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      'USPS',
+      'USPS',
+      r.tracking_number,
+      'USPS Priority Mail',
+    ]),
+  );
+  const files = (await call(s, u, 'GET', `/api/orders/bulk/files/${orderId}`)).json();
+  expect(files).toMatchObject({ pdf: true, resultCSV: true, autoConfirm: true });
+});
+
+describe('failing rows', () => {
+  test('are refunded once each; the order completes with errors and lists them; the results CSV says why', async () => {
+    const u = await funded(100_000);
+    const failing = new Set([1, 4, 7]);
+    const orderId = await submit(
+      u,
+      bulkItems(10, (i) => (failing.has(i) ? { receiver: { receiver_name: 'FAIL' } } : {})),
+    );
+    await waitForStatus(s, orderId);
+    const order = await s.db('bulk_orders').where({ id: orderId }).first();
+    expect(order).toMatchObject({ status: 'completed_with_errors', processed_count: 7, failed_count: 3 });
+    const rows = await s.db('labels').where({ bulk_order_id: orderId }).orderBy('row_index');
+    expect(rows.filter((r) => r.status === 'cancelled').map((r) => r.row_index)).toEqual([1, 4, 7]);
+    expect(rows.filter((r) => r.status === 'cancelled').every((r) => r.refunded)).toBe(true);
+
+    const refunds = (await s.ledgerEntries(u.id)).filter((e) => e.kind === 'label_refund');
+    expect(refunds.map((e) => [e.idempotency_key, Number(e.amount_cents)]).sort()).toEqual(
+      rows
+        .filter((r) => r.status === 'cancelled')
+        .map((r) => [`bulk-refund:${r.id}:0`, PRIORITY_CENTS])
+        .sort(),
+    );
+    await expectLedgerSums(u.id, 100_000 - 7 * PRIORITY_CENTS);
+
+    const listed = (await call(s, u, 'GET', `/api/orders/bulk/${u.id}`)).json().bulkOrders[0];
+    expect(listed.failedLabels).toEqual(
+      [1, 4, 7].map((rowIndex) => ({
+        rowIndex,
+        error: 'Address validation failed: the recipient address could not be verified.',
+      })),
+    );
+    const merged = await PDFDocument.load((await download(u, 'pdf', orderId)).rawPayload);
+    expect(merged.getPageCount()).toBe(7);
+    const [header, ...lines] = parseDelimited((await download(u, 'result-csv', orderId)).body);
+    const col = (name: string) => (header as string[]).indexOf(name);
+    expect(lines[4]?.[col('status')]).toBe('failed');
+    expect(lines[4]?.[col('error')]).toBe('Address validation failed: the recipient address could not be verified.');
+    expect(lines[4]?.[col('tracking_number')]).toBe('');
+  });
+
+  test('an order where every row fails ends failed, fully refunded, with a results CSV and no PDF', async () => {
+    const u = await funded(10_000);
+    const orderId = await submit(
+      u,
+      bulkItems(3, () => ({ receiver: { receiver_name: 'FAIL' } })),
+    );
+    await waitForStatus(s, orderId);
+    const order = await s.db('bulk_orders').where({ id: orderId }).first();
+    expect(order).toMatchObject({ status: 'failed', processed_count: 0, failed_count: 3, pdf_name: null });
+    await expectLedgerSums(u.id, 10_000);
+    expect((await download(u, 'pdf', orderId)).statusCode).toBe(404);
+    expect((await download(u, 'result-csv', orderId)).statusCode).toBe(200);
+  });
+
+  test('retry-failed charges the failed rows once more, recovers what it can and refunds the rest once', async () => {
+    flaky = true;
+    const u = await funded(100_000);
+    const orderId = await submit(
+      u,
+      bulkItems(6, (i) =>
+        i === 2 || i === 3
+          ? { receiver: { receiver_name: FLAKY } }
+          : i === 5
+            ? { receiver: { receiver_name: 'FAIL' } }
+            : {},
+      ),
+    );
+    await waitForStatus(s, orderId);
+    expect(await s.db('bulk_orders').where({ id: orderId }).first()).toMatchObject({
+      status: 'completed_with_errors',
+      processed_count: 3,
+      failed_count: 3,
+    });
+
+    flaky = false;
+    const res = await call(s, u, 'POST', `/api/orders/bulk/retry-failed/${orderId}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      message: '2 labels recovered. 1 still failed.',
+      fileData: {
+        pdfName: expect.stringMatching(/^Labels_/),
+        resultCSVName: expect.stringMatching(/^Order_Results_/),
+        autoConfirmCSVName: null,
+      },
+      finalProcessedCount: 5,
+      finalFailedCount: 1,
+      status: 'completed_with_errors',
+      updatedTotalCount: 6,
+      newlySuccessfulCount: 2,
+    });
+    const keys = (await s.ledgerEntries(u.id))
+      .filter((e) => e.kind !== 'admin_adjustment')
+      .map((e) => e.idempotency_key);
+    expect(keys.filter((k) => k.startsWith('bulk:'))).toEqual([`bulk:${orderId}`]);
+    expect(keys.filter((k) => k.startsWith('bulk-retry:'))).toEqual([`bulk-retry:${orderId}:1`]);
+    expect(keys.filter((k) => k.startsWith('bulk-refund:'))).toHaveLength(3 + 1);
+    await expectLedgerSums(u.id, 100_000 - 5 * PRIORITY_CENTS);
+    const merged = await PDFDocument.load((await download(u, 'pdf', orderId)).rawPayload);
+    expect(merged.getPageCount()).toBe(5);
+  });
+});
+
+describe('fix and the sweeper', () => {
+  test('fix reconciles wrong counts and regenerates missing files', async () => {
+    const u = await funded(100_000);
+    const orderId = await submit(u, bulkItems(3));
+    await waitForStatus(s, orderId);
+    await s.db('bulk_orders').where({ id: orderId }).update({ processed_count: 1, status: 'completed_with_errors' });
+    const { rm } = await import('node:fs/promises');
+    await rm(join(s.filesDir, 'bulk', u.id, orderId), { recursive: true, force: true });
+    expect((await download(u, 'pdf', orderId)).statusCode).toBe(404);
+
+    const res = await call(s, u, 'POST', `/api/orders/bulk/fix/${orderId}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      message: 'Batch order fixed',
+      status: 'completed',
+      processedCount: 3,
+      failedCount: 0,
+      totalCount: 3,
+    });
+    expect((await download(u, 'pdf', orderId)).statusCode).toBe(200);
+    expect((await call(s, u, 'GET', `/api/orders/bulk/files/${orderId}`)).json()).toMatchObject({
+      pdf: true,
+      resultCSV: true,
+    });
+  });
+
+  test('fix re-queues rows whose requests were lost, and the order completes without buying anything twice', async () => {
+    const u = await funded(100_000);
+    await s.stopWorker();
+    const orderId = await submit(u, bulkItems(4));
+    // The requests vanish before any worker sees them.
+    await s.outbox.flush();
+    await s.db
+      .withSchema('bus')
+      .from('messages')
+      .where({ topic: 'label.requested' })
+      .whereRaw(`value->>'bulkOrderId' = ?`, [orderId])
+      .delete();
+    await s.startWorker();
+    const res = await call(s, u, 'POST', `/api/orders/bulk/fix/${orderId}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'processing', processedCount: 0, totalCount: 4 });
+    await waitForStatus(s, orderId);
+    const order = await s.db('bulk_orders').where({ id: orderId }).first();
+    expect(order).toMatchObject({ status: 'completed', processed_count: 4, failed_count: 0 });
+    await expectLedgerSums(u.id, 100_000 - 4 * PRIORITY_CENTS);
+  });
+
+  test('the sweeper finishes an order stuck generating files', async () => {
+    const u = await funded(100_000);
+    const orderId = await submit(u, bulkItems(2));
+    await waitForStatus(s, orderId);
+    await s
+      .db('bulk_orders')
+      .where({ id: orderId })
+      .update({
+        status: 'generating_files',
+        pdf_name: null,
+        result_csv_name: null,
+        last_progress_at: new Date(Date.now() - 10 * 60_000),
+      });
+    const { sweepStalledBulkOrders } = await import('@flatship/orders');
+    const swept = await sweepStalledBulkOrders({ ...s.workerDeps, now: () => new Date() }, { stallMs: 60_000 });
+    expect(swept).toBeGreaterThanOrEqual(1);
+    const order = await s.db('bulk_orders').where({ id: orderId }).first();
+    expect(order).toMatchObject({ status: 'completed', pdf_name: expect.stringMatching(/^Labels_/) });
+  });
+
+  test('the sweeper refunds an order charged but never given its rows', async () => {
+    const u = await funded(10_000);
+    const orderId = await newOrderId(s, u);
+    // As if the process request died between the charge and storing the rows.
+    await s
+      .db('bulk_orders')
+      .where({ id: orderId })
+      .update({
+        charge_key: `bulk:${orderId}`,
+        cost_cents: 1790,
+        last_progress_at: new Date(Date.now() - 10 * 60_000),
+      });
+    await s.internalPayments('/internal/ledger/charge', { userId: u.id, amountCents: 1790, key: `bulk:${orderId}` });
+    expect(await s.balanceCents(u.id)).toBe(10_000 - 1790);
+    const { sweepStalledBulkOrders } = await import('@flatship/orders');
+    await sweepStalledBulkOrders({ ...s.workerDeps, now: () => new Date() }, { stallMs: 60_000 });
+    expect(await s.db('bulk_orders').where({ id: orderId }).first()).toMatchObject({ status: 'failed' });
+    await expectLedgerSums(u.id, 10_000);
+  });
+});
