@@ -12,6 +12,12 @@ export const LabelWorkerConfigSchema = Type.Object({
     default: 0,
     description: 'share of sandbox carrier purchases that fail, from 0 to 1',
   }),
+  CARRIER_LATENCY_MS: Type.Integer({
+    minimum: 0,
+    maximum: 60_000,
+    default: 0,
+    description: 'simulated round trip of each sandbox carrier purchase',
+  }),
   LABEL_WORKER_CONCURRENCY: Type.Integer({
     minimum: 1,
     maximum: 64,

@@ -43,7 +43,7 @@ await runService(
       ledger: createPaymentsLedger(
         createInternalClient({ baseUrl: config.PAYMENTS_URL, secret: config.INTERNAL_SECRET }),
       ),
-      carrier: createSandboxCarrier({ failureRate: config.CARRIER_FAILURE_RATE }),
+      carrier: createSandboxCarrier({ failureRate: config.CARRIER_FAILURE_RATE, latencyMs: config.CARRIER_LATENCY_MS }),
       files: createLocalFileStore(config.FILES_DIR),
       logger,
       progressIntervalMs: config.PROGRESS_INTERVAL_MS,

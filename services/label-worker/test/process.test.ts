@@ -1,0 +1,155 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '@flatship/kit/testing';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { bulkItems, newOrderId, processBulk } from '../../orders/test/bulk-support';
+import { INTERNAL_SECRET, user } from '../../orders/test/support';
+import { startWorkerStack, type WorkerStack, waitForStatus } from './harness';
+
+// The label worker's real entry point as a child process, against the test stack's database,
+// payments service and files directory.
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const PRIORITY_CENTS = 895;
+
+let s: WorkerStack;
+let paymentsUrl: string;
+beforeAll(async () => {
+  s = await startWorkerStack({ startWorker: false });
+  const addr = s.payments.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('payments is not listening');
+  paymentsUrl = `http://127.0.0.1:${addr.port}`;
+});
+afterAll(() => s.close());
+
+interface Worker {
+  child: ChildProcess;
+  logs: () => string;
+  exited: Promise<number | null>;
+  port: number;
+}
+
+async function runWorker(env: Record<string, string> = {}): Promise<Worker> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      DATABASE_URL: s.url,
+      JWT_PUBLIC_KEY: s.keys.publicKey,
+      INTERNAL_SECRET,
+      PAYMENTS_URL: paymentsUrl,
+      FILES_DIR: s.filesDir,
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d) => {
+    out += d;
+  });
+  child.stderr?.on('data', (d) => {
+    out += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, logs: () => out, exited, port };
+}
+
+async function waitReady(w: Worker) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (w.child.exitCode !== null) throw new Error(`label-worker exited early:\n${w.logs()}`);
+    const ok = await fetch(`http://127.0.0.1:${w.port}/readyz`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok && w.logs().includes('label worker consuming label.requested')) return;
+    if (Date.now() > deadline) throw new Error(`label-worker did not become ready:\n${w.logs()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('the label-worker process', () => {
+  test('a bad configuration stops it with a message naming each variable', async () => {
+    const w = await runWorker({ LABEL_WORKER_CONCURRENCY: '0', FILES_DIR: '', PAYMENTS_URL: 'payments' });
+    expect(await w.exited).toBe(78);
+    expect(w.logs()).toContain('LABEL_WORKER_CONCURRENCY="0" is invalid');
+    expect(w.logs()).toContain('FILES_DIR is required but not set');
+    expect(w.logs()).toContain('PAYMENTS_URL="payments" is invalid');
+  }, 30_000);
+
+  test('SIGKILL in the middle of a 200-row order, then a restart: the order completes, each label bought and each failure refunded exactly once', async () => {
+    const u = user(s);
+    await s.setBalance(u.id, 500_000);
+    const worker = await runWorker({ CARRIER_LATENCY_MS: '15', CARRIER_FAILURE_RATE: '0.1' });
+    await waitReady(worker);
+
+    const orderId = await newOrderId(s, u);
+    const res = await processBulk(s, u, { orderId, orderData: bulkItems(200) });
+    expect(res.statusCode).toBe(202);
+
+    // Kill it once a good share of the rows is done, and well before the end.
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const o = await s.db('bulk_orders').where({ id: orderId }).first();
+      if (o.processed_count + o.failed_count >= 40) {
+        expect(o.processed_count + o.failed_count).toBeLessThan(200);
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`no progress:\n${worker.logs()}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    worker.child.kill('SIGKILL');
+    await worker.exited;
+    const atKill = await s.db('bulk_orders').where({ id: orderId }).first();
+    expect(atKill.status).toBe('processing');
+
+    const again = await runWorker({ CARRIER_LATENCY_MS: '15', CARRIER_FAILURE_RATE: '0.1' });
+    await waitReady(again);
+    const order = await waitForStatus(s, orderId, ['completed', 'completed_with_errors'], 90_000);
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+    await s.outbox.flush();
+
+    const rows = await s.db('labels').where({ bulk_order_id: orderId });
+    const done = rows.filter((r) => r.status === 'completed');
+    const failed = rows.filter((r) => r.status === 'cancelled');
+    expect(rows).toHaveLength(200);
+    expect(done.length + failed.length).toBe(200);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(order).toMatchObject({ total_count: 200, processed_count: done.length, failed_count: failed.length });
+    expect(new Set(done.map((r) => r.tracking_number)).size).toBe(done.length);
+
+    const purchased = await s.db
+      .withSchema('bus')
+      .from('messages')
+      .where({ topic: 'label.purchased' })
+      .whereRaw(`value->>'bulkOrderId' = ?`, [orderId]);
+    expect(purchased).toHaveLength(done.length);
+    expect(new Set(purchased.map((m) => m.value.labelId)).size).toBe(done.length);
+
+    const entries = (await s.ledgerEntries(u.id)).filter((e) => e.kind !== 'admin_adjustment');
+    expect(entries.filter((e) => e.kind === 'label_charge').map((e) => e.idempotency_key)).toEqual([`bulk:${orderId}`]);
+    const refunds = entries.filter((e) => e.kind === 'label_refund');
+    expect(refunds.map((e) => e.idempotency_key).sort()).toEqual(failed.map((r) => `bulk-refund:${r.id}:0`).sort());
+    expect(await s.balanceCents(u.id)).toBe(500_000 - done.length * PRIORITY_CENTS);
+  }, 180_000);
+
+  test('SIGTERM lets the rows in hand finish and exits cleanly', async () => {
+    const u = user(s);
+    await s.setBalance(u.id, 100_000);
+    const w = await runWorker({ CARRIER_LATENCY_MS: '50' });
+    await waitReady(w);
+    const orderId = await newOrderId(s, u);
+    await processBulk(s, u, { orderId, orderData: bulkItems(20) });
+    const deadline = Date.now() + 30_000;
+    while ((await s.db('labels').where({ bulk_order_id: orderId, status: 'completed' })).length === 0) {
+      if (Date.now() > deadline) throw new Error(`no progress:\n${w.logs()}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    w.child.kill('SIGTERM');
+    expect(await w.exited).toBe(0);
+    const order = await s.db('bulk_orders').where({ id: orderId }).first();
+    const settled = await s.db('labels').where({ bulk_order_id: orderId }).whereNot({ status: 'pending' });
+    expect(order.processed_count + order.failed_count).toBe(settled.length);
+  }, 60_000);
+});
