@@ -19,6 +19,7 @@ import type { DomainDeps } from './routes/deps';
 import { registerDownloadRoutes } from './routes/download';
 import { registerInternalRoutes } from './routes/internal';
 import { registerOrderRoutes } from './routes/orders';
+import { registerTemplateRoute } from './routes/template';
 
 export interface OrdersAppDeps {
   /** Connected to the orders schema (migrations already applied). */
@@ -73,6 +74,7 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
   registerOrderRoutes(app, domain);
   registerDownloadRoutes(app, domain);
   registerBulkRoutes(app, domain);
+  registerTemplateRoute(app);
   registerInternalRoutes(app, domain, deps.internalSecret);
   return app;
 }

@@ -222,3 +222,20 @@ describe('GET /internal/bulk-orders/:id', () => {
     expect((await get('00000000-0000-4000-8000-000000000000', INTERNAL_SECRET)).statusCode).toBe(404);
   });
 });
+
+describe('GET /api/orders/file/template', () => {
+  test('serves the bulk CSV template without a token, as an attachment', async () => {
+    const res = await s.app.inject({ url: '/api/orders/file/template' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="Bulk_Template.csv"');
+    const header = res.body.replace(/^\uFEFF/, '').split('\r\n')[0] ?? '';
+    expect(header.split(',').length).toBeGreaterThan(20);
+    expect(
+      res.body
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n'),
+    ).toHaveLength(1);
+  });
+});
