@@ -1,4 +1,4 @@
-import { type BulkRow, validateBulkRow } from '@flatship/order-files';
+import { type BulkRow, validateBulkRow } from '@flatship/order-files/rows';
 
 export type BulkField = keyof BulkRow & string;
 export type ColumnGroup = 'order' | 'sender' | 'recipient' | 'package';

@@ -1,4 +1,4 @@
-import { summarizeValidation } from '@flatship/order-files';
+import { summarizeValidation } from '@flatship/order-files/rows';
 import { type DragEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { formatMoney } from '../../app/format';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';

@@ -1,4 +1,4 @@
-import { ADDRESS_REQUIRED_MESSAGE, type BulkRow, toBulkOrderItem, validateBulkRows } from '@flatship/order-files';
+import { ADDRESS_REQUIRED_MESSAGE, type BulkRow, toBulkOrderItem, validateBulkRows } from '@flatship/order-files/rows';
 import type {
   Address,
   AvailableService,

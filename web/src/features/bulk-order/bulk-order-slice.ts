@@ -1,4 +1,4 @@
-import type { BulkRow } from '@flatship/order-files';
+import type { BulkRow } from '@flatship/order-files/rows';
 import type { Address, AvailableService, OrderSource, Sku } from '@flatship/proto';
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { type BulkField, DIMENSION_FIELDS, isFilled } from './bulk-columns';

@@ -1,4 +1,4 @@
-import { parseNumberCell } from '@flatship/order-files';
+import { parseNumberCell } from '@flatship/order-files/rows';
 import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
