@@ -1,0 +1,57 @@
+import type { BulkOrderRecord } from '@flatship/orders';
+import { expect, test } from 'vitest';
+import { createProgressThrottle } from '../src/progress-throttle';
+
+const order = (processed: number, status: BulkOrderRecord['status'] = 'processing'): BulkOrderRecord => ({
+  id: 'o1',
+  userId: 'u1',
+  status,
+  source: 'csv',
+  fileName: null,
+  totalCount: 100,
+  processedCount: processed,
+  failedCount: 0,
+  costCents: 0,
+  chargeKey: null,
+  submittedAt: new Date(),
+  retryCount: 0,
+  retryCostCents: 0,
+  pdfName: null,
+  resultCsvName: null,
+  autoConfirmName: null,
+  stuckAt: null,
+  lastProgressAt: new Date(),
+  createdAt: new Date(),
+  updatedAt: new Date(),
+});
+
+test('a burst of updates sends the first at once and only the latest when the window closes', async () => {
+  const sent: number[] = [];
+  const throttle = createProgressThrottle(
+    async (e) => {
+      sent.push(e.processedCount);
+    },
+    50,
+    { warn() {} },
+  );
+  for (let i = 1; i <= 20; i++) throttle.notify(order(i));
+  expect(sent).toEqual([1]);
+  await new Promise((r) => setTimeout(r, 80));
+  expect(sent).toEqual([1, 20]);
+});
+
+test('an older snapshot arriving late never replaces a newer one', async () => {
+  const sent: number[] = [];
+  const throttle = createProgressThrottle(
+    async (e) => {
+      sent.push(e.processedCount);
+    },
+    50,
+    { warn() {} },
+  );
+  throttle.notify(order(1));
+  throttle.notify(order(9));
+  throttle.notify(order(7));
+  await throttle.flush();
+  expect(sent).toEqual([1, 9]);
+});
