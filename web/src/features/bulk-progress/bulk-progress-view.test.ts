@@ -25,10 +25,10 @@ describe('progress window titles', () => {
     [{ error: 'boom' }, 'Order Processing Failed!'],
     [{ statusError: 'lost' }, 'Status Update Failed'],
     [{ orderStatus: 'completed' }, 'Order Processed Successfully!'],
-    [{ orderStatus: 'completed_with_errors', failedCount: 1 }, 'Order Processed With 1 Failed Label'],
-    [{ orderStatus: 'completed_with_errors', failedCount: 3 }, 'Order Processed With 3 Failed Labels'],
+    [{ orderStatus: 'completed_with_errors', failedCount: 1 }, 'Order Processed With 1 Failed Label(s)'],
+    [{ orderStatus: 'completed_with_errors', failedCount: 3 }, 'Order Processed With 3 Failed Label(s)'],
     [{ orderStatus: 'failed' }, 'Order Processing Failed!'],
-    [{ orderStatus: 'retrying_failed', failedCount: 2 }, 'Retrying 2 Failed Labels...'],
+    [{ orderStatus: 'retrying_failed', failedCount: 2 }, 'Retrying 2 Failed Label(s)...'],
     [{ orderStatus: 'processing', processedCount: 4 }, 'Processing Bulk Order'],
     [{ orderStatus: 'processing', processedCount: 10 }, 'Finalizing Order...'],
     [{ orderStatus: 'processing', processedCount: 10, fileData: files }, 'Order Processed Successfully!'],
@@ -102,8 +102,8 @@ describe('messages', () => {
     expect(canRetry(view({ orderStatus: 'completed_with_errors', failedCount: 2 }))).toBe(true);
     expect(canRetry(view({ orderStatus: 'completed_with_errors', failedCount: 0 }))).toBe(false);
     expect(canRetry(view({ orderStatus: 'completed', failedCount: 2 }))).toBe(false);
-    expect(retryLabel(view({ failedCount: 2 }))).toBe('Retry 2 Failed Labels');
-    expect(retryLabel(view({ failedCount: 1 }))).toBe('Retry 1 Failed Label');
+    expect(retryLabel(view({ failedCount: 2 }))).toBe('Retry 2 Failed Label(s)');
+    expect(retryLabel(view({ failedCount: 1 }))).toBe('Retry 1 Failed Label(s)');
     expect(retryLabel(view({ failedCount: 2, isRetrying: true }))).toBe('Retrying...');
   });
 });

@@ -11,7 +11,8 @@ type View = Pick<
   'orderStatus' | 'processedCount' | 'failedCount' | 'totalCount' | 'fileData' | 'error' | 'statusError' | 'isRetrying'
 >;
 
-const labels = (n: number) => `${n} Failed Label${n === 1 ? '' : 's'}`;
+// The spec's own wording, 'Label(s)', whatever the count.
+const labels = (n: number) => `${n} Failed Label(s)`;
 
 export function hasFiles(view: Pick<View, 'fileData'>): boolean {
   const f = view.fileData;

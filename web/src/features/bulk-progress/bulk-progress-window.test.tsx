@@ -114,17 +114,17 @@ describe('bulk progress window', () => {
       status: 'completed_with_errors',
       fileData: files,
     });
-    expect(within(dialog()).getByRole('heading', { name: 'Order Processed With 3 Failed Labels' })).toBeInTheDocument();
+    expect(within(dialog()).getByRole('heading', { name: 'Order Processed With 3 Failed Label(s)' })).toBeInTheDocument();
     expect(screen.getByRole('progressbar')).toHaveAttribute('data-tone', 'yellow');
     expect(screen.getByText('3 label(s) failed to process. Please check the error logs.')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Retry 3 Failed Labels' }));
+    await user.click(screen.getByRole('button', { name: 'Retry 3 Failed Label(s)' }));
     expect(await screen.findByRole('button', { name: 'Retrying...' })).toBeDisabled();
-    expect(within(dialog()).getByRole('heading', { name: 'Retrying 3 Failed Labels...' })).toBeInTheDocument();
+    expect(within(dialog()).getByRole('heading', { name: 'Retrying 3 Failed Label(s)...' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Close progress window' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'PDF' })).toBeDisabled();
     expect(await screen.findByText('2 labels recovered. 1 still failed.')).toBeInTheDocument();
     expect(store.getState().bulkProgress).toMatchObject({ failedCount: 1, isRetrying: false });
-    expect(screen.getByRole('button', { name: 'Retry 1 Failed Label' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Retry 1 Failed Label(s)' })).toBeEnabled();
   });
 
   it("retry: 'No failed labels found' means the order is complete", async () => {
@@ -137,7 +137,7 @@ describe('bulk progress window', () => {
       ),
     );
     const { user, store } = await openWindow({ processedCount: 4, failedCount: 2, status: 'completed_with_errors' });
-    await user.click(screen.getByRole('button', { name: 'Retry 2 Failed Labels' }));
+    await user.click(screen.getByRole('button', { name: 'Retry 2 Failed Label(s)' }));
     expect(await within(dialog()).findByRole('heading', { name: 'Order Processed Successfully!' })).toBeInTheDocument();
     expect(store.getState().bulkProgress).toMatchObject({ failedCount: 0, orderStatus: 'completed', retryError: null });
   });
@@ -149,12 +149,12 @@ describe('bulk progress window', () => {
       ),
     );
     const { user, store } = await openWindow({ processedCount: 4, failedCount: 2, status: 'completed_with_errors' });
-    await user.click(screen.getByRole('button', { name: 'Retry 2 Failed Labels' }));
+    await user.click(screen.getByRole('button', { name: 'Retry 2 Failed Label(s)' }));
     expect(await screen.findByText('Insufficient balance')).toBeInTheDocument();
     expect(store.getState().bulkProgress.orderStatus).toBe('completed_with_errors');
 
     server.use(http.post(api(`orders/bulk/retry-failed/${ORDER}`), () => new HttpResponse('oops', { status: 500 })));
-    await user.click(screen.getByRole('button', { name: 'Retry 2 Failed Labels' }));
+    await user.click(screen.getByRole('button', { name: 'Retry 2 Failed Label(s)' }));
     expect(await screen.findByText('Failed to retry failed labels')).toBeInTheDocument();
   });
 
