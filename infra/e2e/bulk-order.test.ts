@@ -1,0 +1,217 @@
+import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startStack } from '../src/testing/start-stack';
+import { artifactPath, launchBrowser } from './browser';
+
+// The Amazon sample turned into labels in the browser: upload, fix a flagged row,
+// submit, watch the live window, download the three files and check what is in them.
+const SAMPLE = fileURLToPath(
+  new URL('../../services/order-files/test/fixtures/amazon-unshipped-sample.txt', import.meta.url),
+);
+
+type Stack = Awaited<ReturnType<typeof startStack>>;
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function api<T>(stack: Stack, path: string, init: { method?: string; token?: string; body?: unknown } = {}) {
+  const res = await fetch(`${stack.url}${path}`, {
+    method: init.method ?? 'GET',
+    headers: {
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(init.token ? { token: init.token } : {}),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const data = (await res.json()) as T;
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path} → ${res.status} ${JSON.stringify(data)}`);
+  return data;
+}
+
+/** A funded seller with a saved sender address and presets for every SKU of the sample but one. */
+async function seller(stack: Stack) {
+  const email = `seller-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`;
+  const password = 'bulk-labels-77';
+  const { token, user } = await api<{ token: string; user: { _id: string } }>(stack, '/api/auth/register', {
+    method: 'POST',
+    body: { name: 'Sam Seller', email, password, confirmPassword: password },
+  });
+  const admin = await api<{ token: string }>(stack, '/api/auth/login', {
+    method: 'POST',
+    body: { email: stack.adminEmail, password: stack.adminPassword },
+  });
+  await api(stack, `/api/auth/users/details/${user._id}`, {
+    method: 'POST',
+    token: admin.token,
+    body: { balance: 500 },
+  });
+  await api(stack, `/api/auth/save-address/${user._id}`, {
+    method: 'POST',
+    token,
+    body: {
+      address_id: 'Warehouse',
+      name: 'Sam Seller',
+      street: '100 Congress Ave',
+      city: 'Austin',
+      state: 'TX',
+      zip: '78701',
+      country: 'US',
+    },
+  });
+  const preset = (sku: string) => ({ sku, maxQty: 4, weight: 2, length: 10, width: 8, height: 4, description: sku });
+  // CANDLE-CED-8OZ has no preset, so its row (first: SKU rows sort by SKU) is flagged.
+  const skus = [
+    'CANDLE-LAV-8OZ',
+    'MUG-11OZ-BLU',
+    'MUG-11OZ-WHT',
+    'MUG-15OZ-BLK',
+    'TEE-BLK-L',
+    'TEE-BLK-M',
+    'TEE-WHT-XL',
+  ];
+  await api(stack, `/api/auth/add-sku/${user._id}`, { method: 'POST', token, body: { parsedData: skus.map(preset) } });
+  return { email, password };
+}
+
+async function signIn(
+  stack: Stack,
+  who: { email: string; password: string },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  await page.goto(`${stack.url}/login`);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL('**/main/dashboard');
+  return { context, page };
+}
+
+/** Loads the sample, fixes the flagged row, picks a service and submits. */
+async function submitSample(page: Page, stack: Stack) {
+  await page.goto(`${stack.url}/main/bulk-order`);
+  await page.getByRole('heading', { name: 'Bulk Order Items' }).waitFor();
+  await page.locator('input[type="file"]').setInputFiles(SAMPLE);
+  await page.getByText('File Uploaded successfully.').first().waitFor();
+  await page.getByText('1 row(s) have validation errors. Please check the table and fix them.').first().waitFor();
+
+  await page.getByRole('button', { name: 'Edit row 1', exact: true }).click();
+  for (const [label, value] of [
+    ['Length', '6'],
+    ['Width', '6'],
+    ['Height', '8'],
+    ['Weight', '3'],
+  ]) {
+    await page.getByLabel(`${label}, row 1`, { exact: true }).fill(value);
+  }
+  await page.getByRole('button', { name: 'Save' }).first().click();
+
+  await page.getByLabel('Service', { exact: true }).selectOption({ label: 'USPS Ground Advantage' });
+  await expect.poll(() => page.getByText('$65.00').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'Submit' }).click();
+}
+
+async function download(page: Page, name: string): Promise<{ fileName: string; path: string }> {
+  const [dl] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name, exact: true }).click(),
+  ]);
+  const path = await artifactPath(`bulk-${dl.suggestedFilename()}`);
+  await dl.saveAs(path);
+  return { fileName: dl.suggestedFilename(), path };
+}
+
+describe('bulk orders from an Amazon file', () => {
+  test('become labels, a results CSV and the Amazon confirmation file', async () => {
+    const stack = await startStack();
+    try {
+      const who = await seller(stack);
+      const { context, page } = await signIn(stack, who);
+      await submitSample(page, stack);
+
+      const window = page.getByRole('dialog', { name: 'Order Processed Successfully!' });
+      await window.waitFor({ timeout: 60_000 });
+      await page.screenshot({ path: await artifactPath('bulk-processed.png') });
+      await window.getByText('10 / 10').waitFor();
+
+      const pdf = await download(page, 'PDF');
+      expect(pdf.fileName).toMatch(/^Labels_\d{2}-\d{2}\.pdf$/);
+      const info = execFileSync('pdfinfo', [pdf.path]).toString();
+      expect(info).toMatch(/Pages:\s+10\b/);
+      const text = execFileSync('pdftotext', ['-layout', pdf.path, '-']).toString();
+      expect(text).toContain('GRACE WHITFIELD');
+      expect(text).toContain('USPS GROUND ADVANTAGE');
+
+      const csv = await download(page, 'Results CSV');
+      expect(csv.fileName).toMatch(/^Order_Results_\d{2}-\d{2}\.csv$/);
+      const csvText = await readFile(csv.path, 'utf8');
+      const csvLines = csvText.trim().split(/\r?\n/);
+      expect(csvLines).toHaveLength(11);
+      expect(csvText).toContain('Grace Whitfield');
+      expect(csvText).toMatch(/\b\d{22}\b/);
+
+      const tsv = await download(page, 'Auto-Confirm');
+      expect(tsv.fileName).toMatch(/^Auto_Confirm_\d{2}-\d{2}\.tsv$/);
+      const rows = (await readFile(tsv.path, 'utf8'))
+        .trim()
+        .split(/\r?\n/)
+        .map((l) => l.split('\t'));
+      expect(rows[0]).toEqual([
+        'order-id',
+        'order-item-id',
+        'quantity',
+        'ship-date',
+        'carrier-code',
+        'carrier-name',
+        'tracking-number',
+        'ship-method',
+      ]);
+      const grace = rows.find((r) => r[0] === '112-6641098-3390217');
+      expect(grace?.[3]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(grace?.[4]).toBe('USPS');
+      expect(grace?.[6]).toMatch(/^\d{22}$/);
+      await context.close();
+    } finally {
+      await stack.stop();
+    }
+  });
+
+  test('with carrier failures offer a retry that recovers the failed labels', async () => {
+    // Half of the sandbox purchases fail; a retry uses a new attempt key, so it can succeed.
+    const stack = await startStack({ env: { CARRIER_FAILURE_RATE: '0.5' } });
+    try {
+      const who = await seller(stack);
+      const { context, page } = await signIn(stack, who);
+      await submitSample(page, stack);
+
+      const window = page.getByRole('dialog', { name: /Order Processed With \d+ Failed Label\(s\)/ });
+      await window.waitFor({ timeout: 60_000 }).catch(async (e) => {
+        await page.screenshot({ path: await artifactPath('bulk-failures-timeout.png') });
+        throw e;
+      });
+      await window.getByText(/label\(s\) failed to process\. Please check the error logs\./).waitFor();
+      await page.screenshot({ path: await artifactPath('bulk-with-failures.png') });
+
+      // Retry until nothing is left (each failed row fails again with probability 0.5).
+      for (let attempt = 0; attempt < 12; attempt++) {
+        const retry = page.getByRole('button', { name: /^Retry \d+ Failed Label\(s\)$/ });
+        if ((await retry.count()) === 0) break;
+        await retry.click();
+        await page.getByRole('button', { name: 'Retrying...' }).waitFor({ state: 'detached', timeout: 30_000 });
+      }
+      await page.getByRole('dialog', { name: 'Order Processed Successfully!' }).waitFor({ timeout: 30_000 });
+      await context.close();
+    } finally {
+      await stack.stop();
+    }
+  });
+});
