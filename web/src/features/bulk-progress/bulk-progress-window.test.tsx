@@ -114,7 +114,9 @@ describe('bulk progress window', () => {
       status: 'completed_with_errors',
       fileData: files,
     });
-    expect(within(dialog()).getByRole('heading', { name: 'Order Processed With 3 Failed Label(s)' })).toBeInTheDocument();
+    expect(
+      within(dialog()).getByRole('heading', { name: 'Order Processed With 3 Failed Label(s)' }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('progressbar')).toHaveAttribute('data-tone', 'yellow');
     expect(screen.getByText('3 label(s) failed to process. Please check the error logs.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Retry 3 Failed Label(s)' }));
