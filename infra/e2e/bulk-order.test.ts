@@ -105,12 +105,13 @@ async function submitSample(page: Page, stack: Stack) {
   await page.getByText('1 row(s) have validation errors. Please check the table and fix them.').first().waitFor();
 
   await page.getByRole('button', { name: 'Edit row 1', exact: true }).click();
-  for (const [label, value] of [
+  const dimensions: [string, string][] = [
     ['Length', '6'],
     ['Width', '6'],
     ['Height', '8'],
     ['Weight', '3'],
-  ]) {
+  ];
+  for (const [label, value] of dimensions) {
     await page.getByLabel(`${label}, row 1`, { exact: true }).fill(value);
   }
   await page.getByRole('button', { name: 'Save' }).first().click();
