@@ -8,12 +8,13 @@ NODE_MODULES_STAMP := node_modules/.install-stamp
 # Browser end-to-end tests drive Debian's Chromium; label tests render PDFs with poppler.
 SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core
 
-.PHONY: help install start test lint typecheck build system-deps
+.PHONY: help install start test lint typecheck build system-deps bench
 
 help:
 	@echo "make start   run the whole product on embedded defaults and print its URL (Ctrl-C stops it)"
 	@echo "make test    run every test: lint, typecheck, web build, unit, integration and browser tests"
 	@echo "make lint    format and lint check (Biome)"
+	@echo "make bench   bulk-order benchmark on the embedded stack (RUNS=3 ROWS=1000); prints figures, not part of make test"
 
 # npm dependencies, installed when missing or when the lockfile changed.
 # `npm ci` rejects a lockfile written against a registry mirror that lacks some
@@ -49,6 +50,12 @@ lint: install
 
 typecheck: install
 	TURBO_TELEMETRY_DISABLED=1 npx turbo run typecheck --output-logs=errors-only
+
+# A measurement, not a test: it prints figures and exits 0 even when a target is missed.
+RUNS ?= 3
+ROWS ?= 1000
+bench: install
+	node --import tsx infra/bench/bulk/run.ts --runs $(RUNS) --rows $(ROWS)
 
 build: install
 	npm run build -w web

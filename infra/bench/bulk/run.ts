@@ -1,0 +1,311 @@
+// Bulk pipeline benchmark: submits N-row Amazon orders through the public API of
+// the embedded stack and prints how long the labels and files take, against the
+// ceiling of the label renderer alone on one core, measured in the same run.
+//
+//   node --import tsx infra/bench/bulk/run.ts [--runs 3] [--rows 1000]
+//
+// A missed target is a measurement, not an error: the exit code is non-zero only
+// when the benchmark itself could not run.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, promisify } from 'node:util';
+import type { BulkFilesReply, OrderProgress } from '@flatship/proto';
+import { io, type Socket } from 'socket.io-client';
+import { logTails, startStack } from '../../src/testing/start-stack';
+import { startExtraWorkers } from './extra-workers';
+import { amazonRows } from './rows';
+import { cpuTotals, lifetimePeaksMb, readStackProcesses, sampleRss } from './rss';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const TARGET_SECONDS = 15;
+const TARGET_RATIO = 0.5;
+const RUN_TIMEOUT_MS = 180_000;
+
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    rows: { type: 'string', default: '1000' },
+    'ceiling-seconds': { type: 'string', default: '3' },
+    // Service settings to try, e.g. --env LABEL_WORKER_CONCURRENCY=8 (the launcher passes them through).
+    env: { type: 'string', multiple: true, default: [] },
+    // Label-worker replicas to add beside the launcher's one, to measure scaling out.
+    'extra-workers': { type: 'string', default: '0' },
+  },
+});
+const serviceEnv = Object.fromEntries(
+  (args.env ?? []).map((pair) => {
+    const at = pair.indexOf('=');
+    if (at < 1) throw new Error(`--env takes NAME=value, got ${pair}`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }),
+);
+const runs = Number(args.runs);
+const rows = Number(args.rows);
+const ceilingSeconds = Number(args['ceiling-seconds']);
+const extraWorkers = Number(args['extra-workers']);
+if (!(Number.isInteger(extraWorkers) && extraWorkers >= 0)) {
+  throw new Error(`--extra-workers must be a whole number ≥ 0, got ${args['extra-workers']}`);
+}
+if (!(Number.isInteger(runs) && runs >= 1)) throw new Error(`--runs must be a whole number ≥ 1, got ${args.runs}`);
+if (!(Number.isInteger(rows) && rows >= 1)) throw new Error(`--rows must be a whole number ≥ 1, got ${args.rows}`);
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+function createApi(baseUrl: string) {
+  return async function api<T>(path: string, init: { method?: string; token?: string; body?: unknown } = {}) {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method: init.method ?? 'GET',
+      headers: {
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(init.token ? { token: init.token } : {}),
+      },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path} → ${res.status} ${text.slice(0, 500)}`);
+    return JSON.parse(text) as T;
+  };
+}
+
+interface RunResult {
+  seconds: number;
+  labelsPerSecond: number;
+  /** Submit → 202 (validation, pricing, charge, rows and events written). */
+  acceptedSeconds: number;
+  /** Submit → the first progress event showing every row settled. */
+  settledSeconds: number | null;
+  progressEvents: number;
+  processed: number;
+  failed: number;
+  rssMb: Record<string, number>;
+  /** CPU seconds each process spent from submit to the final event. */
+  cpu: Record<string, number>;
+}
+
+function connect(url: string, token: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = io(url, { auth: { token }, transports: ['websocket'], reconnection: false });
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', (err) => reject(new Error(`socket.io connection refused: ${err.message}`)));
+  });
+}
+
+function joinRoom(socket: Socket, orderId: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    socket.emit('joinOrderRoom', `order_${orderId}`, (ack: { ok: boolean; message?: string }) =>
+      ack.ok ? resolve() : reject(new Error(`joinOrderRoom refused: ${ack.message}`)),
+    );
+  });
+}
+
+const filesReady = (p: OrderProgress) =>
+  Boolean(p.fileData?.pdfName && p.fileData.resultCSVName && p.fileData.autoConfirmCSVName);
+
+async function renderCeiling(): Promise<{ perSecond: number; pinned: boolean }> {
+  const script = join(HERE, 'renderer-ceiling.ts');
+  const node = [process.execPath, '--import', 'tsx', script, String(ceilingSeconds)];
+  const pinned = existsSync('/usr/bin/taskset') || existsSync('/bin/taskset');
+  // Pinned to one core, so the figure is what one core can do, garbage collector threads included.
+  const [cmd, ...rest] = pinned ? ['taskset', '-c', '0', ...node] : node;
+  const { stdout } = await promisify(execFile)(cmd!, rest, { cwd: join(HERE, '..', '..', '..') });
+  const last = stdout.trim().split('\n').at(-1) ?? '';
+  return { perSecond: (JSON.parse(last) as { perSecond: number }).perSecond, pinned };
+}
+
+async function main() {
+  const cores = availableParallelism();
+  const loadBefore = load();
+  // Measured before the stack starts and again after it stops, keeping the better figure: on a
+  // shared machine one measurement may land on a core someone else is busy with.
+  log('Measuring the renderer ceiling…');
+  const ceilingBefore = await renderCeiling();
+  log(`Starting the stack (load average ${loadBefore})…`);
+  const stack = await startStack({ env: { LOG_LEVEL: 'warn', BUILD_WEB: 'never', ...serviceEnv } });
+  const results: RunResult[] = [];
+  let lifetime: Record<string, number> = {};
+  let extras: Awaited<ReturnType<typeof startExtraWorkers>> | undefined;
+  try {
+    extras = await startExtraWorkers(stack.dataDir, extraWorkers, serviceEnv);
+    const api = createApi(stack.url);
+    const email = `bench-${Date.now()}@example.com`;
+    const password = 'bench-parcels-42';
+    const { user } = await api<{ user: { _id: string } }>('/api/auth/register', {
+      method: 'POST',
+      body: { name: 'Harbor Goods', email, password, confirmPassword: password },
+    });
+    const admin = await api<{ token: string }>('/api/auth/login', {
+      method: 'POST',
+      body: { email: stack.adminEmail, password: stack.adminPassword },
+    });
+    // Every row costs at most $8.95 (Priority Mail); fund all runs at once.
+    const balance = Math.ceil(rows * runs * 9 + 100);
+    await api(`/api/auth/users/details/${user._id}`, { method: 'POST', token: admin.token, body: { balance } });
+    const { token } = await api<{ token: string }>('/api/auth/login', { method: 'POST', body: { email, password } });
+    const socket = await connect(stack.url, token);
+    const procs = await readStackProcesses(stack.dataDir);
+    Object.assign(procs.nodes, extras.pids);
+
+    for (let run = 1; run <= runs; run++) {
+      const orderData = amazonRows(rows, run);
+      const { data } = await api<{ data: { orderId: string } }>('/api/orders/bulk/init', {
+        method: 'POST',
+        token,
+        body: { userId: user._id },
+      });
+      const { orderId } = data;
+      await joinRoom(socket, orderId);
+
+      let events = 0;
+      let settledAt: number | null = null;
+      let onProgress: (p: OrderProgress) => void = () => {};
+      const final = new Promise<OrderProgress>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`order ${orderId} not finished after ${RUN_TIMEOUT_MS / 1000} s`)),
+          RUN_TIMEOUT_MS,
+        );
+        onProgress = (p) => {
+          events++;
+          if (settledAt === null && p.processedCount + p.failedCount >= p.totalCount) settledAt = performance.now();
+          if (['completed', 'completed_with_errors', 'failed'].includes(p.status) && filesReady(p)) {
+            clearTimeout(timer);
+            resolve(p);
+          }
+        };
+      });
+      const listener = (p: OrderProgress) => {
+        if (p.orderId === orderId) onProgress(p);
+      };
+      socket.on('orderProgress', listener);
+
+      const rss = sampleRss(procs);
+      const cpuBefore = cpuTotals(procs);
+      const start = performance.now();
+      await api(`/api/orders/bulk/process/${user._id}`, {
+        method: 'POST',
+        token,
+        body: { orderId, orderData, source: 'amazon', fileName: `amazon-orders-${run}.txt` },
+      });
+      const acceptedAt = performance.now();
+      const last = await final;
+      const end = performance.now();
+      const rssMb = rss.stop();
+      const cpuAfter = cpuTotals(procs);
+      const cpu = Object.fromEntries(Object.keys(cpuAfter).map((n) => [n, cpuAfter[n]! - (cpuBefore[n] ?? 0)]));
+      socket.off('orderProgress', listener);
+      socket.emit('leaveOrderRoom', `order_${orderId}`, () => {});
+
+      const files = await api<BulkFilesReply>(`/api/orders/bulk/files/${orderId}`, { token });
+      if (!(files.pdf && files.resultCSV && files.autoConfirm)) {
+        throw new Error(`order ${orderId} reported files ready but GET /bulk/files says ${JSON.stringify(files)}`);
+      }
+      if (last.status !== 'completed') {
+        throw new Error(`order ${orderId} ended ${last.status} with ${last.failedCount} failed rows; expected none`);
+      }
+      const seconds = (end - start) / 1000;
+      const result: RunResult = {
+        seconds,
+        labelsPerSecond: last.processedCount / seconds,
+        acceptedSeconds: (acceptedAt - start) / 1000,
+        settledSeconds: settledAt === null ? null : (settledAt - start) / 1000,
+        progressEvents: events,
+        processed: last.processedCount,
+        failed: last.failedCount,
+        rssMb,
+        cpu,
+      };
+      results.push(result);
+      log(
+        `run ${run}/${runs}: ${fmt(seconds, 2)} s, ${fmt(result.labelsPerSecond)} labels/s (accepted ${fmt(result.acceptedSeconds, 2)} s, all rows settled ${result.settledSeconds === null ? '?' : fmt(result.settledSeconds, 2)} s, ${events} progress events; load ${load()})`,
+      );
+    }
+    lifetime = lifetimePeaksMb(procs);
+    socket.close();
+  } catch (e) {
+    log(await logTails(stack.dataDir, 20));
+    throw e;
+  } finally {
+    await extras?.stop();
+    await stack.stop();
+  }
+
+  log('Measuring the renderer ceiling again…');
+  const ceilingAfter = await renderCeiling();
+  const ceiling = ceilingAfter.perSecond > ceilingBefore.perSecond ? ceilingAfter : ceilingBefore;
+  const loadAfter = load();
+
+  const medSeconds = median(results.map((r) => r.seconds));
+  const medRate = median(results.map((r) => r.labelsPerSecond));
+  const capacity = ceiling.perSecond * cores;
+  const ratio = medRate / capacity;
+  const rssNames = Object.keys(results[0]!.rssMb);
+  const peakRss = Object.fromEntries(rssNames.map((n) => [n, Math.max(...results.map((r) => r.rssMb[n] ?? 0))]));
+
+  const out: string[] = [];
+  out.push('');
+  out.push(`Bulk pipeline benchmark — ${new Date().toISOString()}`);
+  out.push(
+    `machine: ${cores} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${fmt(totalmem() / 2 ** 30)} GiB; node ${process.version}`,
+  );
+  out.push(`load average (1/5/15 min): ${loadBefore} before, ${loadAfter} after`);
+  out.push(`rows per order: ${rows}, runs: ${runs}`);
+  const settings = Object.entries(serviceEnv).map(([k, v]) => `${k}=${v}`);
+  out.push(
+    `service settings: ${settings.length ? settings.join(' ') : 'defaults'}; label-worker processes: ${1 + extraWorkers}`,
+  );
+  out.push('');
+  out.push('run   seconds   labels/s   accepted s   settled s   progress events');
+  results.forEach((r, i) => {
+    out.push(
+      `${String(i + 1).padEnd(5)} ${fmt(r.seconds, 2).padStart(7)}   ${fmt(r.labelsPerSecond).padStart(8)}   ${fmt(r.acceptedSeconds, 2).padStart(10)}   ${(r.settledSeconds === null ? '?' : fmt(r.settledSeconds, 2)).padStart(9)}   ${String(r.progressEvents).padStart(15)}`,
+    );
+  });
+  out.push(`median ${fmt(medSeconds, 2).padStart(6)}   ${fmt(medRate).padStart(8)}`);
+  out.push('');
+  out.push(
+    `renderer ceiling: ${fmt(ceiling.perSecond)} labels/s on one core${ceiling.pinned ? ' (pinned with taskset)' : ' (one process, not pinned)'}; best of ${fmt(ceilingBefore.perSecond)} before and ${fmt(ceilingAfter.perSecond)} after the runs`,
+  );
+  out.push(`ceiling × ${cores} cores: ${fmt(capacity)} labels/s`);
+  out.push(`pipeline / (ceiling × cores): ${fmt(ratio, 2)}`);
+  out.push('');
+  out.push(
+    `target: ${rows} labels with all three files in under ${TARGET_SECONDS} s — ${medSeconds < TARGET_SECONDS ? 'MET' : 'MISSED'} (median ${fmt(medSeconds, 2)} s)`,
+  );
+  out.push(
+    `target: ratio ≥ ${TARGET_RATIO} — ${ratio >= TARGET_RATIO ? 'MET' : 'MISSED'} (${fmt(ratio, 2)}; needs ${fmt(capacity * TARGET_RATIO)} labels/s)`,
+  );
+  out.push('');
+  // CPU per process shows where the cores went: the renderer's share is the label worker's.
+  out.push(
+    'process                   peak RSS in runs (MB)   lifetime peak (MB)   CPU s per run (median)   share of all cores',
+  );
+  for (const name of rssNames) {
+    const hwm = lifetime[name];
+    const cpu = median(results.map((r) => r.cpu[name] ?? 0));
+    out.push(
+      `${name.padEnd(25)} ${fmt(peakRss[name]!).padStart(21)}   ${(hwm === undefined ? '–' : fmt(hwm)).padStart(18)}   ${fmt(cpu, 2).padStart(22)}   ${`${fmt((100 * cpu) / (medSeconds * cores), 0)}%`.padStart(17)}`,
+    );
+  }
+  out.push('(RSS of node processes is VmRSS polled every 100 ms and VmHWM; postgres is the PSS sum of its processes)');
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    log(`benchmark failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    process.exit(1);
+  },
+);
