@@ -54,6 +54,11 @@ export function createProgressThrottle(
         for (const [id, q] of orders) if (!q.timer && now() - q.lastSentAt > 60_000) orders.delete(id);
       }
     },
+    finished(orderId) {
+      const p = orders.get(orderId);
+      if (p?.timer) clearTimeout(p.timer);
+      orders.delete(orderId);
+    },
     async flush() {
       for (const p of orders.values()) {
         if (p.timer) {

@@ -55,3 +55,22 @@ test('an older snapshot arriving late never replaces a newer one', async () => {
   await throttle.flush();
   expect(sent).toEqual([1, 9]);
 });
+
+test('an update held back is dropped once the order finishes, so nothing stale follows the final event', async () => {
+  const sent: number[] = [];
+  const throttle = createProgressThrottle(
+    async (e) => {
+      sent.push(e.processedCount);
+    },
+    50,
+    { warn() {} },
+  );
+  throttle.notify(order(1));
+  throttle.notify(order(99, 'processing'));
+  throttle.finished('o1');
+  await new Promise((r) => setTimeout(r, 80));
+  expect(sent).toEqual([1]);
+  // A later retry of the same order is reported again.
+  throttle.notify(order(100, 'retrying_failed'));
+  expect(sent).toEqual([1, 100]);
+});

@@ -113,6 +113,12 @@ export interface EventRecorder {
 /** Best-effort, throttled progress for the live view; the final event goes through the outbox instead. */
 export interface ProgressNotifier {
   notify(order: BulkOrderRecord): void;
+  /**
+   * The order's last row has settled: its final event goes through the outbox,
+   * so an update still held back must never be sent after it (the browser
+   * would end on a stale status).
+   */
+  finished(orderId: string): void;
 }
 
 export interface BulkLogger extends DomainLogger {}

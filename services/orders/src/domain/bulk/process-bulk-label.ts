@@ -128,8 +128,11 @@ export async function processBulkLabel(deps: BulkWorkerDeps, event: LabelRequest
     );
   }
 
-  deps.progress.notify(outcome.order);
-  if (!outcome.finishing) return;
+  if (!outcome.finishing) {
+    deps.progress.notify(outcome.order);
+    return;
+  }
+  deps.progress.finished(row.bulkOrderId);
   try {
     await finishBulkOrder(deps, row.bulkOrderId);
   } catch (err) {
