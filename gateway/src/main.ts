@@ -1,4 +1,5 @@
 import {
+  createAuthTokenStateFetcher,
   createCachedTokenState,
   createDb,
   createInternalClient,
@@ -11,7 +12,6 @@ import { buildGateway } from './app';
 import { createBusProgressFeed } from './bulk-progress';
 import { loadGatewayConfig } from './config';
 import { createOrderLookup } from './order-lookup';
-import { createTokenStateFetcher } from './token-state';
 import { createBusUserChangeFeed } from './user-changes';
 
 const BUS_SCHEMA = 'bus';
@@ -22,7 +22,7 @@ await runService('gateway', async () => {
 
   // AUTH_URL is required by the config schema, so auth is always present.
   const auth = createInternalClient({ baseUrl: config.upstreams.auth!, secret: config.internalSecret });
-  const tokenState = createCachedTokenState(createTokenStateFetcher(auth, logger), config.tokenStateTtlMs);
+  const tokenState = createCachedTokenState(createAuthTokenStateFetcher(auth, logger), config.tokenStateTtlMs);
 
   // The gateway only reads the bus, so a small pool is plenty.
   const db = createDb(config.databaseUrl, BUS_SCHEMA, { max: 4 });

@@ -1,46 +1,20 @@
-import { hostname } from 'node:os';
-import type { EventBus } from '@flatship/kit';
-import { TOPICS, type UserChangedEvent, UserChangedEventSchema } from '@flatship/proto';
-import { Value } from 'typebox/value';
+import {
+  type BusLogger,
+  createBusUserChangeFeed as createFeed,
+  type EventBus,
+  replicaGroup as groupFor,
+  type UserChangeFeed,
+} from '@flatship/kit';
 
-/** A stream of `user.changed` events; the gateway applies each to its token cache and live sockets. */
-export interface UserChangeFeed {
-  subscribe(onChange: (event: UserChangedEvent) => Promise<void> | void): Promise<{ close(): Promise<void> }>;
-}
+export type { UserChangeFeed };
 
-interface Logger {
-  warn(obj: object, msg?: string): void;
-}
-
-/**
- * A consumer group of its own for every replica: in a shared group each event
- * would reach only one replica, and the others would keep honouring a blocked
- * user's token until their cache expired. Starting at the end is enough
- * because older changes are already reflected in what auth answers on a miss.
- */
-export function replicaGroup(): string {
-  return `gateway-${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
-}
+/** Every gateway replica needs every event (token cache, live sockets), so each has its own group. */
+export const replicaGroup = (): string => groupFor('gateway');
 
 export function createBusUserChangeFeed(
   bus: Pick<EventBus, 'subscribe'>,
-  log: Logger,
+  log: Pick<BusLogger, 'warn'>,
   group = replicaGroup(),
 ): UserChangeFeed {
-  return {
-    subscribe: (onChange) =>
-      bus.subscribe({
-        group,
-        topics: [TOPICS.userChanged],
-        fromBeginning: false,
-        handler: async (msg) => {
-          if (!Value.Check(UserChangedEventSchema, msg.value)) {
-            // Redelivering a malformed event would never make it valid; skip it loudly.
-            log.warn({ key: msg.key }, 'ignoring malformed user.changed event');
-            return;
-          }
-          await onChange(msg.value);
-        },
-      }),
-  };
+  return createFeed(bus, log, 'gateway', group);
 }

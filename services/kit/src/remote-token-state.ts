@@ -33,7 +33,12 @@ export function createAuthTokenStateFetcher(auth: InternalClient, log: WarnLogge
 
 /** A stream of `user.changed` events, applied to the token-state cache as they arrive. */
 export interface UserChangeFeed {
-  subscribe(onChange: (event: UserChangedEvent) => void): Promise<{ close(): Promise<void> }>;
+  subscribe(onChange: (event: UserChangedEvent) => Promise<void> | void): Promise<{ close(): Promise<void> }>;
+}
+
+/** A consumer group name unique to this replica of `service`. */
+export function replicaGroup(service: string): string {
+  return `${service}-${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
 /**
@@ -46,8 +51,8 @@ export function createBusUserChangeFeed(
   bus: Pick<EventBus, 'subscribe'>,
   log: WarnLogger,
   service: string,
+  group = replicaGroup(service),
 ): UserChangeFeed {
-  const group = `${service}-${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   return {
     subscribe: (onChange) =>
       bus.subscribe({
@@ -60,7 +65,7 @@ export function createBusUserChangeFeed(
             log.warn({ key: msg.key }, 'ignoring malformed user.changed event');
             return;
           }
-          onChange(msg.value);
+          await onChange(msg.value);
         },
       }),
   };

@@ -1,3 +1,4 @@
+import type { UserChangeFeed } from '@flatship/kit';
 import {
   authPlugin,
   type createLogger,
@@ -8,7 +9,6 @@ import {
   type TokenStateSource,
 } from '@flatship/kit';
 import type { UserChangedEvent } from '@flatship/proto';
-import type { UserChangeFeed } from './adapters/user-changes';
 import { createBulkRepo } from './db/bulk-repo';
 import { createLabelsRepo } from './db/labels-repo';
 import { createTransactor } from './db/transactor';

@@ -1,5 +1,7 @@
 import { createSandboxCarrier } from '@flatship/carriers';
 import {
+  createAuthTokenStateFetcher,
+  createBusUserChangeFeed,
   createCachedTokenState,
   createDb,
   createInternalClient,
@@ -14,8 +16,6 @@ import { createLocalFileStore } from './adapters/local-file-store';
 import { createPaymentsLedger } from './adapters/payments-ledger';
 import { createPricingQuotes } from './adapters/pricing-quotes';
 import { systemClock } from './adapters/system-clock';
-import { createTokenStateFetcher } from './adapters/token-state';
-import { createBusUserChangeFeed } from './adapters/user-changes';
 import { buildApp, createDomainDeps } from './app';
 import { OrdersConfigSchema } from './config';
 import { migrations, ORDERS_SCHEMA } from './db/migrations';
@@ -45,7 +45,7 @@ await runService('orders', async () => {
 
   const client = (baseUrl: string) => createInternalClient({ baseUrl, secret: config.INTERNAL_SECRET });
   const tokenState = createCachedTokenState(
-    createTokenStateFetcher(client(config.AUTH_URL), logger),
+    createAuthTokenStateFetcher(client(config.AUTH_URL), logger),
     config.TOKEN_STATE_TTL_MS,
   );
 
@@ -65,7 +65,7 @@ await runService('orders', async () => {
     internalSecret: config.INTERNAL_SECRET,
     retryWaitMs: config.RETRY_WAIT_MS,
     tokenState,
-    userChanges: createBusUserChangeFeed(bus, logger),
+    userChanges: createBusUserChangeFeed(bus, logger, 'orders'),
   });
   const reconciler = startReconciler(
     { ...createDomainDeps(ports, logger), clock: systemClock },
