@@ -103,6 +103,7 @@ async function submitSample(page: Page, stack: Stack) {
   await page.locator('input[type="file"]').setInputFiles(SAMPLE);
   await page.getByText('File Uploaded successfully.').first().waitFor();
   await page.getByText('1 row(s) have validation errors. Please check the table and fix them.').first().waitFor();
+  await page.screenshot({ path: await artifactPath('bulk-loaded.png') });
 
   await page.getByRole('button', { name: 'Edit row 1', exact: true }).click();
   const dimensions: [string, string][] = [
