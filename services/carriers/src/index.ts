@@ -1,6 +1,14 @@
 export { formatShipDate, formatWeight } from './label/format';
 export type { LabelData } from './label/label-data';
 export { labelDocument, renderLabel } from './label/render-label';
+export {
+  createInlineRenderer,
+  createRenderPool,
+  defaultRenderThreads,
+  type LabelRenderer,
+  type RenderPoolOptions,
+  RenderThreadError,
+} from './label/render-pool';
 export type {
   Carrier,
   CarrierService,
@@ -14,6 +22,7 @@ export {
   createSandboxCarrier,
   SANDBOX_DEFAULT_MAILER_ID,
   SANDBOX_FAIL_RECIPIENT,
+  type SandboxCarrier,
   type SandboxCarrierOptions,
 } from './sandbox/sandbox-carrier';
 export { isSandboxFailureKey, sandboxTrackingNumber } from './sandbox/tracking';

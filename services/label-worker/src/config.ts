@@ -1,3 +1,4 @@
+import { defaultRenderThreads } from '@flatship/carriers';
 import { BaseConfig, portConfig } from '@flatship/kit';
 import { type Static, Type } from 'typebox';
 
@@ -23,6 +24,12 @@ export const LabelWorkerConfigSchema = Type.Object({
     maximum: 64,
     default: 4,
     description: 'label.requested partitions this process works on at once',
+  }),
+  LABEL_RENDER_THREADS: Type.Integer({
+    minimum: 0,
+    maximum: 64,
+    default: defaultRenderThreads(),
+    description: 'worker threads rendering label PDFs (default: one per core but one, at least 1); 0 renders inline',
   }),
   LABEL_REQUESTED_PARTITIONS: Type.Integer({
     minimum: 1,

@@ -36,6 +36,11 @@ await runService(
     const outbox = createOutbox({ db, schema: ORDERS_SCHEMA, bus, logger });
     const stopRelay = await outbox.startRelay();
 
+    const carrier = createSandboxCarrier({
+      failureRate: config.CARRIER_FAILURE_RATE,
+      latencyMs: config.CARRIER_LATENCY_MS,
+      renderThreads: config.LABEL_RENDER_THREADS,
+    });
     const deps = createWorkerDeps({
       db,
       bus,
@@ -43,7 +48,7 @@ await runService(
       ledger: createPaymentsLedger(
         createInternalClient({ baseUrl: config.PAYMENTS_URL, secret: config.INTERNAL_SECRET }),
       ),
-      carrier: createSandboxCarrier({ failureRate: config.CARRIER_FAILURE_RATE, latencyMs: config.CARRIER_LATENCY_MS }),
+      carrier,
       files: createLocalFileStore(config.FILES_DIR),
       logger,
       progressIntervalMs: config.PROGRESS_INTERVAL_MS,
@@ -53,7 +58,10 @@ await runService(
       stallMs: config.BULK_STALL_MS,
       intervalMs: Math.min(30_000, Math.max(1000, Math.floor(config.BULK_STALL_MS / 2))),
     });
-    logger.info({ concurrency: config.LABEL_WORKER_CONCURRENCY }, 'label worker consuming label.requested');
+    logger.info(
+      { concurrency: config.LABEL_WORKER_CONCURRENCY, renderThreads: config.LABEL_RENDER_THREADS },
+      'label worker consuming label.requested',
+    );
 
     const app = createServiceApp({
       name: 'label-worker',
@@ -73,6 +81,7 @@ await runService(
         await sweeper.stop();
         // Rows in hand are finished and committed before the partitions are given up.
         await subscription.close();
+        await carrier.close();
         await deps.progress.flush();
         await stopRelay();
         await outbox.flush().catch((err: unknown) => logger.warn({ err }, 'outbox not fully relayed at shutdown'));

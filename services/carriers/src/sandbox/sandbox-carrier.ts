@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { renderLabel } from '../label/render-label';
+import { createInlineRenderer, createRenderPool, type LabelRenderer, RenderThreadError } from '../label/render-pool';
 import type { Carrier, CarrierService, LabelAddress, LabelRequest, LabelResult } from '../port';
 import { isValidMailerId } from '../usps/impb';
 import { findUspsService, USPS_SERVICES } from '../usps/services';
@@ -18,6 +18,18 @@ export interface SandboxCarrierOptions {
   mailerId?: string;
   /** Clock for the ship date when a request gives none. */
   now?: () => Date;
+  /**
+   * Worker threads that render label PDFs, so rendering uses every core and never blocks the caller's event loop.
+   * 0 (the default) renders on the calling thread, which suits tests and callers that buy one label at a time.
+   */
+  renderThreads?: number;
+  /** A renderer to use instead of the one `renderThreads` would create; the carrier's `close()` closes it. */
+  renderer?: LabelRenderer;
+}
+
+export interface SandboxCarrier extends Carrier {
+  /** Stops the render threads, if any. */
+  close(): Promise<void>;
 }
 
 /** Recipient name that makes a purchase fail, so failure paths can be driven end to end through the UI. */
@@ -48,7 +60,7 @@ function addressProblem(role: 'sender' | 'recipient', address: LabelAddress): st
  * A USPS look-alike that needs no network: real service list and weight limits, valid IMpb tracking numbers and
  * a 4x6 label PDF. Everything is a pure function of the request, so a retried purchase returns the same label.
  */
-export function createSandboxCarrier(opts: SandboxCarrierOptions = {}): Carrier {
+export function createSandboxCarrier(opts: SandboxCarrierOptions = {}): SandboxCarrier {
   const failureRate = opts.failureRate ?? 0;
   const latencyMs = opts.latencyMs ?? 0;
   const mailerId = opts.mailerId ?? SANDBOX_DEFAULT_MAILER_ID;
@@ -59,6 +71,12 @@ export function createSandboxCarrier(opts: SandboxCarrierOptions = {}): Carrier 
   if (!isValidMailerId(mailerId)) {
     throw new Error(`mailerId must be 6 digits starting 0-8 or 9 digits starting 9, got ${mailerId}`);
   }
+  const renderThreads = opts.renderThreads ?? 0;
+  if (!Number.isInteger(renderThreads) || renderThreads < 0) {
+    throw new Error(`renderThreads must be a whole number of 0 or more, got ${renderThreads}`);
+  }
+  const renderer =
+    opts.renderer ?? (renderThreads === 0 ? createInlineRenderer() : createRenderPool({ size: renderThreads }));
 
   return {
     id: 'usps',
@@ -102,17 +120,27 @@ export function createSandboxCarrier(opts: SandboxCarrierOptions = {}): Carrier 
         serviceTypeCode: service.serviceTypeCode,
         mailerId,
       });
-      const pdf = await renderLabel({
-        service,
-        trackingNumber,
-        from: req.from,
-        to: req.to,
-        // Like pricing, a weight of 0 is billed and printed as the 1 lb minimum.
-        weightLb: weight === 0 ? 1 : weight,
-        shipDate: req.shipDate ?? now(),
-        references: req.references,
-      });
+      let pdf: Buffer;
+      try {
+        pdf = await renderer.render({
+          // Only what is printed, so the data crosses to a render thread as plain values.
+          service: { letter: service.letter, banner: service.banner, trackingBanner: service.trackingBanner },
+          trackingNumber,
+          from: req.from,
+          to: req.to,
+          // Like pricing, a weight of 0 is billed and printed as the 1 lb minimum.
+          weightLb: weight === 0 ? 1 : weight,
+          shipDate: req.shipDate ?? now(),
+          references: req.references,
+        });
+      } catch (err) {
+        if (!(err instanceof RenderThreadError)) throw err;
+        // The purchase itself is deterministic, so the same key renders the same label when tried again.
+        return fail('Label purchase failed: the label could not be generated. Please try again.', true);
+      }
       return { ok: true, trackingNumber, serviceUid: service.uid, pdf };
     },
+
+    close: () => renderer.close(),
   };
 }

@@ -1,0 +1,131 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { LabelData } from './label-data';
+import { renderLabel } from './render-label';
+
+export interface RenderRequest {
+  id: number;
+  data: LabelData;
+}
+export type RenderReply = { id: number; ok: true; pdf: ArrayBuffer } | { id: number; ok: false; message: string };
+
+/** Turns label data into PDF bytes, on this thread or on others. */
+export interface LabelRenderer {
+  render(data: LabelData): Promise<Buffer>;
+  /** Stops any threads; renders asked for afterwards are refused. */
+  close(): Promise<void>;
+}
+
+/** The render thread died (crash, out of memory) while it held the label; rendering it again may well succeed. */
+export class RenderThreadError extends Error {
+  override name = 'RenderThreadError';
+}
+
+export interface RenderPoolOptions {
+  /** Number of render threads; at least 1. */
+  size?: number;
+  /** Module run by each thread; replaceable so a failing thread can be exercised. */
+  workerUrl?: URL;
+}
+
+/** One thread is kept for the caller's own work (database, bus, HTTP), the rest render. */
+export function defaultRenderThreads(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
+
+export function createInlineRenderer(): LabelRenderer {
+  return { render: renderLabel, close: async () => undefined };
+}
+
+const THREAD_ENTRY = new URL('./render-thread.mjs', import.meta.url);
+
+interface Job {
+  id: number;
+  data: LabelData;
+  resolve: (pdf: Buffer) => void;
+  reject: (err: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Job | null;
+}
+
+/**
+ * A fixed set of worker threads rendering labels, so PDF layout (the costliest step of a purchase) runs on every
+ * core instead of blocking the caller's event loop. Jobs wait in one FIFO queue; a thread that dies fails only the
+ * label it held and is replaced.
+ */
+export function createRenderPool(opts: RenderPoolOptions = {}): LabelRenderer {
+  const size = opts.size ?? defaultRenderThreads();
+  if (!Number.isInteger(size) || size < 1)
+    throw new Error(`render pool size must be an integer of 1 or more, got ${size}`);
+  const workerUrl = opts.workerUrl ?? new URL('./render-worker.ts', import.meta.url);
+  const queue: Job[] = [];
+  const slots = new Set<Slot>();
+  let nextId = 1;
+  let closed = false;
+
+  function spawn(): void {
+    // The thread's own flags, not the parent's: the entry loads TypeScript itself, and some parent flags (test
+    // runners, inspectors) are refused in workers.
+    const worker = new Worker(THREAD_ENTRY, { execArgv: [], workerData: { moduleUrl: workerUrl.href } });
+    const slot: Slot = { worker, job: null };
+    slots.add(slot);
+    slot.worker.on('message', (reply: RenderReply) => {
+      const job = slot.job;
+      if (!job || job.id !== reply.id) return;
+      slot.job = null;
+      if (reply.ok) job.resolve(Buffer.from(reply.pdf));
+      else job.reject(new Error(reply.message));
+      dispatch();
+    });
+    // 'error' is always followed by 'exit'; the job is settled there, once.
+    let lastError: Error | undefined;
+    slot.worker.on('error', (err: Error) => {
+      lastError = err;
+    });
+    slot.worker.on('exit', (code) => {
+      slots.delete(slot);
+      const job = slot.job;
+      slot.job = null;
+      if (job) {
+        const cause = lastError ? `: ${lastError.message}` : ` with code ${code}`;
+        job.reject(new RenderThreadError(`label render thread stopped${cause}`));
+      }
+      if (!closed) {
+        spawn();
+        dispatch();
+      }
+    });
+  }
+
+  function dispatch(): void {
+    for (const slot of slots) {
+      if (queue.length === 0) return;
+      if (slot.job) continue;
+      const job = queue.shift() as Job;
+      slot.job = job;
+      slot.worker.postMessage({ id: job.id, data: job.data } satisfies RenderRequest);
+    }
+  }
+
+  for (let i = 0; i < size; i++) spawn();
+
+  return {
+    render(data) {
+      if (closed) return Promise.reject(new Error('label render pool is closed'));
+      return new Promise<Buffer>((resolve, reject) => {
+        queue.push({ id: nextId++, data, resolve, reject });
+        dispatch();
+      });
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const job of queue.splice(0)) job.reject(new Error('label render pool is closed'));
+      await Promise.all([...slots].map((slot) => slot.worker.terminate()));
+    },
+  };
+}
