@@ -25,6 +25,12 @@ export const LabelWorkerConfigSchema = Type.Object({
     default: 4,
     description: 'label.requested partitions this process works on at once',
   }),
+  LABEL_WORKER_BATCH: Type.Integer({
+    minimum: 1,
+    maximum: 500,
+    default: 25,
+    description: 'label.requested messages of one partition bought together and settled in one transaction',
+  }),
   LABEL_RENDER_THREADS: Type.Integer({
     minimum: 0,
     maximum: 64,

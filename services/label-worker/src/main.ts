@@ -53,13 +53,20 @@ await runService(
       logger,
       progressIntervalMs: config.PROGRESS_INTERVAL_MS,
     });
-    const subscription = await startLabelWorker(bus, deps, { concurrency: config.LABEL_WORKER_CONCURRENCY });
+    const subscription = await startLabelWorker(bus, deps, {
+      concurrency: config.LABEL_WORKER_CONCURRENCY,
+      batchSize: config.LABEL_WORKER_BATCH,
+    });
     const sweeper = startSweeper(deps, {
       stallMs: config.BULK_STALL_MS,
       intervalMs: Math.min(30_000, Math.max(1000, Math.floor(config.BULK_STALL_MS / 2))),
     });
     logger.info(
-      { concurrency: config.LABEL_WORKER_CONCURRENCY, renderThreads: config.LABEL_RENDER_THREADS },
+      {
+        concurrency: config.LABEL_WORKER_CONCURRENCY,
+        batchSize: config.LABEL_WORKER_BATCH,
+        renderThreads: config.LABEL_RENDER_THREADS,
+      },
       'label worker consuming label.requested',
     );
 

@@ -22,7 +22,7 @@ const silent = { info() {}, warn() {}, error() {}, debug() {} };
  * consuming from it in this process.
  */
 export async function startWorkerStack(
-  opts: { carrier?: CarrierPort; progressIntervalMs?: number; startWorker?: boolean } = {},
+  opts: { carrier?: CarrierPort; progressIntervalMs?: number; startWorker?: boolean; batchSize?: number } = {},
 ): Promise<WorkerStack> {
   const s = await startStack();
   const stopRelay = await s.outbox.startRelay();
@@ -43,7 +43,7 @@ export async function startWorkerStack(
     progress: workerDeps.progress,
     workerDeps,
     async startWorker() {
-      sub ??= await startLabelWorker(s.bus, workerDeps, { concurrency: 4 });
+      sub ??= await startLabelWorker(s.bus, workerDeps, { concurrency: 4, batchSize: opts.batchSize ?? 25 });
     },
     async stopWorker() {
       await sub?.close();

@@ -10,7 +10,7 @@ export { createTransactor } from './db/transactor';
 export { progressOf } from './domain/bulk/bulk-view';
 export type { BulkDeps, BulkWorkerDeps } from './domain/bulk/deps';
 export type { BulkOrderRecord, ProgressNotifier } from './domain/bulk/ports';
-export { processBulkLabel } from './domain/bulk/process-bulk-label';
+export { processBulkLabels } from './domain/bulk/process-bulk-label';
 export { resumeBulkOrder, sweepStalledBulkOrders } from './domain/bulk/resume-bulk-order';
 export type { CarrierPort, FileStore, LedgerPort, QuotePort } from './domain/ports';
 export { validateShipment } from './domain/validate-shipment';

@@ -58,8 +58,8 @@ const keyOf = (topic: string, partition: number) => `${topic}\u0000${partition}`
  * partitions whose lease is free or expired. A member that dies simply stops
  * renewing, and its partitions become claimable once the leases expire.
  *
- * Offsets are committed one message at a time, right after the handler
- * resolves, and only while this member still holds the partition's lease, so
+ * Offsets are committed right after the handler resolves (one message at a
+ * time, or past a whole batch for a batch handler), and only while this member still holds the partition's lease, so
  * a member that lost a partition can never move the group's offset.
  */
 export class GroupMember {
@@ -422,9 +422,8 @@ export class GroupMember {
        where topic = ? and partition = ? and "offset" >= ? order by "offset" limit ?`,
       [work.topic, work.partition, work.position.toString(), this.settings.batchSize],
     );
-    for (const row of rows) {
-      if (work.state !== 'active') return false;
-      const message: BusMessage = {
+    const messages = rows.map(
+      (row): BusMessage => ({
         topic: work.topic,
         partition: work.partition,
         offset: row.offset,
@@ -432,10 +431,19 @@ export class GroupMember {
         value: row.value,
         headers: row.headers ?? {},
         timestamp: row.created_at,
-      };
-      if (!(await this.deliver(work, message))) return false;
-      if (this.crashed) return false;
-      const next = BigInt(row.offset) + 1n;
+      }),
+    );
+    const { batchHandler } = this.deps.options;
+    const step = batchHandler ? Math.max(1, this.deps.options.maxBatchSize ?? this.settings.batchSize) : 1;
+    for (let i = 0; i < messages.length; i += step) {
+      if (work.state !== 'active') return false;
+      const slice = messages.slice(i, i + step);
+      const ok = await this.deliver(work, slice[0]!.offset, async () => {
+        if (batchHandler) await batchHandler(slice);
+        else await this.deps.options.handler!(slice[0]!);
+      });
+      if (!ok || this.crashed) return false;
+      const next = BigInt(slice[slice.length - 1]!.offset) + 1n;
       if (!(await this.commit(work, next))) return false;
       work.position = next;
     }
@@ -443,11 +451,11 @@ export class GroupMember {
   }
 
   /** Calls the handler until it succeeds; false when the partition is being given up instead. */
-  private async deliver(work: PartitionWork, message: BusMessage): Promise<boolean> {
+  private async deliver(work: PartitionWork, offset: string, handle: () => Promise<void>): Promise<boolean> {
     let delay = this.settings.retryDelayMs;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.deps.options.handler(message);
+        await handle();
         return true;
       } catch (err) {
         if (this.crashed) return false;
@@ -455,9 +463,9 @@ export class GroupMember {
           {
             err,
             group: this.group,
-            topic: message.topic,
-            partition: message.partition,
-            offset: message.offset,
+            topic: work.topic,
+            partition: work.partition,
+            offset,
             attempt,
           },
           'event handler failed; the message will be retried',

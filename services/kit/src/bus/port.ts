@@ -20,18 +20,39 @@ export interface OutgoingMessage {
 }
 
 export type MessageHandler = (msg: BusMessage) => Promise<void>;
+/** Consecutive messages of one partition, in offset order; the batch commits (or is redelivered) as a whole. */
+export type BatchHandler = (messages: BusMessage[]) => Promise<void>;
 
-export interface SubscribeOptions {
+interface SubscribeCommon {
   /** Consumer group id; members of one group share partitions. */
   group: string;
   topics: string[];
-  /** Processed one message at a time per partition, in offset order. */
-  handler: MessageHandler;
   /** A group with no committed offset starts at the beginning (default) or at the end. */
   fromBeginning?: boolean;
   /** How many partitions this member processes at once (default 1). */
   concurrency?: number;
 }
+
+export type SubscribeOptions = SubscribeCommon &
+  (
+    | {
+        /** Processed one message at a time per partition, in offset order; each offset is committed after it. */
+        handler: MessageHandler;
+        batchHandler?: never;
+        maxBatchSize?: never;
+      }
+    | {
+        handler?: never;
+        /**
+         * Takes up to `maxBatchSize` waiting messages of one partition at once and
+         * commits past the last of them when it resolves; when it throws, the same
+         * messages come again, so it must be idempotent per message, like a handler.
+         */
+        batchHandler: BatchHandler;
+        /** Default: the bus's fetch size. */
+        maxBatchSize?: number;
+      }
+  );
 
 export interface Subscription {
   close(): Promise<void>;
@@ -39,7 +60,7 @@ export interface Subscription {
 
 /**
  * Delivery is at-least-once: an offset is committed only after the handler
- * resolves, and a handler that throws sees the same message again.
+ * (or batch handler) resolves, and one that throws sees the same messages again.
  * `subscribe` resolves once the member has joined its group and holds its
  * share of the partitions (or a bounded join wait has passed), so messages
  * published afterwards are spread over the members that have subscribed.

@@ -227,6 +227,9 @@ export function createPostgresBus(opts: PostgresBusOptions): PostgresBus {
     async subscribe(subscribeOpts: SubscribeOptions): Promise<Subscription> {
       if (closed) throw new Error('event bus is closed');
       if (subscribeOpts.topics.length === 0) throw new Error('subscribe needs at least one topic');
+      if (!subscribeOpts.handler === !subscribeOpts.batchHandler) {
+        throw new Error('subscribe needs exactly one of handler and batchHandler');
+      }
       await getListener();
       const partitions: { topic: string; partition: number }[] = [];
       for (const topic of new Set(subscribeOpts.topics)) {

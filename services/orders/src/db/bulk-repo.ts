@@ -74,7 +74,6 @@ export function createBulkRepo(db: Knex): BulkRepo {
   const orders = (tx?: Tx) => k(tx)<BulkOrderRow>('bulk_orders');
   const labels = (tx?: Tx) => k(tx)<BulkLabelRow>('labels');
   const one = (rows: BulkOrderRow[]) => (rows[0] ? toOrder(rows[0]) : null);
-  const oneRow = (rows: BulkLabelRow[]) => (rows[0] ? toRow(rows[0]) : null);
 
   return {
     async create(order) {
@@ -207,11 +206,6 @@ export function createBulkRepo(db: Knex): BulkRepo {
       return (await labels(tx).where({ bulk_order_id: orderId }).orderBy('row_index')).map(toRow);
     },
 
-    async findRow(labelId, tx) {
-      if (!isUuid(labelId)) return null;
-      return oneRow(await labels(tx).where({ id: labelId }).whereNotNull('bulk_order_id').limit(1));
-    },
-
     async failedRows(orderIds, limitPerOrder) {
       const out = new Map<string, { rowIndex: number; error: string }[]>();
       if (orderIds.length === 0) return out;
@@ -231,35 +225,48 @@ export function createBulkRepo(db: Knex): BulkRepo {
       return out;
     },
 
-    async completeRow(id, attempt, done, tx) {
-      return oneRow(
-        await labels(tx)
-          .where({ id, attempt, status: 'pending' })
-          .update({
-            status: 'completed',
-            tracking_number: done.trackingNumber,
-            pdf_name: done.pdfName,
-            error_code: null,
-            error: null,
-            updated_at: db.fn.now(),
-          })
-          .returning('*'),
-      );
+    async findRows(labelIds, tx) {
+      const ids = [...new Set(labelIds)].filter(isUuid);
+      if (ids.length === 0) return [];
+      return (await labels(tx).whereIn('id', ids).whereNotNull('bulk_order_id')).map(toRow);
     },
 
-    async failRow(id, attempt, why, tx) {
-      return oneRow(
-        await labels(tx)
-          .where({ id, attempt, status: 'pending' })
-          .update({
-            status: 'cancelled',
-            error_code: why.errorCode,
-            error: why.error,
-            refunded: why.refunded,
-            updated_at: db.fn.now(),
-          })
-          .returning('*'),
+    async completeRows(done, tx) {
+      if (done.length === 0) return [];
+      const result = await k(tx).raw(
+        `update labels l
+            set status = 'completed', tracking_number = v.tracking_number, pdf_name = v.pdf_name,
+                error_code = null, error = null, updated_at = now()
+           from unnest(?::uuid[], ?::int[], ?::text[], ?::text[]) as v(id, attempt, tracking_number, pdf_name)
+          where l.id = v.id and l.attempt = v.attempt and l.status = 'pending'
+        returning l.*`,
+        [
+          done.map((d) => d.id),
+          done.map((d) => d.attempt),
+          done.map((d) => d.trackingNumber),
+          done.map((d) => d.pdfName),
+        ],
       );
+      return (result.rows as BulkLabelRow[]).map(toRow);
+    },
+
+    async failRows(failed, tx) {
+      if (failed.length === 0) return [];
+      const result = await k(tx).raw(
+        `update labels l
+            set status = 'cancelled', error_code = v.error_code, error = v.error, refunded = v.refunded, updated_at = now()
+           from unnest(?::uuid[], ?::int[], ?::text[], ?::text[], ?::boolean[]) as v(id, attempt, error_code, error, refunded)
+          where l.id = v.id and l.attempt = v.attempt and l.status = 'pending'
+        returning l.*`,
+        [
+          failed.map((f) => f.id),
+          failed.map((f) => f.attempt),
+          failed.map((f) => f.errorCode),
+          failed.map((f) => f.error),
+          failed.map((f) => f.refunded),
+        ],
+      );
+      return (result.rows as BulkLabelRow[]).map(toRow);
     },
 
     async requeueFailed(orderId, chargeKey, tx) {

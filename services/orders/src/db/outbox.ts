@@ -10,19 +10,26 @@ import { fromTx } from './transactor';
  * so one user's purchases stay in order.
  */
 export function createLabelPurchasedPublisher(outbox: Outbox): PublishLabelPurchased {
-  return async (tx, label) => {
+  return async (tx, labels) => {
     const trx = fromTx(tx);
     if (!trx) throw new Error('label.purchased must be published inside a transaction');
-    const event: LabelPurchasedEvent = {
-      userId: label.userId,
-      labelId: label.id,
-      ...(label.bulkOrderId ? { bulkOrderId: label.bulkOrderId } : {}),
-      serviceUid: label.serviceUid,
-      serviceName: label.serviceName,
-      priceCents: label.priceCents,
-      createdAt: label.createdAt.toISOString(),
-    };
-    await outbox.add(trx, TOPICS.labelPurchased, [{ key: label.userId, value: event }]);
+    if (labels.length === 0) return;
+    await outbox.add(
+      trx,
+      TOPICS.labelPurchased,
+      labels.map((label) => {
+        const event: LabelPurchasedEvent = {
+          userId: label.userId,
+          labelId: label.id,
+          ...(label.bulkOrderId ? { bulkOrderId: label.bulkOrderId } : {}),
+          serviceUid: label.serviceUid,
+          serviceName: label.serviceName,
+          priceCents: label.priceCents,
+          createdAt: label.createdAt.toISOString(),
+        };
+        return { key: label.userId, value: event };
+      }),
+    );
   };
 }
 

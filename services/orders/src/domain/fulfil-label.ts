@@ -153,7 +153,7 @@ export async function fulfilLabel(
   await deps.files.put(key, result.pdf);
   const completed = await deps.transactor.run(async (tx) => {
     const done = await deps.labels.complete(label.id, { trackingNumber: result.trackingNumber, pdfName }, tx);
-    if (done) await deps.publishLabelPurchased(tx, done);
+    if (done) await deps.publishLabelPurchased(tx, [done]);
     return done;
   });
   if (completed) return { kind: 'completed', label: completed };

@@ -127,7 +127,8 @@ export interface Clock {
 }
 
 /** Records `label.purchased` in the caller's transaction, so it is relayed only if the completion commits. */
-export type PublishLabelPurchased = (tx: Tx, label: LabelRecord) => Promise<void>;
+/** Records `label.purchased` for every label given, in the caller's transaction. */
+export type PublishLabelPurchased = (tx: Tx, labels: LabelRecord[]) => Promise<void>;
 
 export interface DomainLogger {
   info(obj: object, msg?: string): void;

@@ -79,22 +79,19 @@ export interface BulkRepo {
     tx?: Tx,
   ): Promise<BulkOrderRecord | null>;
   rows(orderId: string, tx?: Tx): Promise<BulkRowRecord[]>;
-  findRow(labelId: string, tx?: Tx): Promise<BulkRowRecord | null>;
+  /** The bulk rows among these label ids (unknown ids and single labels are left out). */
+  findRows(labelIds: string[], tx?: Tx): Promise<BulkRowRecord[]>;
   failedRows(orderIds: string[], limitPerOrder: number): Promise<Map<string, { rowIndex: number; error: string }[]>>;
-  /** pending → completed for this attempt only. */
-  completeRow(
-    id: string,
-    attempt: number,
-    done: { trackingNumber: string; pdfName: string },
+  /** pending → completed, each for its own attempt only; returns the rows that moved. */
+  completeRows(
+    done: { id: string; attempt: number; trackingNumber: string; pdfName: string }[],
     tx: Tx,
-  ): Promise<BulkRowRecord | null>;
-  /** pending → cancelled (failed) for this attempt only. */
-  failRow(
-    id: string,
-    attempt: number,
-    why: { errorCode: string; error: string; refunded: boolean },
+  ): Promise<BulkRowRecord[]>;
+  /** pending → cancelled (failed), each for its own attempt only; returns the rows that moved. */
+  failRows(
+    failed: { id: string; attempt: number; errorCode: string; error: string; refunded: boolean }[],
     tx: Tx,
-  ): Promise<BulkRowRecord | null>;
+  ): Promise<BulkRowRecord[]>;
   /** Every failed row back to pending as its next attempt, paid by `chargeKey`. */
   requeueFailed(orderId: string, chargeKey: string, tx: Tx): Promise<BulkRowRecord[]>;
   /**

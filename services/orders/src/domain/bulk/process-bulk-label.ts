@@ -4,7 +4,7 @@ import type { LabelRequestedEvent } from '@flatship/proto';
 import { labelFileKey } from '../files';
 import { carrierRequestFor } from '../fulfil-label';
 import { MESSAGES } from '../messages';
-import type { CarrierLabelResult, Tx } from '../ports';
+import type { CarrierLabelResult } from '../ports';
 import { type BulkWorkerDeps, carrierKeyOf, rowRefundKey } from './deps';
 import { finishBulkOrder } from './finish-bulk-order';
 import type { BulkOrderRecord, BulkRowRecord } from './ports';
@@ -37,106 +37,151 @@ async function buy(deps: BulkWorkerDeps, row: BulkRowRecord): Promise<CarrierLab
   }
 }
 
-/**
- * After a row settled, in its transaction: counts from the rows, and when
- * nothing is left in flight the order moves to generating_files. The order
- * row lock taken first makes exactly one settling transaction see the end.
- */
-async function settle(
-  deps: BulkWorkerDeps,
-  tx: Tx,
-  orderId: string,
-  change: () => Promise<BulkRowRecord | null>,
-): Promise<{ row: BulkRowRecord | null; order: BulkOrderRecord; finishing: boolean }> {
-  await deps.bulk.lock(orderId, tx);
-  const row = await change();
-  let order = await deps.bulk.reconcileCounts(orderId, tx);
-  let finishing = false;
-  if (order.processedCount + order.failedCount === order.totalCount) {
-    const moved = await deps.bulk.transition(orderId, WORKING_STATUSES, 'generating_files', {}, tx);
-    if (moved) {
-      order = moved;
-      finishing = true;
-    }
+type Purchase =
+  | { row: BulkRowRecord; ok: true; trackingNumber: string; pdfName: string; key: string }
+  | { row: BulkRowRecord; ok: false; message: string };
+
+/** Buys one row's label and stores its PDF; a refusal is an outcome, a failure to store is thrown. */
+async function purchase(deps: BulkWorkerDeps, row: BulkRowRecord): Promise<Purchase> {
+  const result = await buy(deps, row);
+  if (!result.ok) return { row, ok: false, message: result.message };
+  const pdfName = `${randomUUID()}.pdf`;
+  const key = labelFileKey(row.userId, pdfName);
+  await deps.files.put(key, result.pdf);
+  return { row, ok: true, trackingNumber: result.trackingNumber, pdfName, key };
+}
+
+/** Refunds a refused row once (the key is the row and attempt); false when payments has no charge to refund. */
+async function refund(deps: BulkWorkerDeps, row: BulkRowRecord): Promise<boolean> {
+  try {
+    await deps.ledger.refund({
+      userId: row.userId,
+      amountCents: row.priceCents,
+      key: rowRefundKey(row.id, row.attempt),
+      chargeKey: row.chargeKey,
+      memo: `Refund of bulk label ${row.id}`,
+    });
+    return true;
+  } catch (err) {
+    // Anything but "no such charge" is thrown, so the row stays pending and its event comes again.
+    if (!(isAppError(err) && err.code === 'PAYMENTS_CHARGE_NOT_FOUND')) throw err;
+    deps.logger.error({ labelId: row.id, chargeKey: row.chargeKey }, 'bulk row had no charge to refund');
+    return false;
   }
-  return { row, order, finishing };
+}
+
+const removeQuietly = (deps: BulkWorkerDeps, keys: string[]) =>
+  Promise.all(
+    keys.map((key) =>
+      deps.files.remove(key).catch((err: unknown) => deps.logger.warn({ err, key }, 'could not remove unused file')),
+    ),
+  );
+
+/** The rows these events still ask for: known bulk rows, pending, at the attempt the event names, once each. */
+function rowsToWork(deps: BulkWorkerDeps, events: LabelRequestedEvent[], found: BulkRowRecord[]): BulkRowRecord[] {
+  const byId = new Map(found.map((r) => [r.id, r]));
+  const picked = new Map<string, BulkRowRecord>();
+  for (const event of events) {
+    const row = byId.get(event.labelId);
+    if (!row || row.bulkOrderId !== event.bulkOrderId) {
+      deps.logger.warn({ ...event }, 'label.requested for an unknown row; skipped');
+      continue;
+    }
+    if (row.status === 'pending' && row.attempt === event.attempt) picked.set(row.id, row);
+  }
+  return [...picked.values()];
 }
 
 /**
- * Handles one `label.requested`: buys the row's label (carrier key = label id
- * and attempt), stores its PDF and completes the row with `label.purchased`;
- * or, when the carrier refuses, refunds the row once and marks it failed.
- * Redelivery is harmless: a settled row or an old attempt is skipped, a
- * repeated purchase returns the same label, a repeated refund moves nothing.
+ * Handles a batch of `label.requested`: buys every row's label at once (the
+ * carrier key is the label id and attempt), stores the PDFs, refunds each
+ * refused row once, then settles the whole batch in one transaction — rows
+ * completed with their `label.purchased` or failed, counts recomputed from the
+ * rows under each order's lock, and an order whose last row settled moved to
+ * generating_files (exactly one transaction sees that end). Redelivery is
+ * harmless: a settled row or an old attempt is skipped, a repeated purchase
+ * returns the same label, a repeated refund moves nothing. When something
+ * could not be done (payments away, a file not stored) the rows that could are
+ * still settled and the error is thrown, so the rest come again.
  */
-export async function processBulkLabel(deps: BulkWorkerDeps, event: LabelRequestedEvent): Promise<void> {
-  const row = await deps.bulk.findRow(event.labelId);
-  if (!row || row.bulkOrderId !== event.bulkOrderId) {
-    deps.logger.warn({ ...event }, 'label.requested for an unknown row; skipped');
-    return;
-  }
-  if (row.status !== 'pending' || row.attempt !== event.attempt) return;
+export async function processBulkLabels(deps: BulkWorkerDeps, events: LabelRequestedEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const work = rowsToWork(deps, events, await deps.bulk.findRows(events.map((e) => e.labelId)));
+  if (work.length === 0) return;
 
-  const result = await buy(deps, row);
-  let outcome: Awaited<ReturnType<typeof settle>>;
-  if (result.ok) {
-    const pdfName = `${randomUUID()}.pdf`;
-    const key = labelFileKey(row.userId, pdfName);
-    await deps.files.put(key, result.pdf);
-    outcome = await deps.transactor.run((tx) =>
-      settle(deps, tx, row.bulkOrderId, async () => {
-        const done = await deps.bulk.completeRow(
-          row.id,
-          row.attempt,
-          { trackingNumber: result.trackingNumber, pdfName },
-          tx,
-        );
-        if (done) await deps.publishLabelPurchased(tx, done);
-        return done;
-      }),
+  const bought: Extract<Purchase, { ok: true }>[] = [];
+  const failed: { row: BulkRowRecord; message: string; refunded: boolean }[] = [];
+  let firstError: unknown;
+  const purchases = await Promise.allSettled(work.map((row) => purchase(deps, row)));
+  const refunds = await Promise.allSettled(
+    purchases.map(async (p) => {
+      if (p.status === 'rejected') throw p.reason;
+      if (p.value.ok) bought.push(p.value);
+      else failed.push({ row: p.value.row, message: p.value.message, refunded: await refund(deps, p.value.row) });
+    }),
+  );
+  for (const r of refunds) if (r.status === 'rejected') firstError ??= r.reason;
+
+  const orderIds = [
+    ...new Set([...bought.map((b) => b.row.bulkOrderId), ...failed.map((f) => f.row.bulkOrderId)]),
+  ].sort();
+  const outcome = await deps.transactor.run(async (tx) => {
+    // Orders are locked in id order, so two batches touching the same orders cannot deadlock.
+    for (const id of orderIds) await deps.bulk.lock(id, tx);
+    const completed = await deps.bulk.completeRows(
+      bought.map((b) => ({
+        id: b.row.id,
+        attempt: b.row.attempt,
+        trackingNumber: b.trackingNumber,
+        pdfName: b.pdfName,
+      })),
+      tx,
     );
-    if (!outcome.row) {
-      await deps.files
-        .remove(key)
-        .catch((err: unknown) => deps.logger.warn({ err, key }, 'could not remove unused file'));
+    await deps.publishLabelPurchased(tx, completed);
+    await deps.bulk.failRows(
+      failed.map((f) => ({
+        id: f.row.id,
+        attempt: f.row.attempt,
+        errorCode: 'ORDERS_CARRIER_FAILED',
+        error: f.message,
+        refunded: f.refunded,
+      })),
+      tx,
+    );
+    const orders: { order: BulkOrderRecord; finishing: boolean }[] = [];
+    for (const id of orderIds) {
+      let order = await deps.bulk.reconcileCounts(id, tx);
+      let finishing = false;
+      if (order.processedCount + order.failedCount === order.totalCount) {
+        const moved = await deps.bulk.transition(id, WORKING_STATUSES, 'generating_files', {}, tx);
+        if (moved) {
+          order = moved;
+          finishing = true;
+        }
+      }
+      orders.push({ order, finishing });
     }
-  } else {
-    let refunded = true;
+    return { completed: new Set(completed.map((r) => r.id)), orders };
+  });
+
+  // A row settled meanwhile by another delivery keeps that delivery's file; this one's is not needed.
+  await removeQuietly(
+    deps,
+    bought.filter((b) => !outcome.completed.has(b.row.id)).map((b) => b.key),
+  );
+
+  for (const { order, finishing } of outcome.orders) {
+    if (!finishing) {
+      deps.progress.notify(order);
+      continue;
+    }
+    deps.progress.finished(order.id);
     try {
-      await deps.ledger.refund({
-        userId: row.userId,
-        amountCents: row.priceCents,
-        key: rowRefundKey(row.id, row.attempt),
-        chargeKey: row.chargeKey,
-        memo: `Refund of bulk label ${row.id}`,
-      });
+      await finishBulkOrder(deps, order.id);
     } catch (err) {
-      // Anything but "no such charge" is thrown, so the event comes again and the refund is retried.
-      if (!(isAppError(err) && err.code === 'PAYMENTS_CHARGE_NOT_FOUND')) throw err;
-      refunded = false;
-      deps.logger.error({ labelId: row.id, chargeKey: row.chargeKey }, 'bulk row had no charge to refund');
+      // The rows are settled; redelivering their events would not finish the order. The sweeper will.
+      deps.logger.error({ err, orderId: order.id }, 'bulk order files could not be generated yet');
     }
-    outcome = await deps.transactor.run((tx) =>
-      settle(deps, tx, row.bulkOrderId, () =>
-        deps.bulk.failRow(
-          row.id,
-          row.attempt,
-          { errorCode: 'ORDERS_CARRIER_FAILED', error: result.message, refunded },
-          tx,
-        ),
-      ),
-    );
   }
-
-  if (!outcome.finishing) {
-    deps.progress.notify(outcome.order);
-    return;
-  }
-  deps.progress.finished(row.bulkOrderId);
-  try {
-    await finishBulkOrder(deps, row.bulkOrderId);
-  } catch (err) {
-    // The row is settled; redelivering its event would not finish the order. The sweeper will.
-    deps.logger.error({ err, orderId: row.bulkOrderId }, 'bulk order files could not be generated yet');
-  }
+  if (firstError !== undefined) throw firstError;
 }
