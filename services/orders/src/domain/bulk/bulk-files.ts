@@ -1,6 +1,6 @@
 import type { BulkOrderItem } from '@flatship/proto';
 import { stringify } from 'csv-stringify/sync';
-import { PDFDocument } from 'pdf-lib';
+import { mergePdfs } from './pdf-merge';
 import type { BulkRowRecord } from './ports';
 
 /** Where an order's generated files live in the file store. */
@@ -104,12 +104,4 @@ export function autoConfirmTsv(rows: BulkRowRecord[]): Buffer {
 }
 
 /** One PDF with every bought label's pages, in row order. */
-export async function mergeLabelPdfs(pdfs: Buffer[]): Promise<Buffer> {
-  const merged = await PDFDocument.create();
-  for (const pdf of pdfs) {
-    const doc = await PDFDocument.load(pdf);
-    const pages = await merged.copyPages(doc, doc.getPageIndices());
-    for (const page of pages) merged.addPage(page);
-  }
-  return Buffer.from(await merged.save());
-}
+export const mergeLabelPdfs = (pdfs: Buffer[]): Promise<Buffer> => mergePdfs(pdfs);
