@@ -35,7 +35,7 @@ export const LabelWorkerConfigSchema = Type.Object({
     minimum: 0,
     maximum: 64,
     default: defaultRenderThreads(),
-    description: 'worker threads rendering label PDFs (default: one per core but one, at least 1); 0 renders inline',
+    description: 'worker threads rendering label PDFs (default: one per core); 0 renders inline',
   }),
   LABEL_REQUESTED_PARTITIONS: Type.Integer({
     minimum: 1,

@@ -28,9 +28,13 @@ export interface RenderPoolOptions {
   workerUrl?: URL;
 }
 
-/** One thread is kept for the caller's own work (database, bus, HTTP), the rest render. */
+/**
+ * One render thread per core. The caller's own work (database, bus, HTTP) is
+ * small beside rendering, so keeping a core back for it leaves that core idle
+ * most of the time; the operating system shares the cores instead.
+ */
 export function defaultRenderThreads(): number {
-  return Math.max(1, availableParallelism() - 1);
+  return Math.max(1, availableParallelism());
 }
 
 export function createInlineRenderer(): LabelRenderer {
