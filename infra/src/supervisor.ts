@@ -82,15 +82,24 @@ export function createSupervisor(opts: SupervisorOptions) {
 
   function spawnChild(s: Supervised) {
     s.restartTimer = undefined;
-    const child = spawn(process.execPath, ['--import', 'tsx', s.spec.entry], {
-      cwd: s.spec.cwd,
-      env: s.spec.env,
-      // The ipc channel lets a child notice the launcher vanished; its own
-      // process group keeps a terminal Ctrl-C away from it so the launcher
-      // decides the shutdown order.
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      detached: true,
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        ...(process.env.FLATSHIP_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.FLATSHIP_PROFILE_DIR] : []),
+        '--import',
+        'tsx',
+        s.spec.entry,
+      ],
+      {
+        cwd: s.spec.cwd,
+        env: s.spec.env,
+        // The ipc channel lets a child notice the launcher vanished; its own
+        // process group keeps a terminal Ctrl-C away from it so the launcher
+        // decides the shutdown order.
+        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+        detached: true,
+      },
+    );
     s.child = child;
     s.startedAt = Date.now();
     pipeLines(s, child.stdout, false);

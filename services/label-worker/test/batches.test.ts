@@ -28,7 +28,7 @@ async function submitted(u: TestUser, count: number, failing: Set<number>) {
 
 async function eventsOf(orderId: string): Promise<LabelRequestedEvent[]> {
   const rows = await s.db('labels').where({ bulk_order_id: orderId }).orderBy('row_index');
-  return rows.map((r) => ({ labelId: r.id, bulkOrderId: orderId, attempt: r.attempt }));
+  return rows.map((r) => ({ labelId: r.id, bulkOrderId: orderId, userId: r.user_id, attempt: r.attempt }));
 }
 
 const statuses = async (orderId: string) =>
@@ -131,7 +131,7 @@ test('events for unknown rows, settled rows and old attempts are skipped without
     one!,
     { ...two!, attempt: 1 },
     { ...two!, bulkOrderId: randomUUID() },
-    { labelId: '00000000-0000-4000-8000-000000000000', bulkOrderId: orderId, attempt: 0 },
+    { labelId: '00000000-0000-4000-8000-000000000000', bulkOrderId: orderId, userId: u.id, attempt: 0 },
   ]);
   expect(await s.db('labels').where({ bulk_order_id: orderId }).orderBy('row_index')).toEqual(before);
   expect(before.map((r) => r.status)).toEqual(['completed', 'pending']);

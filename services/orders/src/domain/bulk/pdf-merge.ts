@@ -308,7 +308,7 @@ function writeMerged(docs: ParsedPdf[]): Buffer | Promise<Buffer> {
         return `${numberOf(ref)} 0 R`;
       });
       if (failed) return mergeWithPdfLib(docs.map((d) => d.buf));
-      const body = [Buffer.from(scanned.text, 'latin1')];
+      const body: Buffer[] = [Buffer.from(scanned.text, 'latin1')];
       if (scanned.streamAt >= 0) body.push(doc.buf.subarray(o.start + scanned.streamAt, o.end));
       writeObject(num, body);
     }
