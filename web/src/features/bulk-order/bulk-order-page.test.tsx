@@ -217,6 +217,30 @@ describe('Bulk order screen', () => {
     expect(third?.querySelector('.bulk-table__cell--invalid')).toBeNull();
   });
 
+  it('flags the number of a row with problems and takes the user to its first bad cell', async () => {
+    const { app } = openBulk();
+    await ready();
+    await upload(app, csvFile([{}, { weight: 'abc' }]));
+    await screen.findByText('File Uploaded successfully.');
+    const [good, bad] = bodyRows();
+    expect(within(good as HTMLElement).queryByRole('button', { name: /has problems/ })).toBeNull();
+    const flag = within(bad as HTMLElement).getByRole('button', {
+      name: /^Row 2 has problems: .+\. Show the first one$/,
+    });
+    const scrolled: Element[] = [];
+    const original = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this);
+    };
+    try {
+      fireEvent.click(flag);
+    } finally {
+      Element.prototype.scrollIntoView = original;
+    }
+    expect(scrolled).toEqual([cell(bad as HTMLTableRowElement, 'PackageWeight')]);
+    expect(within(bad as HTMLElement).getByRole('button', { name: 'Edit row 2' })).toHaveFocus();
+  });
+
   it('quotes the rows when a service is chosen and re-quotes when the service changes', async () => {
     const { app, calls } = openBulk();
     await ready();

@@ -62,6 +62,12 @@ const BulkTableRow = memo(function BulkTableRow({ id, index, columns }: RowProps
 
   if (!row) return null;
   const isEditing = draft !== null;
+  const problemList = problems && problems.size > 0 ? [...problems.values()] : null;
+  const showFirstProblem = () => {
+    const cell = rowRef.current?.querySelector<HTMLElement>('.bulk-table__cell--invalid');
+    cell?.scrollIntoView?.({ block: 'nearest', inline: 'center' });
+    rowRef.current?.querySelector<HTMLElement>('[data-action="edit"]')?.focus({ preventScroll: true });
+  };
 
   const startEdit = () => {
     setDraft(Object.fromEntries(columns.map((c) => [c.key, cellText(row[c.key])])));
@@ -100,8 +106,21 @@ const BulkTableRow = memo(function BulkTableRow({ id, index, columns }: RowProps
       data-row-id={id}
       aria-rowindex={index + 3}
     >
-      <th scope="row" className="bulk-table__number">
-        {index + 1}
+      <th scope="row" className={problemList ? 'bulk-table__number bulk-table__number--invalid' : 'bulk-table__number'}>
+        {problemList ? (
+          // The bad cell may be scrolled out of view to the side: the row number says so and leads to it.
+          <button
+            type="button"
+            className="bulk-table__flag"
+            title={problemList.join('\n')}
+            aria-label={`Row ${index + 1} has problems: ${problemList.join('; ')}. Show the first one`}
+            onClick={showFirstProblem}
+          >
+            {index + 1}
+          </button>
+        ) : (
+          index + 1
+        )}
       </th>
       {columns.map((column) => {
         const problem = problems?.get(column.key);
