@@ -39,6 +39,10 @@ export const ERROR_STATUS = {
   PAYMENTS_IDEMPOTENCY_CONFLICT: 409,
   PAYMENTS_REFUND_EXCEEDS_CHARGE: 409,
   PAYMENTS_CHARGE_NOT_FOUND: 404,
+  /** The payment provider (BTCPay) did not answer or answered something unusable. */
+  PAYMENTS_PROVIDER_UNAVAILABLE: 502,
+  /** A webhook whose signature does not match the configured secret. */
+  PAYMENTS_WEBHOOK_SIGNATURE: 401,
   PRICING_SERVICE_UNKNOWN: 400,
   PRICING_SERVICE_DISABLED: 400,
   PRICING_WEIGHT_OVER_MAX: 400,

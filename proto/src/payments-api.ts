@@ -13,6 +13,17 @@ export const DepositSchema = Type.Object({
 export type Deposit = Static<typeof DepositSchema>;
 
 /**
+ * GET /api/payment/top-up/{userId}: a new top-up invoice for the caller. `id`
+ * is what the provider's modal opens (`window.btcpay.showInvoice(id)`);
+ * `checkoutLink` is its payment page, whose origin serves the modal script.
+ */
+export const TopUpReplySchema = Type.Object({
+  id: Type.String({ minLength: 1 }),
+  checkoutLink: Type.String(),
+});
+export type TopUpReply = Static<typeof TopUpReplySchema>;
+
+/**
  * POST /internal/ledger/charge — takes amountCents from the balance, never below zero.
  * `key` makes it idempotent: the same key returns the first result and moves no money.
  */
