@@ -7,6 +7,7 @@ import { batchOrdersSaga } from '../features/batch-orders/batch-orders-saga';
 import { bulkOrderSaga } from '../features/bulk-order/bulk-order-saga';
 import { bulkProgressSaga } from '../features/bulk-progress/bulk-progress-saga';
 import { dashboardSaga } from '../features/dashboard/dashboard-saga';
+import { depositsSaga } from '../features/deposits/deposits-saga';
 import { orderLabelSaga } from '../features/order-label/order-label-saga';
 import { ordersSaga } from '../features/orders/orders-saga';
 import { skuSaga } from '../features/skus/sku-saga';
@@ -18,6 +19,7 @@ export function* rootSaga(): SagaIterator {
     fork(accountSaga),
     fork(addressSaga),
     fork(dashboardSaga),
+    fork(depositsSaga),
     fork(orderLabelSaga),
     fork(ordersSaga),
     fork(skuSaga),

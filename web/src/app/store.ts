@@ -9,6 +9,7 @@ import { bulkOrderReducer } from '../features/bulk-order/bulk-order-slice';
 import { bulkDownloadReducer } from '../features/bulk-progress/bulk-download-slice';
 import { bulkProgressReducer } from '../features/bulk-progress/bulk-progress-slice';
 import { dashboardReducer } from '../features/dashboard/dashboard-slice';
+import { depositsReducer } from '../features/deposits/deposits-slice';
 import { orderLabelReducer } from '../features/order-label/order-label-slice';
 import { ordersReducer } from '../features/orders/orders-slice';
 import { skusReducer } from '../features/skus/sku-slice';
@@ -25,6 +26,7 @@ const rootReducer = combineReducers({
   account: accountReducer,
   addresses: addressesReducer,
   dashboard: dashboardReducer,
+  deposits: depositsReducer,
   orderLabel: orderLabelReducer,
   orders: ordersReducer,
   skus: skusReducer,
