@@ -12,9 +12,12 @@ import type { UserChangedEvent } from '@flatship/proto';
 import { createDepositsRepo } from './db/deposits-repo';
 import { createLedgerRepo } from './db/ledger-repo';
 import { createTransactor } from './db/transactor';
+import type { Clock } from './domain/ports';
 import { registerDepositRoutes } from './routes/deposits';
-import type { DomainDeps } from './routes/deps';
+import type { BtcpayDeps, DomainDeps } from './routes/deps';
 import { registerInternalRoutes } from './routes/internal';
+import { registerTopUpRoutes } from './routes/top-up';
+import { registerWebhookRoutes } from './routes/webhook';
 
 export interface PaymentsAppDeps {
   /** Connected to the payments schema (migrations already applied). */
@@ -27,7 +30,12 @@ export interface PaymentsAppDeps {
   /** `user.changed` events. Without them a revoked token still works until its cache entry expires. */
   userChanges?: UserChangeFeed;
   readiness?: ReadinessCheck[];
+  /** BTCPay for deposits; without it top-ups and webhooks answer 503 and everything else works. */
+  btcpay?: BtcpayDeps;
+  clock?: Clock;
 }
+
+export const systemClock: Clock = { now: () => new Date() };
 
 export async function buildApp(deps: PaymentsAppDeps): Promise<ServiceApp> {
   const app = createServiceApp({
@@ -47,8 +55,12 @@ export async function buildApp(deps: PaymentsAppDeps): Promise<ServiceApp> {
     ledger: createLedgerRepo(deps.db),
     deposits: createDepositsRepo(deps.db),
     transactor: createTransactor(deps.db),
+    clock: deps.clock ?? systemClock,
+    btcpay: deps.btcpay ?? null,
   };
   registerDepositRoutes(app, domain);
+  registerTopUpRoutes(app, domain);
+  await registerWebhookRoutes(app, domain);
   registerInternalRoutes(app, domain, deps.internalSecret);
 
   const feed = deps.userChanges;

@@ -1,5 +1,10 @@
-export { buildApp, type PaymentsAppDeps } from './app';
-export { type PaymentsConfig, PaymentsConfigSchema } from './config';
+export { createBtcpayClient } from './adapters/btcpay-client';
+export { buildApp, type PaymentsAppDeps, systemClock } from './app';
+export { type BtcpaySettings, btcpaySettingsOf, type PaymentsConfig, PaymentsConfigSchema } from './config';
 export { createDepositsRepo } from './db/deposits-repo';
 export { createLedgerRepo } from './db/ledger-repo';
 export { migrations, PAYMENTS_SCHEMA } from './db/migrations';
+export type { PaymentProvider } from './domain/ports';
+export { reconcileDeposits } from './domain/reconcile-deposits';
+export { type SyncOutcome, syncDeposit } from './domain/sync-deposit';
+export type { BtcpayDeps } from './routes/deps';

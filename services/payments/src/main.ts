@@ -10,15 +10,23 @@ import {
   runService,
 } from '@flatship/kit';
 import { createPostgresBus, migrateBus } from '@flatship/kit/bus';
-import { buildApp } from './app';
-import { PaymentsConfigSchema } from './config';
+import { createBtcpayClient } from './adapters/btcpay-client';
+import { buildApp, systemClock } from './app';
+import { btcpaySettingsOf, PaymentsConfigSchema } from './config';
+import { createDepositsRepo } from './db/deposits-repo';
+import { createLedgerRepo } from './db/ledger-repo';
 import { migrations, PAYMENTS_SCHEMA } from './db/migrations';
+import { createTransactor } from './db/transactor';
+import { reconcileDeposits } from './domain/reconcile-deposits';
+import { type DepositReconciler, startDepositReconciler } from './jobs/deposit-reconciler';
 
 const BUS_SCHEMA = 'bus';
 
 await runService('payments', async () => {
   const config = loadConfig(PaymentsConfigSchema);
+  const btcpaySettings = btcpaySettingsOf(config);
   const logger = createLogger('payments', config.LOG_LEVEL);
+  if (!btcpaySettings) logger.warn('BTCPAY_URL is not set: deposits are off (top-ups answer 503)');
   const db = createDb(config.DATABASE_URL, PAYMENTS_SCHEMA);
   const applied = await migrate(db, PAYMENTS_SCHEMA, migrations);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
@@ -30,6 +38,15 @@ await runService('payments', async () => {
   const auth = createInternalClient({ baseUrl: config.AUTH_URL, secret: config.INTERNAL_SECRET });
   const tokenState = createCachedTokenState(createAuthTokenStateFetcher(auth, logger), config.TOKEN_STATE_TTL_MS);
 
+  const provider = btcpaySettings
+    ? createBtcpayClient({
+        url: btcpaySettings.url,
+        storeId: btcpaySettings.storeId,
+        apiKey: btcpaySettings.apiKey,
+        logger,
+      })
+    : null;
+
   const app = await buildApp({
     db,
     logger,
@@ -37,13 +54,32 @@ await runService('payments', async () => {
     internalSecret: config.INTERNAL_SECRET,
     tokenState,
     userChanges: createBusUserChangeFeed(bus, logger, 'payments'),
+    ...(provider && btcpaySettings ? { btcpay: { provider, webhookSecret: btcpaySettings.webhookSecret } } : {}),
   });
+
+  let reconciler: DepositReconciler | null = null;
+  if (provider && config.DEPOSIT_RECONCILE_INTERVAL_MS > 0) {
+    const deps = {
+      provider,
+      deposits: createDepositsRepo(db),
+      ledger: createLedgerRepo(db),
+      transactor: createTransactor(db),
+      clock: systemClock,
+      logger,
+    };
+    reconciler = startDepositReconciler({
+      intervalMs: config.DEPOSIT_RECONCILE_INTERVAL_MS,
+      run: () => reconcileDeposits(deps),
+      logger,
+    });
+  }
 
   return {
     app,
     host: config.HOST,
     port: config.PORT,
     async close() {
+      await reconciler?.stop();
       await bus.close();
       await db.destroy();
     },

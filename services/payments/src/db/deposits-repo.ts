@@ -22,6 +22,10 @@ const toRecord = (r: DepositRow): DepositRecord => ({
   settledAt: r.settled_at,
 });
 
+const SETTLED = 'Settled';
+/** Invoices that may still be paid; the flow stores BTCPay's spelling exactly. */
+const OPEN_STATUSES = ['New', 'Processing'];
+
 // Statuses are BTCPay's invoice statuses as received, so they are compared case-insensitively.
 function applyFilter(q: Knex.QueryBuilder, filter: DepositFilter): Knex.QueryBuilder {
   if (filter === 'settled') return q.whereRaw('lower(status) = ?', ['settled']);
@@ -44,6 +48,48 @@ export function createDepositsRepo(db: Knex): DepositsRepo {
         })
         .returning<DepositRow[]>('*');
       return toRecord(row as DepositRow);
+    },
+
+    async findByInvoiceId(invoiceId, tx) {
+      const row = await (fromTx(tx) ?? db)<DepositRow>('deposits').where({ invoice_id: invoiceId }).first();
+      return row ? toRecord(row) : null;
+    },
+
+    async lockByInvoiceId(invoiceId, tx) {
+      const trx = fromTx(tx);
+      if (!trx) throw new Error('locking a deposit needs a transaction');
+      const row = await trx<DepositRow>('deposits').where({ invoice_id: invoiceId }).forUpdate().first();
+      return row ? toRecord(row) : null;
+    },
+
+    async setStatus(invoiceId, status, tx) {
+      const changed = await (fromTx(tx) ?? db)('deposits')
+        .where({ invoice_id: invoiceId })
+        .whereNot({ status: SETTLED })
+        .whereNot({ status })
+        .update({ status });
+      return changed > 0;
+    },
+
+    async settle(invoiceId, amountCents, settledAt, tx) {
+      const trx = fromTx(tx);
+      if (!trx) throw new Error('settling a deposit needs a transaction');
+      const changed = await trx('deposits')
+        .where({ invoice_id: invoiceId })
+        .whereNot({ status: SETTLED })
+        .update({ status: SETTLED, amount_cents: amountCents, settled_at: settledAt });
+      // The caller holds the row lock and saw it unsettled, so anything else is a bug.
+      if (changed !== 1) throw new Error(`deposit ${invoiceId} could not be settled`);
+    },
+
+    async listOpen({ createdAfter, createdBefore, limit }) {
+      const rows = await db<DepositRow>('deposits')
+        .whereIn('status', OPEN_STATUSES)
+        .where('created_at', '>', createdAfter)
+        .where('created_at', '<', createdBefore)
+        .orderBy('created_at', 'asc')
+        .limit(limit);
+      return (rows as DepositRow[]).map(toRecord);
     },
 
     async list(userId, { filter, offset, limit }) {

@@ -11,4 +11,10 @@ export const MESSAGES = {
   invalidUserId: 'userId must be a user id',
   invalidAdminId: 'adminId must be a user id',
   amountTooLarge: 'The amount is too large',
+  depositsOff: 'Deposits are not available right now. Please try again later.',
+  providerUnavailable: 'The payment provider is not answering. Please try again in a moment.',
+  guestTopUp: 'Please sign in to add funds.',
+  webhookSignature: 'Invalid webhook signature',
+  webhookNotJson: 'The webhook body is not valid JSON',
+  webhookBody: (problem: string) => `Invalid webhook body: ${problem}`,
 } as const;

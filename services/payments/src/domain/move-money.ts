@@ -24,10 +24,13 @@ export interface Movement {
 /**
  * The one path every movement of money takes: in one transaction, lock the
  * user's account, answer a known key with its first result, otherwise plan
- * and append the entry together with the new balance.
+ * and append the entry together with the new balance. Given `outer`, it
+ * runs in that transaction instead of its own.
  */
-export async function moveMoney(deps: MoveMoneyDeps, movement: Movement): Promise<LedgerResult> {
-  return deps.transactor.run(async (tx) => {
+export async function moveMoney(deps: MoveMoneyDeps, movement: Movement, outer?: Tx): Promise<LedgerResult> {
+  // Inside a caller's transaction the movement commits (or not) together with the caller's other writes.
+  const run = <T>(fn: (tx: Tx) => Promise<T>) => (outer ? fn(outer) : deps.transactor.run(fn));
+  return run(async (tx) => {
     const known = await deps.ledger.findByKey(movement.key, tx);
     if (known) return replay(known, movement.isSameMovement);
 

@@ -1,4 +1,4 @@
-import type { DepositFilter, LEDGER_KINDS } from '@flatship/proto';
+import type { CreateInvoiceRequest, DepositFilter, Invoice, LEDGER_KINDS } from '@flatship/proto';
 
 export type { DepositFilter };
 
@@ -87,7 +87,42 @@ export interface NewDeposit {
 
 export interface DepositsRepo {
   insert(deposit: NewDeposit, tx?: Tx): Promise<DepositRecord>;
+  findByInvoiceId(invoiceId: string, tx?: Tx): Promise<DepositRecord | null>;
+  /** Reads the deposit and locks its row until the transaction ends. */
+  lockByInvoiceId(invoiceId: string, tx: Tx): Promise<DepositRecord | null>;
+  /**
+   * Sets a status unless the deposit is already Settled (settled is final).
+   * Returns whether the row changed.
+   */
+  setStatus(invoiceId: string, status: string, tx?: Tx): Promise<boolean>;
+  /** Marks the deposit Settled with what was paid; only for a deposit not yet settled. */
+  settle(invoiceId: string, amountCents: number, settledAt: Date, tx: Tx): Promise<void>;
+  /** Deposits still New or Processing created within (createdAfter, createdBefore), oldest first. */
+  listOpen(opts: { createdAfter: Date; createdBefore: Date; limit: number }): Promise<DepositRecord[]>;
   /** Newest first. */
   list(userId: string, opts: { filter: DepositFilter; offset: number; limit: number }): Promise<DepositRecord[]>;
   count(userId: string, filter: DepositFilter): Promise<number>;
+}
+
+/**
+ * The payment provider (BTCPay Server's Greenfield API). Every failure, be it
+ * the network, a non-2xx answer or a reply of the wrong shape, is an AppError
+ * PAYMENTS_PROVIDER_UNAVAILABLE whose message a customer can read.
+ */
+export interface PaymentProvider {
+  /** The store this service's invoices live in; webhooks of other stores are not ours. */
+  readonly storeId: string;
+  createInvoice(request: CreateInvoiceRequest): Promise<Invoice>;
+  getInvoice(invoiceId: string): Promise<Invoice>;
+}
+
+/** What the use cases log through; pino and Fastify's request logger both fit. */
+export interface Logger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface Clock {
+  now(): Date;
 }

@@ -1,8 +1,17 @@
-import type { DepositsRepo, LedgerRepo, Transactor } from '../domain/ports';
+import type { Clock, DepositsRepo, LedgerRepo, PaymentProvider, Transactor } from '../domain/ports';
+
+/** BTCPay, when deposits are on. */
+export interface BtcpayDeps {
+  provider: PaymentProvider;
+  webhookSecret: string;
+}
 
 /** Everything the use cases may ask for; each route hands on what its use case needs. */
 export interface DomainDeps {
   ledger: LedgerRepo;
   deposits: DepositsRepo;
   transactor: Transactor;
+  clock: Clock;
+  /** Null when deposits are off (no BTCPAY_URL). */
+  btcpay: BtcpayDeps | null;
 }

@@ -1,7 +1,8 @@
 import type { Migration } from '@flatship/kit';
 import { createLedger } from './0001-ledger';
+import { depositSettlement } from './0002-deposit-settlement';
 
 export { PAYMENTS_SCHEMA } from './schema';
 
 /** Applied in this order, each once; never edit one that has shipped, add the next. */
-export const migrations: Migration[] = [createLedger];
+export const migrations: Migration[] = [createLedger, depositSettlement];
