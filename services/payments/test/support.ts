@@ -16,6 +16,9 @@ import { createDepositsRepo } from '../src/db/deposits-repo';
 import { createLedgerRepo } from '../src/db/ledger-repo';
 import { migrations, PAYMENTS_SCHEMA } from '../src/db/migrations';
 import { createTransactor } from '../src/db/transactor';
+import type { Clock, Logger } from '../src/domain/ports';
+import type { SyncDepositDeps } from '../src/domain/sync-deposit';
+import type { BtcpayDeps } from '../src/routes/deps';
 
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789';
 
@@ -44,13 +47,15 @@ export interface TestPayments {
     deposits: ReturnType<typeof createDepositsRepo>;
     transactor: ReturnType<typeof createTransactor>;
   };
+  /** What the deposit use cases need, for driving them directly (btcpay only when started with it). */
+  syncDeps(logger?: Logger): SyncDepositDeps;
   /** A signed access token for this user, as auth would issue it. */
   tokenFor(state: TokenState, over?: Partial<TokenClaims>): string;
   close(): Promise<void>;
 }
 
 /** A migrated database of its own and the app built from it the way main.ts builds it. */
-export async function startTestPayments(): Promise<TestPayments> {
+export async function startTestPayments(opts: { btcpay?: BtcpayDeps; clock?: Clock } = {}): Promise<TestPayments> {
   const tdb = await createTestDatabase('payments');
   const db = createDb(tdb.url, PAYMENTS_SCHEMA, { max: 12 });
   await migrate(db, PAYMENTS_SCHEMA, migrations);
@@ -67,7 +72,10 @@ export async function startTestPayments(): Promise<TestPayments> {
     internalSecret: INTERNAL_SECRET,
     tokenState,
     userChanges: createBusUserChangeFeed(bus, { warn: () => {} }, 'payments-test'),
+    ...(opts.btcpay ? { btcpay: opts.btcpay } : {}),
+    ...(opts.clock ? { clock: opts.clock } : {}),
   });
+  const repos = { ledger: createLedgerRepo(db), deposits: createDepositsRepo(db), transactor: createTransactor(db) };
   await app.ready();
   return {
     app,
@@ -75,7 +83,11 @@ export async function startTestPayments(): Promise<TestPayments> {
     bus,
     keys,
     users,
-    repos: { ledger: createLedgerRepo(db), deposits: createDepositsRepo(db), transactor: createTransactor(db) },
+    repos,
+    syncDeps(logger = { info: () => {}, warn: () => {}, error: () => {} }) {
+      if (!opts.btcpay) throw new Error('started without btcpay');
+      return { ...repos, provider: opts.btcpay.provider, logger, clock: opts.clock ?? { now: () => new Date() } };
+    },
     tokenFor: (state, over = {}) =>
       signJwt(keys.privateKey, { sub: state.id, role: state.role, ver: state.tokenVersion, ...over }),
     async close() {
