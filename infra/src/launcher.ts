@@ -4,9 +4,17 @@ import { join } from 'node:path';
 import { ConfigError } from '@flatship/kit';
 import { type LauncherConfig, loadLauncherConfig } from './config';
 import { freePort, isPortFree, isProcessAlive, sleep } from './net';
-import { publicUrl, REPO_ROOT } from './paths';
+import { httpUrl, publicUrl, REPO_ROOT, reachableHost } from './paths';
 import { type RunningDatabase, startDatabase } from './postgres';
-import { GATEWAY, mainFile, OWNED_VARIABLES, presentServices, type StackContext } from './services';
+import {
+  BTCPAY,
+  btcpayPublicUrl,
+  GATEWAY,
+  mainFile,
+  OWNED_VARIABLES,
+  presentServices,
+  type StackContext,
+} from './services';
 import { createStateStore, generatePassword } from './state';
 import { createSupervisor, type Supervisor } from './supervisor';
 import { buildWeb, webBuildReason } from './web-build';
@@ -156,6 +164,8 @@ async function launch(config: LauncherConfig) {
       ports[def.name] = port;
     }
 
+    // Services a browser talks to listen where the gateway does; the rest only on loopback.
+    const hostOf = (def: { isPublic?: boolean }) => (def.isPublic ? reachableHost(config.HOST) : '127.0.0.1');
     const ctx: StackContext = {
       databaseUrl: db.url,
       jwtPublicKey: secrets.jwtPublicKey,
@@ -169,8 +179,14 @@ async function launch(config: LauncherConfig) {
       adminEmail: config.ADMIN_EMAIL,
       adminPassword: config.ADMIN_PASSWORD ?? generatedPassword,
       urls: Object.fromEntries(
-        services.filter((s) => s.name !== GATEWAY).map((s) => [s.name, `http://127.0.0.1:${ports[s.name]}`]),
+        services.filter((s) => s.name !== GATEWAY).map((s) => [s.name, httpUrl(hostOf(s), ports[s.name]!)]),
       ),
+      btcpay: {
+        apiKey: secrets.btcpayApiKey,
+        webhookSecret: secrets.btcpayWebhookSecret,
+        dataFile: join(dataDir, 'btcpay-invoices.json'),
+        publicUrl: btcpayPublicUrl(config.HOST, ports[BTCPAY] ?? 0),
+      },
     };
 
     const writeRunFile = () => {
@@ -220,9 +236,9 @@ async function launch(config: LauncherConfig) {
     const aborted = () => shuttingDown !== undefined;
     const backends = services
       .filter((s) => s.name !== GATEWAY)
-      .map((s) => ({ name: s.name, host: '127.0.0.1', port: ports[s.name]! }));
+      .map((s) => ({ name: s.name, host: hostOf(s), port: ports[s.name]! }));
     // A wildcard listener answers on loopback; one bound to a specific interface only there.
-    const gatewayHost = ['0.0.0.0', '::'].includes(config.HOST) ? '127.0.0.1' : config.HOST;
+    const gatewayHost = reachableHost(config.HOST);
     let notReady = await waitUntilReady(backends, deadline, aborted);
     if (notReady.length === 0) {
       notReady = await waitUntilReady([{ name: GATEWAY, host: gatewayHost, port: config.PORT }], deadline, aborted);
@@ -239,6 +255,7 @@ async function launch(config: LauncherConfig) {
     }
 
     say(`Flatship is running at ${publicUrl(config.HOST, config.PORT)}`);
+    if (ports[BTCPAY]) say(`BTCPay simulator: ${ctx.btcpay.publicUrl} (test payments only; nothing real is paid)`);
     if (hasAuth && !state.admin) {
       if (generatedPassword) {
         say(

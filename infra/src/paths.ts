@@ -10,3 +10,13 @@ export function publicUrl(host: string, port: number): string {
   const shown = local ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   return `http://${shown}:${port}`;
 }
+
+/** Where processes on this machine reach a listener on `host`: a wildcard listener answers on loopback. */
+export function reachableHost(host: string): string {
+  return ['0.0.0.0', '::'].includes(host) ? '127.0.0.1' : host;
+}
+
+/** `http://host:port` with an IPv6 host in brackets. */
+export function httpUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}

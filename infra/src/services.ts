@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { httpUrl, reachableHost } from './paths';
 
 /** What every service's environment is built from. */
 export interface StackContext {
@@ -18,12 +19,18 @@ export interface StackContext {
   adminPassword?: string;
   /** Base URLs of the services that exist, by name. */
   urls: Record<string, string>;
+  /** Keys of the local BTCPay simulator (generated once per data directory) and where it keeps invoices. */
+  btcpay: { apiKey: string; webhookSecret: string; dataFile: string; publicUrl: string };
 }
 
 export interface ServiceDefinition {
   name: string;
-  /** Directory relative to the services root; the service runs `<dir>/src/main.ts`. */
+  /** Directory relative to the services root, the process's working directory. */
   dir: string;
+  /** Entry file relative to the services root; `<dir>/src/main.ts` when absent. */
+  entry?: string;
+  /** Listens on the gateway's host instead of loopback, because browsers talk to it directly. */
+  isPublic?: boolean;
   /** Usual port; the gateway's comes from the launcher's PORT instead. */
   port: number;
   env(ctx: StackContext, self: { port: number }): Record<string, string>;
@@ -47,6 +54,25 @@ function upstreams(ctx: StackContext): Record<string, string> {
   return env;
 }
 
+/** The simulator's one store; payments is configured with the same id. */
+export const BTCPAY_STORE_ID = 'flatship-local-store';
+export const BTCPAY = 'btcpay';
+
+/** Browsers reach a wildcard listener on this machine through loopback; any other host as given. */
+export const btcpayPublicUrl = (host: string, port: number) => httpUrl(reachableHost(host), port);
+
+/** Payments talks to BTCPay when the simulator runs; without it, deposits are off. */
+function btcpayClient(ctx: StackContext): Record<string, string> {
+  const url = ctx.urls[BTCPAY];
+  if (!url) return {};
+  return {
+    BTCPAY_URL: url,
+    BTCPAY_STORE_ID,
+    BTCPAY_API_KEY: ctx.btcpay.apiKey,
+    BTCPAY_WEBHOOK_SECRET: ctx.btcpay.webhookSecret,
+  };
+}
+
 const common = (ctx: StackContext, self: { port: number }) => ({
   PORT: String(self.port),
   HOST: '127.0.0.1',
@@ -63,6 +89,25 @@ const common = (ctx: StackContext, self: { port: number }) => ({
  */
 export const SERVICE_REGISTRY: readonly ServiceDefinition[] = [
   {
+    name: BTCPAY,
+    dir: 'infra',
+    entry: 'infra/src/btcpay/main.ts',
+    port: 4190,
+    isPublic: true,
+    env: (ctx, self) => ({
+      PORT: String(self.port),
+      HOST: ctx.host,
+      LOG_LEVEL: ctx.logLevel,
+      BTCPAY_STORE_ID,
+      BTCPAY_API_KEY: ctx.btcpay.apiKey,
+      BTCPAY_WEBHOOK_SECRET: ctx.btcpay.webhookSecret,
+      // Through the gateway's public address, as a real BTCPay Server would call it.
+      BTCPAY_WEBHOOK_URL: `${httpUrl(reachableHost(ctx.host), ctx.port)}/api/payment/webhook/btcpay`,
+      BTCPAY_PUBLIC_URL: ctx.btcpay.publicUrl,
+      BTCPAY_DATA_FILE: ctx.btcpay.dataFile,
+    }),
+  },
+  {
     name: 'auth',
     dir: 'services/auth',
     port: 4101,
@@ -73,7 +118,12 @@ export const SERVICE_REGISTRY: readonly ServiceDefinition[] = [
       ...(ctx.adminPassword ? { ADMIN_PASSWORD: ctx.adminPassword } : {}),
     }),
   },
-  { name: 'payments', dir: 'services/payments', port: 4103, env: common },
+  {
+    name: 'payments',
+    dir: 'services/payments',
+    port: 4103,
+    env: (ctx, self) => ({ ...common(ctx, self), ...btcpayClient(ctx) }),
+  },
   { name: 'services-pricing', dir: 'services/services-pricing', port: 4104, env: common },
   {
     name: 'orders',
@@ -92,13 +142,20 @@ export const SERVICE_REGISTRY: readonly ServiceDefinition[] = [
     name: 'gateway',
     dir: 'gateway',
     port: 8080,
-    env: (ctx, self) => ({ ...common(ctx, self), HOST: ctx.host, STATIC_DIR: ctx.staticDir }),
+    env: (ctx, self) => ({
+      ...common(ctx, self),
+      HOST: ctx.host,
+      STATIC_DIR: ctx.staticDir,
+      // The web app loads the BTCPay modal script and frames its checkout page.
+      ...(ctx.urls[BTCPAY] ? { CSP_EXTRA_ORIGINS: ctx.btcpay.publicUrl } : {}),
+    }),
   },
 ];
 
 export const GATEWAY = 'gateway';
 
-export const mainFile = (root: string, def: ServiceDefinition) => join(root, def.dir, 'src', 'main.ts');
+export const mainFile = (root: string, def: ServiceDefinition) =>
+  def.entry ? join(root, def.entry) : join(root, def.dir, 'src', 'main.ts');
 
 /** Only services whose code exists run, so the launcher works while the product grows. */
 export function presentServices(root: string): ServiceDefinition[] {
@@ -119,5 +176,12 @@ export const OWNED_VARIABLES = new Set([
   'STATIC_DIR',
   'FILES_DIR',
   'DATA_DIR',
+  'BTCPAY_URL',
+  'BTCPAY_STORE_ID',
+  'BTCPAY_API_KEY',
+  'BTCPAY_WEBHOOK_SECRET',
+  'BTCPAY_WEBHOOK_URL',
+  'BTCPAY_PUBLIC_URL',
+  'BTCPAY_DATA_FILE',
   ...Object.values(UPSTREAM_VARS),
 ]);

@@ -8,7 +8,18 @@ export interface Secrets {
   jwtPrivateKey: string;
   internalSecret: string;
   pgPassword: string;
+  /** Greenfield API key of the local BTCPay simulator, and the key its webhooks are signed with. */
+  btcpayApiKey: string;
+  btcpayWebhookSecret: string;
 }
+
+const CORE_SECRETS = ['jwtPublicKey', 'jwtPrivateKey', 'internalSecret', 'pgPassword'] as const;
+
+const generateBtcpaySecrets = () => ({
+  // 40 hex characters, the shape of a real Greenfield API key.
+  btcpayApiKey: randomBytes(20).toString('hex'),
+  btcpayWebhookSecret: randomBytes(32).toString('base64url'),
+});
 
 /** Facts the launcher remembers between runs. */
 export interface LauncherState {
@@ -40,6 +51,7 @@ export function generateSecrets(): Secrets {
     jwtPrivateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     internalSecret: randomBytes(32).toString('base64url'),
     pgPassword: randomBytes(24).toString('base64url'),
+    ...generateBtcpaySecrets(),
   };
 }
 
@@ -69,9 +81,19 @@ export function createStateStore(dataDir: string) {
   return {
     async loadOrCreateSecrets(): Promise<{ secrets: Secrets; created: boolean }> {
       await mkdir(dataDir, { recursive: true });
-      const existing = await readJson<Secrets>(secretsPath);
-      if (existing?.jwtPublicKey && existing.jwtPrivateKey && existing.internalSecret && existing.pgPassword) {
-        return { secrets: existing, created: false };
+      const existing = await readJson<Partial<Secrets>>(secretsPath);
+      if (existing && CORE_SECRETS.every((name) => existing[name])) {
+        if (existing.btcpayApiKey && existing.btcpayWebhookSecret)
+          return { secrets: existing as Secrets, created: false };
+        // A data directory from before the BTCPay simulator keeps its keys and database password and gains the rest.
+        const fresh = generateBtcpaySecrets();
+        const upgraded = {
+          ...existing,
+          btcpayApiKey: existing.btcpayApiKey || fresh.btcpayApiKey,
+          btcpayWebhookSecret: existing.btcpayWebhookSecret || fresh.btcpayWebhookSecret,
+        } as Secrets;
+        await writePrivateJson(secretsPath, upgraded);
+        return { secrets: upgraded, created: false };
       }
       const secrets = generateSecrets();
       await writePrivateJson(secretsPath, secrets);

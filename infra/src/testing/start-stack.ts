@@ -6,9 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, sleep } from '../net';
 import { REPO_ROOT } from '../paths';
+import { BTCPAY_STORE_ID } from '../services';
+import type { Secrets } from '../state';
 
 export const LAUNCHER_ENTRY = join(REPO_ROOT, 'infra', 'src', 'launcher.ts');
 const READY_LINE = /Flatship is running at (\S+)/;
+const BTCPAY_LINE = /BTCPay simulator: (\S+)/;
 
 export interface LauncherProcess {
   child: ChildProcess;
@@ -93,8 +96,19 @@ export async function stopLauncher(launcher: LauncherProcess, timeoutMs = 30_000
   return launcher.exited;
 }
 
+/** How a test reaches the stack's BTCPay simulator, e.g. to settle an invoice without a browser. */
+export interface StackBtcpay {
+  /** The simulator's base URL (checkout links start with it). */
+  url: string;
+  /** Send as `Authorization: token {apiKey}` to the Greenfield API and the `/__sim` test hooks. */
+  apiKey: string;
+  storeId: string;
+}
+
 export interface RunningStack {
   url: string;
+  /** Absent only when the simulator's code is not in the services root (launcher fixtures). */
+  btcpay?: StackBtcpay;
   adminEmail: string;
   adminPassword: string;
   dataDir: string;
@@ -136,8 +150,15 @@ export async function startStack(opts: StartStackOptions = {}): Promise<RunningS
     if (ownsDir) await rm(dataDir, { recursive: true, force: true });
   };
   let url: string;
+  let btcpay: StackBtcpay | undefined;
   try {
     url = (await launcher.waitFor(READY_LINE, 90_000))[1]!;
+    // Printed with the URL line; a stack without the simulator never prints it.
+    const btcpayUrl = (await launcher.waitFor(BTCPAY_LINE, 1000).catch(() => null))?.[1];
+    if (btcpayUrl) {
+      const secrets = JSON.parse(await readFile(join(dataDir, 'secrets.json'), 'utf8')) as Secrets;
+      btcpay = { url: btcpayUrl, apiKey: secrets.btcpayApiKey, storeId: BTCPAY_STORE_ID };
+    }
     if (!adminPassword) {
       // Printed right after the URL line, and only on the first start of a data directory.
       const shown = await launcher.waitFor(/Admin sign-in: \S+ \/ (\S+)/, 1000).catch(() => null);
@@ -148,5 +169,5 @@ export async function startStack(opts: StartStackOptions = {}): Promise<RunningS
     await cleanUp();
     throw new Error(`${(e as Error).message}\n--- launcher output ---\n${launcher.output()}\n${tails}`);
   }
-  return { url, adminEmail, adminPassword, dataDir, launcher, stop: cleanUp };
+  return { url, btcpay, adminEmail, adminPassword, dataDir, launcher, stop: cleanUp };
 }
