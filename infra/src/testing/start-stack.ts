@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Invoice } from '@flatship/proto';
 import { freePort, sleep } from '../net';
 import { REPO_ROOT } from '../paths';
 import { BTCPAY_STORE_ID } from '../services';
@@ -103,6 +104,31 @@ export interface StackBtcpay {
   /** Send as `Authorization: token {apiKey}` to the Greenfield API and the `/__sim` test hooks. */
   apiKey: string;
   storeId: string;
+}
+
+/**
+ * Pays an invoice on the stack's simulator as if someone pressed Pay on its
+ * checkout page (`amount` in dollars, required for a top-up), so the signed
+ * webhooks reach payments through the gateway. Resolves with the settled invoice.
+ */
+export async function settleInvoice(btcpay: StackBtcpay, invoiceId: string, amount?: string) {
+  return simulatorHook(btcpay, invoiceId, 'settle', amount === undefined ? {} : { amount });
+}
+
+/** Expires an unpaid invoice on the stack's simulator, sending InvoiceExpired. */
+export async function expireInvoice(btcpay: StackBtcpay, invoiceId: string) {
+  return simulatorHook(btcpay, invoiceId, 'expire', {});
+}
+
+async function simulatorHook(btcpay: StackBtcpay, invoiceId: string, action: string, body: object) {
+  const res = await fetch(`${btcpay.url}/__sim/invoices/${encodeURIComponent(invoiceId)}/${action}`, {
+    method: 'POST',
+    headers: { authorization: `token ${btcpay.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = (await res.json()) as Invoice;
+  if (!res.ok) throw new Error(`${action} of invoice ${invoiceId} failed (${res.status}): ${JSON.stringify(answer)}`);
+  return answer;
 }
 
 export interface RunningStack {
