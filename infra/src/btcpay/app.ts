@@ -294,7 +294,10 @@ export function createBtcpaySimulator(opts: BtcpaySimulatorOptions): BtcpaySimul
       if (json) {
         return outcome.ok
           ? toGreenfield(outcome.invoice)
-          : reply.status(outcome.status).send({ code: 'invoice-not-payable', message: outcome.message });
+          : reply.status(outcome.status).send({
+              code: outcome.status === 422 ? 'invalid-amount' : 'invoice-not-payable',
+              message: outcome.message,
+            });
       }
       const isModal = isModalView(request.query);
       if (outcome.ok) {
