@@ -26,7 +26,8 @@ export interface GatewayDeps {
     | 'jwtPublicKey'
     | 'upstreamReadyTimeoutMs'
     | 'cspExtraOrigins'
-  >;
+  > &
+    Partial<Pick<GatewayConfig, 'readyAlso'>>;
   logger: CreateServiceAppOptions['logger'];
   /** Current token states, cached; `apply` updates an entry the moment a change arrives. */
   tokenState: TokenStateSource & { apply(state: UserChangedEvent): void };
@@ -53,7 +54,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<ServiceApp> {
     logger: deps.logger,
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
-    readiness: [createUpstreamReadiness(config.upstreams, config.upstreamReadyTimeoutMs)],
+    readiness: [
+      createUpstreamReadiness({ ...config.upstreams, ...config.readyAlso }, config.upstreamReadyTimeoutMs),
+    ],
   });
 
   await app.register(securityHeaders, { extraOrigins: config.cspExtraOrigins });

@@ -37,6 +37,13 @@ export const GatewayConfigSchema = Type.Object({
   }),
   TOKEN_STATE_TTL_MS: Type.Integer({ minimum: 0, default: 5000, description: 'how long a user token state is cached' }),
   UPSTREAM_READY_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 2000 }),
+  READY_ALSO: Type.Optional(
+    Type.String({
+      pattern: '^\\s*([a-z][a-z0-9-]*=https?://[^\\s,]+\\s*(,\\s*|$))*$',
+      description:
+        'other processes that must be ready before the gateway is, as name=baseURL pairs separated by commas (the embedded launcher lists the BTCPay simulator and the label worker)',
+    }),
+  ),
   CSP_EXTRA_ORIGINS: Type.Optional(
     Type.String({
       pattern: '^(\\s*https?://[^\\s,]+\\s*,?)*$',
@@ -62,6 +69,8 @@ export interface GatewayConfig {
   trustProxy: boolean;
   tokenStateTtlMs: number;
   upstreamReadyTimeoutMs: number;
+  /** Processes the gateway does not route to but whose readiness its own depends on, by name. */
+  readyAlso: Record<string, string>;
   cspExtraOrigins: string[];
 }
 
@@ -91,6 +100,16 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     trustProxy: c.TRUST_PROXY,
     tokenStateTtlMs: c.TOKEN_STATE_TTL_MS,
     upstreamReadyTimeoutMs: c.UPSTREAM_READY_TIMEOUT_MS,
+    readyAlso: Object.fromEntries(
+      (c.READY_ALSO ?? '')
+        .split(',')
+        .map((pair) => pair.trim())
+        .filter(Boolean)
+        .map((pair) => {
+          const at = pair.indexOf('=');
+          return [pair.slice(0, at), trimSlash(pair.slice(at + 1))];
+        }),
+    ),
     cspExtraOrigins: (c.CSP_EXTRA_ORIGINS ?? '').split(/[\s,]+/).filter(Boolean),
   };
 }

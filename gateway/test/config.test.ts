@@ -21,6 +21,16 @@ describe('gateway config', () => {
     expect(c.rateLimit).toEqual({ max: 20, timeWindow: '1 minute' });
     expect(c.trustProxy).toBe(false);
     expect(c.cspExtraOrigins).toEqual([]);
+    expect(c.readyAlso).toEqual({});
+  });
+
+  test('READY_ALSO lists other processes by name and base URL', () => {
+    const c = loadGatewayConfig({
+      ...base,
+      READY_ALSO: 'btcpay=http://127.0.0.1:4170/, label-worker=http://127.0.0.1:4106',
+    });
+    expect(c.readyAlso).toEqual({ btcpay: 'http://127.0.0.1:4170', 'label-worker': 'http://127.0.0.1:4106' });
+    expect(() => loadGatewayConfig({ ...base, READY_ALSO: 'btcpay' })).toThrow(ConfigError);
   });
 
   test('optional services, limits and extra origins are read', () => {

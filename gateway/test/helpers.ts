@@ -131,6 +131,7 @@ export function gatewayDeps(overrides: {
   staticDir?: string;
   rateLimitMax?: number;
   userChanges?: UserChangeFeed;
+  readyAlso?: Record<string, string>;
 }): GatewayDeps {
   return {
     logger: false,
@@ -144,6 +145,7 @@ export function gatewayDeps(overrides: {
       jwtPublicKey: keys.publicKey,
       upstreamReadyTimeoutMs: 500,
       cspExtraOrigins: [],
+      ...(overrides.readyAlso ? { readyAlso: overrides.readyAlso } : {}),
     },
   };
 }

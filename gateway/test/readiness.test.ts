@@ -79,4 +79,25 @@ describe('health and readiness', () => {
       hung.close();
     }
   });
+
+  test('processes listed in READY_ALSO hold readiness back too, named like services', async () => {
+    const worker = await startStandInService('label-worker');
+    const gw = await buildGateway(
+      gatewayDeps({
+        upstreams: { auth: auth.url },
+        readyAlso: { 'label-worker': worker.url, btcpay: await deadAddress() },
+        tokenState: createUserDirectory().tokenState,
+      }),
+    );
+    try {
+      worker.ready = false;
+      const res = await gw.inject({ method: 'GET', url: '/readyz' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().message).toMatch(/label-worker/);
+      expect(res.json().message).toMatch(/btcpay/);
+    } finally {
+      await gw.close();
+      await worker.close();
+    }
+  });
 });
