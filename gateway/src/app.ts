@@ -54,9 +54,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<ServiceApp> {
     logger: deps.logger,
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
-    readiness: [
-      createUpstreamReadiness({ ...config.upstreams, ...config.readyAlso }, config.upstreamReadyTimeoutMs),
-    ],
+    readiness: [createUpstreamReadiness({ ...config.upstreams, ...config.readyAlso }, config.upstreamReadyTimeoutMs)],
   });
 
   await app.register(securityHeaders, { extraOrigins: config.cspExtraOrigins });
