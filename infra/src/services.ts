@@ -45,6 +45,18 @@ const UPSTREAM_VARS: Record<string, string> = {
   admin: 'ADMIN_URL',
 };
 
+/**
+ * Processes the gateway does not route to but that the stack needs (the
+ * simulator, the label worker): the gateway's own readiness waits for them,
+ * so it never says "ready" while the launcher is still waiting.
+ */
+function readyAlso(ctx: StackContext): Record<string, string> {
+  const pairs = Object.entries(ctx.urls)
+    .filter(([name]) => !(name in UPSTREAM_VARS))
+    .map(([name, url]) => `${name}=${url}`);
+  return pairs.length > 0 ? { READY_ALSO: pairs.join(',') } : {};
+}
+
 function upstreams(ctx: StackContext): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, variable] of Object.entries(UPSTREAM_VARS)) {
@@ -92,7 +104,7 @@ export const SERVICE_REGISTRY: readonly ServiceDefinition[] = [
     name: BTCPAY,
     dir: 'infra',
     entry: 'infra/src/btcpay/main.ts',
-    port: 4190,
+    port: 4170,
     isPublic: true,
     env: (ctx, self) => ({
       PORT: String(self.port),
@@ -146,6 +158,7 @@ export const SERVICE_REGISTRY: readonly ServiceDefinition[] = [
       ...common(ctx, self),
       HOST: ctx.host,
       STATIC_DIR: ctx.staticDir,
+      ...readyAlso(ctx),
       // The web app loads the BTCPay modal script and frames its checkout page.
       ...(ctx.urls[BTCPAY] ? { CSP_EXTRA_ORIGINS: ctx.btcpay.publicUrl } : {}),
     }),
@@ -153,6 +166,9 @@ export const SERVICE_REGISTRY: readonly ServiceDefinition[] = [
 ];
 
 export const GATEWAY = 'gateway';
+
+/** The embedded PostgreSQL's usual port (any free one when it is taken, or with INTERNAL_PORTS=random). */
+export const POSTGRES_PORT = 4140;
 
 export const mainFile = (root: string, def: ServiceDefinition) =>
   def.entry ? join(root, def.entry) : join(root, def.dir, 'src', 'main.ts');
@@ -183,5 +199,6 @@ export const OWNED_VARIABLES = new Set([
   'BTCPAY_WEBHOOK_URL',
   'BTCPAY_PUBLIC_URL',
   'BTCPAY_DATA_FILE',
+  'READY_ALSO',
   ...Object.values(UPSTREAM_VARS),
 ]);

@@ -40,7 +40,7 @@ function context(host: string, urls: Record<string, string>): StackContext {
       apiKey: 'k'.repeat(40),
       webhookSecret: 's'.repeat(43),
       dataFile: '/data/btcpay-invoices.json',
-      publicUrl: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:4190`,
+      publicUrl: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:4170`,
     },
   };
 }
@@ -72,9 +72,9 @@ test('fresh secrets include a BTCPay API key and webhook secret, different for e
   expect(a.btcpayWebhookSecret.length).toBeGreaterThanOrEqual(32);
 });
 
-test('the simulator runs from its own entry file on port 4190, before payments', () => {
+test('the simulator runs from its own entry file on port 4170, before payments', () => {
   const def = service('btcpay');
-  expect(def.port).toBe(4190);
+  expect(def.port).toBe(4170);
   expect(mainFile(REPO_ROOT, def)).toBe(SIMULATOR_ENTRY);
   expect(existsSync(SIMULATOR_ENTRY)).toBe(true);
   expect(mainFile(REPO_ROOT, service('payments'))).toBe(join(REPO_ROOT, 'services/payments/src/main.ts'));
@@ -84,38 +84,38 @@ test('the simulator runs from its own entry file on port 4190, before payments',
 });
 
 test('the simulator listens where the gateway does and posts webhooks through the gateway', () => {
-  const ctx = context('127.0.0.1', { btcpay: 'http://127.0.0.1:4190', payments: 'http://127.0.0.1:4103' });
-  expect(service('btcpay').env(ctx, { port: 4190 })).toEqual({
-    PORT: '4190',
+  const ctx = context('127.0.0.1', { btcpay: 'http://127.0.0.1:4170', payments: 'http://127.0.0.1:4103' });
+  expect(service('btcpay').env(ctx, { port: 4170 })).toEqual({
+    PORT: '4170',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
     BTCPAY_STORE_ID,
     BTCPAY_API_KEY: ctx.btcpay.apiKey,
     BTCPAY_WEBHOOK_SECRET: ctx.btcpay.webhookSecret,
     BTCPAY_WEBHOOK_URL: 'http://127.0.0.1:8080/api/payment/webhook/btcpay',
-    BTCPAY_PUBLIC_URL: 'http://127.0.0.1:4190',
+    BTCPAY_PUBLIC_URL: 'http://127.0.0.1:4170',
     BTCPAY_DATA_FILE: '/data/btcpay-invoices.json',
   });
-  const wildcard = context('0.0.0.0', { btcpay: 'http://127.0.0.1:4190' });
-  expect(service('btcpay').env(wildcard, { port: 4190 })).toMatchObject({
+  const wildcard = context('0.0.0.0', { btcpay: 'http://127.0.0.1:4170' });
+  expect(service('btcpay').env(wildcard, { port: 4170 })).toMatchObject({
     HOST: '0.0.0.0',
     BTCPAY_WEBHOOK_URL: 'http://127.0.0.1:8080/api/payment/webhook/btcpay',
   });
-  const lan = context('192.168.1.20', { btcpay: 'http://192.168.1.20:4190' });
-  expect(service('btcpay').env(lan, { port: 4190 }).BTCPAY_WEBHOOK_URL).toBe(
+  const lan = context('192.168.1.20', { btcpay: 'http://192.168.1.20:4170' });
+  expect(service('btcpay').env(lan, { port: 4170 }).BTCPAY_WEBHOOK_URL).toBe(
     'http://192.168.1.20:8080/api/payment/webhook/btcpay',
   );
 });
 
 test('payments gets the simulator URL, store, key and webhook secret; the gateway lets the web app load it', () => {
-  const ctx = context('127.0.0.1', { btcpay: 'http://127.0.0.1:4190', payments: 'http://127.0.0.1:4103' });
+  const ctx = context('127.0.0.1', { btcpay: 'http://127.0.0.1:4170', payments: 'http://127.0.0.1:4103' });
   expect(service('payments').env(ctx, { port: 4103 })).toMatchObject({
-    BTCPAY_URL: 'http://127.0.0.1:4190',
+    BTCPAY_URL: 'http://127.0.0.1:4170',
     BTCPAY_STORE_ID,
     BTCPAY_API_KEY: ctx.btcpay.apiKey,
     BTCPAY_WEBHOOK_SECRET: ctx.btcpay.webhookSecret,
   });
-  expect(service('gateway').env(ctx, { port: 8080 }).CSP_EXTRA_ORIGINS).toBe('http://127.0.0.1:4190');
+  expect(service('gateway').env(ctx, { port: 8080 }).CSP_EXTRA_ORIGINS).toBe('http://127.0.0.1:4170');
   // Without the simulator, deposits are simply off.
   const without = context('127.0.0.1', { payments: 'http://127.0.0.1:4103' });
   expect(service('payments').env(without, { port: 4103 })).not.toHaveProperty('BTCPAY_URL');
@@ -146,7 +146,7 @@ const simulatorEnv = {
   BTCPAY_API_KEY: 'k'.repeat(40),
   BTCPAY_WEBHOOK_URL: 'http://127.0.0.1:9/api/payment/webhook/btcpay',
   BTCPAY_WEBHOOK_SECRET: 's'.repeat(32),
-  BTCPAY_PUBLIC_URL: 'http://127.0.0.1:4190',
+  BTCPAY_PUBLIC_URL: 'http://127.0.0.1:4170',
 };
 
 test('the simulator stops at start with a message naming a missing variable', async () => {

@@ -12,7 +12,7 @@ import { eventually } from './helpers';
 const STORE = 'store-1';
 const API_KEY = 'a'.repeat(40);
 const SECRET = 'webhook-secret-0123456789';
-const PUBLIC_URL = 'http://127.0.0.1:4190';
+const PUBLIC_URL = 'http://127.0.0.1:4170';
 const auth = { authorization: `token ${API_KEY}` };
 
 interface Received {

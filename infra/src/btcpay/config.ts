@@ -2,7 +2,7 @@ import { loadConfig, portConfig } from '@flatship/kit';
 import { type Static, Type } from 'typebox';
 
 export const BtcpayConfigSchema = Type.Object({
-  PORT: portConfig(4190),
+  PORT: portConfig(4170),
   HOST: Type.String({ minLength: 1, default: '127.0.0.1', description: 'interface to listen on' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
@@ -14,7 +14,7 @@ export const BtcpayConfigSchema = Type.Object({
   BTCPAY_WEBHOOK_SECRET: Type.String({ minLength: 16, description: 'HMAC key of the BTCPay-Sig header' }),
   BTCPAY_PUBLIC_URL: Type.String({
     pattern: '^https?://[^\\s/]+/?$',
-    description: 'the simulator as a browser reaches it, e.g. http://127.0.0.1:4190',
+    description: 'the simulator as a browser reaches it, e.g. http://127.0.0.1:4170',
   }),
   BTCPAY_DATA_FILE: Type.Optional(
     Type.String({ minLength: 1, description: 'JSON file that keeps invoices across restarts; memory only when unset' }),

@@ -22,7 +22,7 @@ function fakeModal() {
 describe('btcpay port', () => {
   it('takes the modal script from the origin of the checkout link', () => {
     expect(modalScriptUrl('https://pay.example.test/i/abc?x=1')).toBe('https://pay.example.test/modal/btcpay.js');
-    expect(modalScriptUrl('http://localhost:4190/i/abc')).toBe('http://localhost:4190/modal/btcpay.js');
+    expect(modalScriptUrl('http://localhost:4170/i/abc')).toBe('http://localhost:4170/modal/btcpay.js');
   });
 
   it('adds the script once and reuses it for later loads of the same address', async () => {
