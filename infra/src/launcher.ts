@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '@flatship/kit';
 import { type LauncherConfig, loadLauncherConfig } from './config';
-import { freePort, isPortFree, isProcessAlive, sleep } from './net';
+import { dataDirProblem, LaunchError } from './launch-error';
+import { freePort, inUseBy, isPortFree, isProcessAlive, sleep } from './net';
 import { httpUrl, publicUrl, REPO_ROOT, reachableHost } from './paths';
 import { type RunningDatabase, startDatabase } from './postgres';
 import {
@@ -12,6 +13,7 @@ import {
   GATEWAY,
   mainFile,
   OWNED_VARIABLES,
+  POSTGRES_PORT,
   presentServices,
   type StackContext,
 } from './services';
@@ -22,7 +24,9 @@ import { buildWeb, webBuildReason } from './web-build';
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const complain = (line: string) => process.stderr.write(`${line}\n`);
 
-class LaunchError extends Error {}
+/** How long PostgreSQL must stay up before a crash counts as a new one (its restart backoff starts over). */
+const PG_STABLE_AFTER_MS = 60_000;
+const PG_BACKOFF_MS = { initial: 1000, max: 30_000 };
 
 /** Refuses a second launcher on the same data, which would corrupt nothing but confuse everything. */
 async function takeLock(dataDir: string): Promise<string> {
@@ -42,6 +46,23 @@ function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !OWNED_VARIABLES.has(k)) env[k] = v;
   return env;
+}
+
+/**
+ * One line for the console. A problem the person can fix says what to do; anything
+ * unexpected keeps its stack trace in logs/launcher.log, where the line points.
+ */
+async function explain(e: unknown, logsDir: string): Promise<string> {
+  if (e instanceof LaunchError) return e.message;
+  const message = e instanceof Error ? e.message : String(e);
+  const logPath = join(logsDir, 'launcher.log');
+  try {
+    const stack = e instanceof Error ? (e.stack ?? message) : message;
+    await appendFile(logPath, `${new Date().toISOString()} start-up failed: ${stack}\n`);
+    return `could not start: ${message.split('\n')[0]} (details in ${logPath})`;
+  } catch {
+    return `could not start: ${message.split('\n')[0]}`;
+  }
 }
 
 async function readyzStatus(host: string, port: number): Promise<string | null> {
@@ -81,9 +102,14 @@ async function waitUntilReady(
 async function launch(config: LauncherConfig) {
   const { dataDir } = config;
   const logsDir = join(dataDir, 'logs');
-  await mkdir(logsDir, { recursive: true });
   const runPath = join(dataDir, 'run.json');
-  const lockPath = await takeLock(dataDir);
+  let lockPath: string;
+  try {
+    await mkdir(logsDir, { recursive: true });
+    lockPath = await takeLock(dataDir);
+  } catch (e) {
+    throw dataDirProblem(dataDir, e) ?? e;
+  }
 
   let supervisor: Supervisor | undefined;
   let db: RunningDatabase | undefined;
@@ -123,8 +149,23 @@ async function launch(config: LauncherConfig) {
       throw new LaunchError(`the gateway is missing (${join(config.servicesRoot, 'gateway/src/main.ts')})`);
     }
     if (!(await isPortFree(config.PORT, config.HOST))) {
-      throw new LaunchError(`PORT ${config.PORT} is already in use on ${config.HOST}; stop what uses it or set PORT`);
+      throw new LaunchError(
+        `PORT ${config.PORT} is already ${inUseBy(config.PORT)} on ${config.HOST}; stop it or choose another port, e.g. make start PORT=9080`,
+      );
     }
+    const taken = new Set<number>([config.PORT]);
+    /** A service's usual port when it is free (saying so when it is not), else any free one. */
+    const pickPort = async (name: string, usual: number): Promise<number> => {
+      let port: number | undefined;
+      if (config.INTERNAL_PORTS === 'fixed') {
+        if (taken.has(usual)) port = undefined;
+        else if (await isPortFree(usual)) port = usual;
+        else complain(`${name}: its usual port ${usual} is ${inUseBy(usual)}; it uses a free port instead`);
+      }
+      while (port === undefined || taken.has(port)) port = await freePort();
+      taken.add(port);
+      return port;
+    };
 
     if (config.BUILD_WEB === 'auto') {
       const reason = await webBuildReason(REPO_ROOT);
@@ -138,31 +179,70 @@ async function launch(config: LauncherConfig) {
     const { secrets } = await store.loadOrCreateSecrets();
     const state = await store.readState();
 
-    db = await startDatabase({ dataDir, password: secrets.pgPassword, preferredPort: state.pgPort });
+    const pgPort = await pickPort('postgres', POSTGRES_PORT);
+    const ports: Record<string, number> = {};
+    for (const def of services)
+      ports[def.name] = def.name === GATEWAY ? config.PORT : await pickPort(def.name, def.port);
+
+    const writeRunFile = () => {
+      const pids = supervisor?.pids() ?? {};
+      const run = {
+        launcherPid: process.pid,
+        postgres: { pid: db?.pid ?? null, port: pgPort, log: join(logsDir, 'postgres.log') },
+        services: Object.fromEntries(
+          services.map((s) => [
+            s.name,
+            { pid: pids[s.name] ?? null, port: ports[s.name], log: supervisor?.logPath(s.name) },
+          ]),
+        ),
+      };
+      // Written whole then renamed, one write at a time, so a reader never sees half a file.
+      const tmp = `${runPath}.${process.pid}.tmp`;
+      runFileWrites = runFileWrites
+        .then(() => writeFile(tmp, `${JSON.stringify(run, null, 2)}\n`))
+        .then(() => rename(tmp, runPath))
+        .catch(() => {});
+    };
+
+    const startPostgres = () => startDatabase({ dataDir, password: secrets.pgPassword, port: pgPort });
+    db = await startPostgres();
     if (state.pgPort !== db.port) await store.updateState({ pgPort: db.port });
-    const database = db;
-    void database.exited.then(({ code, signal }) => {
-      if (shuttingDown) return;
-      complain(`PostgreSQL stopped unexpectedly (${signal ?? `code ${code}`}); see ${database.logPath}`);
-      void shutdown(1);
-    });
+
+    // PostgreSQL is supervised like the services: restarted on the same port and data with a backoff,
+    // while the services wait for it and carry on by themselves.
+    let pgBackoff = PG_BACKOFF_MS.initial;
+    const superviseDatabase = (running: RunningDatabase, startedAt: number) => {
+      void running.exited.then(async ({ code, signal }) => {
+        if (shuttingDown) return;
+        if (Date.now() - startedAt >= PG_STABLE_AFTER_MS) pgBackoff = PG_BACKOFF_MS.initial;
+        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        while (!shuttingDown) {
+          complain(`postgres ${how}; restarting in ${pgBackoff / 1000}s (its log: ${running.logPath})`);
+          await sleep(pgBackoff);
+          pgBackoff = Math.min(pgBackoff * 2, PG_BACKOFF_MS.max);
+          if (shuttingDown) return;
+          try {
+            const next = await startPostgres();
+            if (shuttingDown) {
+              await next.stop();
+              return;
+            }
+            db = next;
+            writeRunFile();
+            complain(`postgres restarted (pid ${next.pid})`);
+            superviseDatabase(next, Date.now());
+            return;
+          } catch (e) {
+            complain(`postgres could not be restarted: ${(e as Error).message}`);
+          }
+        }
+      });
+    };
+    superviseDatabase(db, Date.now());
 
     const hasAuth = services.some((s) => s.name === 'auth');
     // Only a password nobody chose needs showing; the auth service ignores it once any admin exists.
     const generatedPassword = !config.ADMIN_PASSWORD && !state.admin && hasAuth ? generatePassword() : undefined;
-
-    const taken = new Set<number>([config.PORT, db.port]);
-    const ports: Record<string, number> = {};
-    for (const def of services) {
-      if (def.name === GATEWAY) {
-        ports[def.name] = config.PORT;
-        continue;
-      }
-      let port = config.INTERNAL_PORTS === 'fixed' && (await isPortFree(def.port)) ? def.port : await freePort();
-      while (taken.has(port)) port = await freePort();
-      taken.add(port);
-      ports[def.name] = port;
-    }
 
     // Services a browser talks to listen where the gateway does; the rest only on loopback.
     const hostOf = (def: { isPublic?: boolean }) => (def.isPublic ? reachableHost(config.HOST) : '127.0.0.1');
@@ -187,26 +267,6 @@ async function launch(config: LauncherConfig) {
         dataFile: join(dataDir, 'btcpay-invoices.json'),
         publicUrl: btcpayPublicUrl(config.HOST, ports[BTCPAY] ?? 0),
       },
-    };
-
-    const writeRunFile = () => {
-      const pids = supervisor?.pids() ?? {};
-      const run = {
-        launcherPid: process.pid,
-        postgres: { pid: database.pid, port: database.port, log: database.logPath },
-        services: Object.fromEntries(
-          services.map((s) => [
-            s.name,
-            { pid: pids[s.name] ?? null, port: ports[s.name], log: supervisor?.logPath(s.name) },
-          ]),
-        ),
-      };
-      // Written whole then renamed, one write at a time, so a reader never sees half a file.
-      const tmp = `${runPath}.${process.pid}.tmp`;
-      runFileWrites = runFileWrites
-        .then(() => writeFile(tmp, `${JSON.stringify(run, null, 2)}\n`))
-        .then(() => rename(tmp, runPath))
-        .catch(() => {});
     };
 
     const sup = createSupervisor({
@@ -245,11 +305,10 @@ async function launch(config: LauncherConfig) {
     }
     if (aborted()) return;
     if (notReady.length > 0) {
-      for (const { name, why } of notReady) {
-        complain(
-          `${name} is not ready after ${config.READY_TIMEOUT_MS / 1000} s: it ${why}. Its log: ${sup.logPath(name)}`,
-        );
-      }
+      const reasons = notReady.map(({ name, why }) => `${name} ${why} (its log: ${sup.logPath(name)})`);
+      complain(
+        `flatship: gave up after ${config.READY_TIMEOUT_MS / 1000} s, stopping everything: ${reasons.join('; ')}. More time: READY_TIMEOUT_MS=120000`,
+      );
       await shutdown(1);
       return;
     }
@@ -266,7 +325,7 @@ async function launch(config: LauncherConfig) {
     }
   } catch (e) {
     if (shuttingDown) return;
-    complain(`flatship: ${e instanceof LaunchError ? e.message : ((e as Error).stack ?? String(e))}`);
+    complain(`flatship: ${await explain(e, logsDir)}`);
     await shutdown(1);
   }
 }
@@ -277,7 +336,9 @@ async function main() {
     config = loadLauncherConfig();
   } catch (e) {
     if (e instanceof ConfigError) {
-      complain(`flatship: ${e.message}`);
+      complain(
+        `flatship: ${e.problems.join('; ')}. Fix the variable or unset it to use its default (the README lists every setting)`,
+      );
       process.exit(78);
     }
     throw e;
@@ -286,7 +347,7 @@ async function main() {
     await launch(config);
   } catch (e) {
     // Only failures before anything was started get here (data directory unusable, already running).
-    complain(`flatship: ${e instanceof LaunchError ? e.message : ((e as Error).stack ?? String(e))}`);
+    complain(`flatship: ${await explain(e, join(config.dataDir, 'logs'))}`);
     process.exit(1);
   }
 }

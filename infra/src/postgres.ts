@@ -3,7 +3,8 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
-import { isProcessAlive, preferredOrFreePort, sleep } from './net';
+import { LaunchError } from './launch-error';
+import { inUseBy, isPortFree, isProcessAlive, sleep } from './net';
 
 export interface RunningDatabase {
   port: number;
@@ -19,7 +20,8 @@ export interface RunningDatabase {
 export interface StartDatabaseOptions {
   dataDir: string;
   password: string;
-  preferredPort?: number;
+  /** Exactly this port or fail: services are told where PostgreSQL is, and a restart must come back there. */
+  port: number;
   databaseName?: string;
 }
 
@@ -64,8 +66,8 @@ async function ensureReachable(dataDir: string): Promise<void> {
   for (let dir = dirname(dataDir); dir !== dirname(dir); dir = dirname(dir)) {
     const { mode } = await stat(dir);
     if ((mode & 0o001) === 0) {
-      throw new Error(
-        `PostgreSQL runs as the '${PG_USER}' user and cannot enter ${dir}; choose a DATA_DIR under a directory others can traverse`,
+      throw new LaunchError(
+        `PostgreSQL runs as the '${PG_USER}' user and cannot enter ${dir}; choose a DATA_DIR under a directory others can enter (chmod o+x ${dir}, or e.g. DATA_DIR=/var/tmp/flatship)`,
       );
     }
   }
@@ -143,12 +145,13 @@ export async function startDatabase(opts: StartDatabaseOptions): Promise<Running
   const pgDir = join(opts.dataDir, 'pg');
   const logPath = join(opts.dataDir, 'logs', 'postgres.log');
   await mkdir(dirname(logPath), { recursive: true });
-  const logStream = createWriteStream(logPath, { flags: 'a' });
-  const log = (s: string) => logStream.write(s.endsWith('\n') ? s : `${s}\n`);
-
   await ensureReachable(opts.dataDir);
   await stopLeftover(pgDir);
-  const port = await preferredOrFreePort(opts.preferredPort);
+  const { port } = opts;
+  if (!(await isPortFree(port))) throw new LaunchError(`PostgreSQL's port ${port} is ${inUseBy(port)}`);
+
+  const logStream = createWriteStream(logPath, { flags: 'a' });
+  const log = (s: string) => logStream.write(s.endsWith('\n') ? s : `${s}\n`);
   await initialiseIfEmpty(pgDir, opts.password, port, log);
 
   const { postgres } = await binaries();
@@ -199,6 +202,7 @@ export async function startDatabase(opts: StartDatabaseOptions): Promise<Running
   } catch (e) {
     if (!hasExited) process.kill(pid, 'SIGQUIT');
     watchdog.kill('SIGKILL');
+    logStream.end();
     throw e;
   }
 

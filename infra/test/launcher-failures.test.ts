@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,8 +42,11 @@ test('a service that never becomes ready is named with its log, and everything i
   const { code } = await launcher.exited;
   expect(code).toBe(1);
   const out = launcher.output();
-  expect(out).toContain(`auth is not ready after 4 s: it answers 503`);
-  expect(out).toContain(`Its log: ${join(dataDir, 'logs', 'auth.log')}`);
+  // One line that says the launcher gave up, who was not ready and where to look.
+  const gaveUp = out.split('\n').filter((line) => line.includes('gave up'));
+  expect(gaveUp).toHaveLength(1);
+  expect(gaveUp[0]).toMatch(/^flatship: gave up after 4 s, stopping everything: auth answers 503/);
+  expect(gaveUp[0]).toContain(`(its log: ${join(dataDir, 'logs', 'auth.log')})`);
   expect(out).not.toContain('Flatship is running');
   expect(alivePids(allPids(run))).toEqual([]);
   expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
@@ -70,8 +73,40 @@ test('a port already in use is reported before anything starts', async () => {
     const launcher = await launch({ PORT: String(port) });
     const { code } = await launcher.exited;
     expect(code).toBe(1);
-    expect(launcher.output()).toContain(`PORT ${port} is already in use on 127.0.0.1`);
+    // The blocker is this test process, and the message says so.
+    expect(launcher.output()).toContain(`PORT ${port} is already in use by pid ${process.pid} (`);
+    expect(launcher.output()).toContain('choose another port, e.g. make start PORT=');
+    expect(launcher.output().trim().split('\n')).toHaveLength(1);
   } finally {
     blocker.close();
   }
+});
+
+const oneLine = (out: string) => {
+  const lines = out.trim().split('\n');
+  expect(lines, out).toHaveLength(1);
+  expect(out).not.toMatch(/^\s+at /m);
+  return lines[0]!;
+};
+
+test('a bad variable is one line naming it and the fix, and nothing starts', async () => {
+  const launcher = await launch({ PORT: 'eighty', READY_TIMEOUT_MS: 'soon' });
+  const { code } = await launcher.exited;
+  expect(code).toBe(78);
+  const line = oneLine(launcher.output());
+  expect(line).toContain('PORT="eighty" is invalid');
+  expect(line).toContain('READY_TIMEOUT_MS="soon" is invalid');
+  expect(line).toContain('unset it to use its default');
+  expect(existsSync(join(dataDir, 'pg'))).toBe(false);
+});
+
+test('a DATA_DIR that cannot be used is one line naming the directory and the fix', async () => {
+  const file = join(dataDir, 'a-file');
+  await writeFile(file, 'not a directory');
+  const launcher = await launch({ DATA_DIR: join(file, 'data') });
+  const { code } = await launcher.exited;
+  expect(code).toBe(1);
+  const line = oneLine(launcher.output());
+  expect(line).toContain(`DATA_DIR ${join(file, 'data')} cannot be used: a part of the path is a file`);
+  expect(line).toContain('Choose a directory you can write to');
 });

@@ -91,6 +91,34 @@ describe('launcher (fixture services)', () => {
     await eventually(async () => ((await readyzStatus(url())) === 200 ? true : undefined), 20_000, 'readiness');
   });
 
+  test('PostgreSQL killed with SIGKILL is restarted on its port with its data, and the services carry on', async () => {
+    const before = await readRunFile(dataDir);
+    process.kill(before.postgres.pid, 'SIGKILL');
+    await running!.waitFor(/postgres was killed by SIGKILL; restarting in 1s/, 5000);
+    await running!.waitFor(/postgres restarted \(pid \d+\)/, 30_000);
+    const after = await eventually(
+      async () => {
+        const run = await readRunFile(dataDir);
+        return run.postgres.pid !== before.postgres.pid ? run : undefined;
+      },
+      10_000,
+      'a new PostgreSQL pid in run.json',
+    );
+    expect(after.postgres.port).toBe(before.postgres.port);
+    // The same service process, no restart: it reconnects by itself.
+    expect(after.services.auth!.pid).toBe(before.services.auth!.pid);
+    const notes = await eventually(
+      async () => {
+        const res = await fetch(`${url()}/api/notes`).catch(() => undefined);
+        return res?.ok ? ((await res.json()) as { text: string }[]) : undefined;
+      },
+      20_000,
+      'the notes to be readable again',
+    );
+    expect(notes).toEqual([{ text: 'kept across restarts' }]);
+    expect(await readyzStatus(url())).toBe(200);
+  });
+
   test('SIGTERM stops every service and PostgreSQL, leaving no process behind', async () => {
     const pids = allPids(await readRunFile(dataDir));
     const { code } = await stopLauncher(running!);
