@@ -52,6 +52,18 @@ const contentOf = (page: PDFPage) => {
   return contents ? Buffer.from(contents.toString()) : Buffer.alloc(0);
 };
 
+/** Amazon's shipping-confirmation upload columns. */
+const AUTO_CONFIRM_HEADER = [
+  'order-id',
+  'order-item-id',
+  'quantity',
+  'ship-date',
+  'carrier-code',
+  'carrier-name',
+  'tracking-number',
+  'ship-method',
+];
+
 async function download(u: TestUser, type: string, orderId: string) {
   const res = await s.app.inject({ url: `/api/orders/download/${type}/${orderId}?token=${u.token}` });
   return res;
@@ -195,16 +207,7 @@ test('an Amazon order also gets the shipping-confirmation TSV: its columns, one 
   expect(res.headers['content-type']).toBe('text/tab-separated-values; charset=utf-8');
   expect(res.headers['content-disposition']).toMatch(/^attachment; filename="Auto_Confirm_\d\d-\d\d\.tsv"$/);
   const [header, ...lines] = parseDelimited(res.body, '\t');
-  expect(header).toEqual([
-    'order-id',
-    'order-item-id',
-    'quantity',
-    'ship-date',
-    'carrier-code',
-    'carrier-name',
-    'tracking-number',
-    'ship-method',
-  ]);
+  expect(header).toEqual(AUTO_CONFIRM_HEADER);
   const rows = await s.db('labels').where({ bulk_order_id: orderId }).orderBy('row_index');
   expect(lines).toEqual(
     rows.map((r, i) => [
@@ -220,6 +223,96 @@ test('an Amazon order also gets the shipping-confirmation TSV: its columns, one 
   );
   const files = (await call(s, u, 'GET', `/api/orders/bulk/files/${orderId}`)).json();
   expect(files).toMatchObject({ pdf: true, resultCSV: true, autoConfirm: true });
+});
+
+describe('buyer text a spreadsheet would run as a formula', () => {
+  const HYPERLINK = '=HYPERLINK("http://x","y")';
+  const SUM = '@SUM(1+1)';
+  const CMD = "+cmd|' /C calc'!A0";
+  const MINUS = '-2+3';
+  /** A cell a spreadsheet would run: `= + @`, tab or CR first, or `-` first without being a plain number. */
+  const isLive = (cell: string) => /^[=+@\t\r]/.test(cell) || /^-(?!\d+(\.\d+)?$)/.test(cell);
+
+  let u: TestUser;
+  let orderId: string;
+  beforeAll(async () => {
+    u = await funded(100_000);
+    const items = bulkItems(3, (i) =>
+      i === 0
+        ? {
+            receiver: { receiver_name: HYPERLINK, receiver_address1: SUM, receiver_company: MINUS },
+            package: { package_reference1: CMD, package_reference2: '-5', package_description: '-0.25' },
+          }
+        : {},
+    );
+    // Marketplace ids come from the buyer's file too.
+    items[1]!.sender.order_id = MINUS;
+    items[1]!.package.order_item_id = SUM;
+    items[2]!.sender.order_id = HYPERLINK;
+    orderId = await submit(u, items, { source: 'amazon', fileName: 'amazon.txt' });
+    await waitForStatus(s, orderId);
+  }, 60_000);
+
+  test('is written as text in the results CSV: a quote in front, plain negative numbers left as numbers', async () => {
+    const res = await download(u, 'result-csv', orderId);
+    expect(res.statusCode).toBe(200);
+    const [header, ...lines] = parseDelimited(res.body);
+    const col = (name: string) => (header as string[]).indexOf(name);
+    expect(lines).toHaveLength(3);
+    const first = lines[0] as string[];
+    expect(first[col('status')]).toBe('success');
+    expect(first[col('receiver_name')]).toBe(`'${HYPERLINK}`);
+    expect(first[col('receiver_address1')]).toBe(`'${SUM}`);
+    expect(first[col('receiver_company')]).toBe(`'${MINUS}`);
+    expect(first[col('package_reference1')]).toBe(`'${CMD}`);
+    expect(first[col('package_reference2')]).toBe('-5');
+    expect(first[col('package_description')]).toBe('-0.25');
+    expect(lines[1]?.[col('order_id')]).toBe(`'${MINUS}`);
+    expect(lines[1]?.[col('order_item_id')]).toBe(`'${SUM}`);
+    expect(lines[2]?.[col('order_id')]).toBe(`'${HYPERLINK}`);
+    expect(lines.flat().filter(isLive)).toEqual([]);
+  });
+
+  test('is written as text in the Amazon confirmation TSV, whose ordinary values stay as they were', async () => {
+    const res = await download(u, 'auto-csv', orderId);
+    expect(res.statusCode).toBe(200);
+    const [header, ...lines] = parseDelimited(res.body, '\t');
+    expect(header).toEqual(AUTO_CONFIRM_HEADER);
+    const rows = await s.db('labels').where({ bulk_order_id: orderId }).orderBy('row_index');
+    expect(lines).toEqual([
+      [
+        '112-1000000',
+        'item-0',
+        '1',
+        expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        'USPS',
+        'USPS',
+        rows[0].tracking_number,
+        'USPS Priority Mail',
+      ],
+      [
+        `'${MINUS}`,
+        `'${SUM}`,
+        '2',
+        expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        'USPS',
+        'USPS',
+        rows[1].tracking_number,
+        'USPS Priority Mail',
+      ],
+      [
+        `'${HYPERLINK}`,
+        'item-2',
+        '3',
+        expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        'USPS',
+        'USPS',
+        rows[2].tracking_number,
+        'USPS Priority Mail',
+      ],
+    ]);
+    expect(lines.flat().filter(isLive)).toEqual([]);
+  });
 });
 
 describe('failing rows', () => {

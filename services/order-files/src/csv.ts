@@ -8,6 +8,7 @@ import {
 } from './bulk-row';
 import { joinProblems, OrderFileError } from './errors';
 import { columnOf, type Grid, headerKey, isBlankRow, missingColumnsMessage, parseQuantity } from './grid';
+import { neutralizeCell, restoreCell } from './spreadsheet-cell';
 import { normalizeCountry, normalizePhone, normalizeState, repairFileZip } from './states';
 
 type Field = BulkRowTextField | BulkRowNumberField;
@@ -74,17 +75,6 @@ const SENDER_FIELDS: BulkRowTextField[] = [
 
 const NUMBER_FIELDS = new Set<Field>(['PackageLength', 'PackageWidth', 'PackageHeight', 'PackageWeight']);
 
-// Excel runs a cell starting with one of these as a formula, and files hold buyer-typed text.
-const FORMULA_START = /^[=+\-@\t\r]/;
-const PLAIN_NUMBER = /^[-+]?\d+(\.\d+)?$/;
-
-function escapeCell(value: string): string {
-  return FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
-}
-
-/** Undoes escapeCell, so a file this module wrote reads back as it was. */
-const unescapeCell = (value: string): string => (/^'[=+\-@\t\r]/.test(value) ? value.slice(1) : value);
-
 const cellOf = (row: BulkRow, field: Field): string => {
   const value = row[field];
   return value === null ? '' : String(value);
@@ -93,13 +83,17 @@ const cellOf = (row: BulkRow, field: Field): string => {
 // The BOM makes Excel open the file as UTF-8, so accented names survive a double-click.
 const BOM = '\uFEFF';
 
-function unparse(headers: string[], data: string[][]): string {
-  return `${BOM}${Papa.unparse({ fields: headers, data }, { newline: '\r\n' })}\r\n`;
+/** Every cell, header or value, goes through neutralizeCell: these files are opened in spreadsheets. */
+function unparse(rows: readonly (readonly string[])[]): string {
+  return `${BOM}${Papa.unparse(
+    rows.map((row) => row.map(neutralizeCell)),
+    { newline: '\r\n' },
+  )}\r\n`;
 }
 
 /** The 'Bulk Template CSV' download: the header row only, so no sample row can be shipped by mistake. */
 export function templateCsv(): string {
-  return `${BOM}${Papa.unparse([TEMPLATE_HEADERS as string[]], { newline: '\r\n' })}\r\n`;
+  return unparse([TEMPLATE_HEADERS]);
 }
 
 /** Rows in the template's columns (read back by readOrderFile), plus extra columns such as a results file's status. */
@@ -108,11 +102,8 @@ export function rowsToCsv(
   extra?: { headers: string[]; values: (row: BulkRow, i: number) => string[] },
 ): string {
   const headers = [...TEMPLATE_HEADERS, ...(extra?.headers ?? [])];
-  const data = rows.map((row, i) => [
-    ...COLUMNS.map((c) => escapeCell(cellOf(row, c.field))),
-    ...(extra ? extra.values(row, i).map(escapeCell) : []),
-  ]);
-  return unparse(headers, data);
+  const data = rows.map((row, i) => [...COLUMNS.map((c) => cellOf(row, c.field)), ...(extra?.values(row, i) ?? [])]);
+  return unparse([headers, ...data]);
 }
 
 /** Quotes, embedded commas and line breaks are the parser's job; semicolon and tab files from other locales are detected. */
@@ -124,7 +115,8 @@ export function parseCsvGrid(text: string): Grid {
   });
   const grid: Grid = { rows: [], rowNumbers: [] };
   parsed.data.forEach((row, i) => {
-    grid.rows.push(row.map(unescapeCell));
+    // A file this product wrote (or a spreadsheet the user typed '= into) has text quoted as text.
+    grid.rows.push(row.map(restoreCell));
     // Records, not lines: a quoted cell may span lines, and a spreadsheet shows it as one row.
     grid.rowNumbers.push(i + 1);
   });

@@ -9,3 +9,4 @@ export {
   UNSUPPORTED_FILE_MESSAGE,
 } from './read-order-file';
 export * from './rows';
+export { neutralizeCell, restoreCell } from './spreadsheet-cell';

@@ -112,6 +112,29 @@ describe('bulk CSV template', () => {
     expect(read.rows).toEqual(rows);
   });
 
+  it('writes every formula-like cell as text, keeps plain negative numbers, and reads back text that already started with a quote', () => {
+    const row = fullRow({
+      ToRecipientName: '-2+3',
+      ToCompany: "'=already text",
+      ToStreet2: '\tUnit 4',
+      PackageDescription: '-5',
+      PackageReference1: "+cmd|' /C calc'!A0",
+      PackageReference2: '@SUM(1+1)',
+    });
+    const csv = rowsToCsv([row], { headers: ['Note'], values: () => ['=1+1'] });
+    const [header, cells] = Papa.parse<string[]>(csv.slice(1), { skipEmptyLines: true }).data;
+    const cell = (name: string) => cells![header!.indexOf(name)];
+    expect(cell('To Name')).toBe("'-2+3");
+    expect(cell('To Company')).toBe("''=already text");
+    expect(cell('To Street 2')).toBe("'\tUnit 4");
+    expect(cell('Description')).toBe('-5');
+    expect(cell('Reference 1')).toBe("'+cmd|' /C calc'!A0");
+    expect(cell('Reference 2')).toBe("'@SUM(1+1)");
+    expect(cell('Note')).toBe("'=1+1");
+    // The reader trims cells, so the tab before "Unit 4" goes as it would from any file.
+    expect(readCsv(csv).rows).toEqual([{ ...row, ToStreet2: 'Unit 4' }]);
+  });
+
   it('adds extra columns after the template columns', () => {
     const csv = rowsToCsv([fullRow()], {
       headers: ['Status', 'Tracking Number'],

@@ -1,3 +1,4 @@
+import { neutralizeCell } from '@flatship/order-files/spreadsheet-cell';
 import type { BulkOrderItem } from '@flatship/proto';
 import { stringify } from 'csv-stringify/sync';
 import { mergePdfs } from './pdf-merge';
@@ -17,7 +18,16 @@ export const displayNames = (createdAt: Date) => ({
   autoConfirm: `Auto_Confirm_${monthDay(createdAt)}.tsv`,
 });
 
-type Cell = string | number | boolean | null | undefined;
+type Cell = string | number | null | undefined;
+
+/**
+ * Sellers open these files in a spreadsheet and buyers typed much of the text, so every cell is
+ * written through the one rule (`neutralizeCell`) that keeps a spreadsheet from running it.
+ * Numbers are written as csv-stringify would (`String`), then judged like any text: a plain
+ * number such as a quantity or `-5` stays as it is.
+ */
+const sheetRows = (rows: Cell[][]): string[][] =>
+  rows.map((row) => row.map((cell) => neutralizeCell(cell === null || cell === undefined ? '' : String(cell))));
 
 /** Every field of a submitted row, in the order of the bulk order item, as CSV columns. */
 const INPUT_COLUMNS: [string, (i: BulkOrderItem) => Cell][] = [
@@ -69,7 +79,7 @@ export function resultsCsv(rows: BulkRowRecord[]): Buffer {
     r.trackingNumber ?? '',
     r.error ?? '',
   ]);
-  return Buffer.from(stringify([RESULT_COLUMNS, ...records]));
+  return Buffer.from(stringify(sheetRows([RESULT_COLUMNS, ...records])));
 }
 
 export const AUTO_CONFIRM_COLUMNS = [
@@ -100,7 +110,7 @@ export function autoConfirmTsv(rows: BulkRowRecord[]): Buffer {
       r.trackingNumber,
       r.serviceName,
     ]);
-  return Buffer.from(stringify([AUTO_CONFIRM_COLUMNS, ...lines], { delimiter: '\t', quoted_match: /\t/ }));
+  return Buffer.from(stringify(sheetRows([AUTO_CONFIRM_COLUMNS, ...lines]), { delimiter: '\t', quoted_match: /\t/ }));
 }
 
 /** One PDF with every bought label's pages, in row order. */
