@@ -16,14 +16,12 @@ help:
 	@echo "make lint    format and lint check (Biome)"
 	@echo "make bench   bulk-order benchmark on the embedded stack (RUNS=3 ROWS=1000); prints figures, not part of make test"
 
-# npm dependencies, installed when missing or when the lockfile changed.
-# `npm ci` rejects a lockfile written against a registry mirror that lacks some
-# other platform's optional packages (biome, turbo binaries); `npm install`
-# then installs the same locked versions.
+# npm dependencies, installed when missing or when the lockfile changed: exactly
+# the locked versions (`npm ci`), never a fresh resolution. The lockfile has every
+# platform's optional binaries, so npm ci accepts it anywhere, and --engine-strict
+# stops at once on a Node outside the range package.json declares (infra/test/dependencies.test.ts).
 $(NODE_MODULES_STAMP): package-lock.json package.json
-	npm ci --no-audit --no-fund || { \
-	  echo "npm ci refused the lockfile; installing the locked versions with npm install instead"; \
-	  npm install --no-audit --no-fund; }
+	npm ci --no-audit --no-fund --engine-strict
 	@touch $(NODE_MODULES_STAMP)
 
 install: $(NODE_MODULES_STAMP)
