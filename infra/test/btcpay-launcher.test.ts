@@ -178,3 +178,14 @@ test('the simulator serves its health check and exits cleanly on SIGTERM', async
     run.child.kill('SIGKILL');
   }
 });
+
+test('the gateway is not ready while any process the launcher waits for is not: each is an upstream or in READY_ALSO', async () => {
+  const { loadGatewayConfig } = await import('@flatship/gateway');
+  const others = SERVICE_REGISTRY.filter((def) => def.name !== 'gateway');
+  const urls = Object.fromEntries(others.map((def) => [def.name, `http://127.0.0.1:${def.port}`]));
+  const env = service('gateway').env(context('127.0.0.1', urls), { port: 8080 });
+  const config = loadGatewayConfig({ ...env, JWT_PUBLIC_KEY: 'p'.repeat(40), INTERNAL_SECRET: 'i'.repeat(32) });
+  const waitedOn = { ...config.upstreams, ...config.readyAlso };
+  expect(Object.keys(waitedOn).sort()).toEqual(Object.keys(urls).sort());
+  for (const [name, url] of Object.entries(urls)) expect(waitedOn[name as keyof typeof waitedOn]).toBe(url);
+});
