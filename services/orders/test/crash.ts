@@ -93,12 +93,15 @@ export function createCuttableCarrier(real: CarrierPort) {
 }
 
 /**
- * What the database sees when a process dies: its connections drop, and any
- * transaction it had open rolls back and lets go of its locks.
+ * What the database sees when the process working on a row dies: the
+ * connection whose transaction has the row locked drops, so that transaction
+ * rolls back and lets go of its locks. (A row lock leaves the locker's
+ * transaction id in the row's xmax.) Nothing happens if no one holds the row.
  */
-export async function dropOpenTransactions(db: Knex): Promise<void> {
+export async function crashHolderOf(db: Knex, table: string, id: string): Promise<void> {
   await db.raw(
     `select pg_terminate_backend(pid) from pg_stat_activity
-      where datname = current_database() and pid <> pg_backend_pid() and state like 'idle in transaction%'`,
+      where pid <> pg_backend_pid() and backend_xid = (select xmax from ?? where id = ?)`,
+    [table, id],
   );
 }
