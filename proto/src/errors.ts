@@ -52,6 +52,8 @@ export const ERROR_STATUS = {
   ORDERS_INVALID: 400,
   ORDERS_CARRIER_FAILED: 422,
   ORDERS_IN_PROGRESS: 409,
+  /** An Idempotency-Key sent again with a different request body. */
+  ORDERS_IDEMPOTENCY_KEY_REUSED: 422,
   ADDRESS_INVALID: 400,
   ADDRESS_ID_TAKEN: 409,
   ADDRESS_NOT_FOUND: 404,

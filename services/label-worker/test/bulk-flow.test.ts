@@ -5,6 +5,7 @@ import type { CarrierPort } from '@flatship/orders';
 import { PDFDocument, type PDFPage } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bulkItems, call, newOrderId, processBulk } from '../../orders/test/bulk-support';
+import { crashHolderOf, createCuttableLedger } from '../../orders/test/crash';
 import { type TestUser, user } from '../../orders/test/support';
 import { parseDelimited, startWorkerStack, type WorkerStack, waitForStatus } from './harness';
 
@@ -22,9 +23,11 @@ const carrier: CarrierPort = {
       : sandbox.purchaseLabel(req),
 };
 
+const ledger = createCuttableLedger();
+
 let s: WorkerStack;
 beforeAll(async () => {
-  s = await startWorkerStack({ carrier });
+  s = await startWorkerStack({ carrier, ledger: ledger.wrap });
 });
 afterAll(() => s.close());
 
@@ -503,5 +506,29 @@ describe('fix and the sweeper', () => {
     await sweepStalledBulkOrders({ ...s.workerDeps, now: () => new Date() }, { stallMs: 60_000 });
     expect(await s.db('bulk_orders').where({ id: orderId }).first()).toMatchObject({ status: 'failed' });
     await expectLedgerSums(u.id, 10_000);
+  });
+});
+
+describe('a submit cut off by a crash after payments took the money', () => {
+  test('sent again, it completes the order without charging again', async () => {
+    const u = await funded(10_000);
+    const orderId = await newOrderId(s, u);
+    const body = { orderId, orderData: bulkItems(3) };
+    const cut = ledger.cut('after-charge');
+    const cutOff = processBulk(s, u, body);
+    const hang = await cut;
+    // The process submitting it dies: its transaction rolls back and lets go of the order.
+    await crashHolderOf(s.db, 'bulk_orders', orderId);
+
+    expect((await processBulk(s, u, body)).statusCode).toBe(202);
+    const order = await waitForStatus(s, orderId);
+    expect(order).toMatchObject({ status: 'completed', processed_count: 3, failed_count: 0 });
+    const charges = (await s.ledgerEntries(u.id)).filter((e) => e.kind === 'label_charge');
+    expect(charges.map((e) => e.idempotency_key)).toEqual([`bulk:${orderId}`]);
+    await expectLedgerSums(u.id, 10_000 - 3 * PRIORITY_CENTS);
+
+    await hang.release('fail');
+    await cutOff;
+    await expectLedgerSums(u.id, 10_000 - 3 * PRIORITY_CENTS);
   });
 });

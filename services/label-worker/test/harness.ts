@@ -1,6 +1,6 @@
 import { createSandboxCarrier } from '@flatship/carriers';
 import type { Subscription } from '@flatship/kit/bus';
-import type { CarrierPort } from '@flatship/orders';
+import type { CarrierPort, LedgerPort } from '@flatship/orders';
 import { type Stack, startStack } from '../../orders/test/stack';
 import { createWorkerDeps } from '../src/deps';
 import type { ProgressThrottle } from '../src/progress-throttle';
@@ -22,9 +22,16 @@ const silent = { info() {}, warn() {}, error() {}, debug() {} };
  * consuming from it in this process.
  */
 export async function startWorkerStack(
-  opts: { carrier?: CarrierPort; progressIntervalMs?: number; startWorker?: boolean; batchSize?: number } = {},
+  opts: {
+    carrier?: CarrierPort;
+    /** Wraps the ledger client orders and the worker use (e.g. to cut a submit off mid-way). */
+    ledger?: (real: LedgerPort) => LedgerPort;
+    progressIntervalMs?: number;
+    startWorker?: boolean;
+    batchSize?: number;
+  } = {},
 ): Promise<WorkerStack> {
-  const s = await startStack();
+  const s = await startStack(opts.ledger ? { ledger: opts.ledger } : {});
   const stopRelay = await s.outbox.startRelay();
   const workerDeps = createWorkerDeps({
     db: s.db,

@@ -13,6 +13,7 @@ const order = (processed: number, status: BulkOrderRecord['status'] = 'processin
   failedCount: 0,
   costCents: 0,
   chargeKey: null,
+  submitHash: null,
   submittedAt: new Date(),
   retryCount: 0,
   retryCostCents: 0,

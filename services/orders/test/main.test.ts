@@ -65,7 +65,9 @@ test('the service migrates, becomes ready, refuses calls without a token and sto
   expect(res.status).toBe(401);
   p.child.kill('SIGTERM');
   expect(await p.exited).toBe(0);
-  expect(p.logs()).toContain('"applied":["0001_labels","0002_outbox","0003_bulk_orders"]');
+  expect(p.logs()).toContain(
+    '"applied":["0001_labels","0002_outbox","0003_bulk_orders","0004_label_idempotency","0005_bulk_submit_hash"]',
+  );
 }, 60_000);
 
 test('a bad configuration stops the process with a message naming each variable', async () => {

@@ -257,7 +257,10 @@ describe('Idempotency-Key', () => {
     expect(statuses.filter((c) => c === 201).length).toBeGreaterThanOrEqual(1);
     for (const a of answers) {
       if (a.statusCode === 409) {
-        expect(a.json()).toEqual({ code: 'ORDERS_IN_PROGRESS', message: 'This order is already being processed' });
+        expect(a.json()).toEqual({
+          code: 'ORDERS_IN_PROGRESS',
+          message: 'This order is already being processed. Please try again in a moment.',
+        });
       } else expect(a.statusCode).toBe(201);
     }
     expect(await labelRows(s, u.id)).toHaveLength(1);

@@ -12,7 +12,7 @@ import { buildApp as buildPayments, PAYMENTS_SCHEMA, migrations as paymentsMigra
 import { buildApp as buildPricing, PRICING_SCHEMA, migrations as pricingMigrations } from '@flatship/services-pricing';
 import { createPaymentsLedger } from '../src/adapters/payments-ledger';
 import { createPricingQuotes } from '../src/adapters/pricing-quotes';
-import type { CarrierPort } from '../src/domain/ports';
+import type { CarrierPort, LedgerPort } from '../src/domain/ports';
 import { INTERNAL_SECRET, type OrdersHarness, signToken, startOrders } from './support';
 
 export interface Stack extends OrdersHarness {
@@ -41,7 +41,13 @@ async function listen(app: ServiceApp): Promise<string> {
  * all on one test database (each in its own schema), and the sandbox carrier.
  * Every service reads token states from the same directory, as all would from auth.
  */
-export async function startStack(opts: { carrier?: CarrierPort } = {}): Promise<Stack> {
+export async function startStack(
+  opts: {
+    carrier?: CarrierPort;
+    /** Wraps the ledger client orders talks to payments with (e.g. to cut a purchase off mid-way). */
+    ledger?: (real: LedgerPort) => LedgerPort;
+  } = {},
+): Promise<Stack> {
   let payments!: ServiceApp;
   let pricing!: ServiceApp;
   let paymentsDb!: Knex;
@@ -73,7 +79,7 @@ export async function startStack(opts: { carrier?: CarrierPort } = {}): Promise<
       const client = (baseUrl: string) => createInternalClient({ baseUrl, secret: INTERNAL_SECRET });
       return {
         quotes: createPricingQuotes(client(await listen(pricing))),
-        ledger: createPaymentsLedger(client(await listen(payments))),
+        ledger: (opts.ledger ?? ((real) => real))(createPaymentsLedger(client(await listen(payments)))),
         ...(opts.carrier ? { carrier: opts.carrier } : {}),
       };
     },

@@ -17,6 +17,7 @@ interface BulkOrderRow {
   failed_count: number;
   cost_cents: number;
   charge_key: string | null;
+  submit_hash: string | null;
   submitted_at: Date | null;
   retry_count: number;
   retry_cost_cents: number;
@@ -47,6 +48,7 @@ const toOrder = (r: BulkOrderRow): BulkOrderRecord => ({
   failedCount: r.failed_count,
   costCents: r.cost_cents,
   chargeKey: r.charge_key,
+  submitHash: r.submit_hash,
   submittedAt: r.submitted_at,
   retryCount: r.retry_count,
   retryCostCents: r.retry_cost_cents,
@@ -106,26 +108,39 @@ export function createBulkRepo(db: Knex): BulkRepo {
       return rows.map(toOrder);
     },
 
-    async reserveCharge(id, plan) {
-      const n = await orders()
+    async tryLock(id, tx) {
+      if (!isUuid(id)) return null;
+      // skip locked rather than nowait: no error, so the caller's transaction stays usable.
+      return one(await orders(tx).where({ id }).forUpdate().skipLocked().limit(1));
+    },
+
+    async reserveCharge(id, plan, tx) {
+      const n = await orders(tx)
         .where({ id, status: 'processing' })
         .whereNull('charge_key')
         .whereNull('submitted_at')
         .update({
           charge_key: plan.chargeKey,
           cost_cents: plan.costCents,
+          submit_hash: plan.submitHash,
           source: plan.source,
           file_name: plan.fileName,
+          // The sweeper leaves a fresh claim to the submit that made it.
+          last_progress_at: db.fn.now(),
           updated_at: db.fn.now(),
         });
       return n === 1;
     },
 
-    async releaseCharge(id) {
-      await orders()
-        .where({ id })
-        .whereNull('submitted_at')
-        .update({ charge_key: null, cost_cents: 0, updated_at: db.fn.now() });
+    async releaseCharge(id, tx) {
+      await orders(tx).where({ id }).whereNull('submitted_at').update({
+        status: 'processing',
+        charge_key: null,
+        cost_cents: 0,
+        submit_hash: null,
+        stuck_at: null,
+        updated_at: db.fn.now(),
+      });
     },
 
     async submit(id, userId, chargeKey, rows, tx) {

@@ -20,6 +20,8 @@ export interface LabelRow {
   charge_key: string;
   charged_at: Date | null;
   refunded: boolean;
+  request_hash: string | null;
+  retryable: boolean;
   tracking_number: string | null;
   pdf_name: string | null;
   error_code: string | null;
@@ -45,6 +47,8 @@ export const toRecord = (r: LabelRow): LabelRecord => ({
   chargeKey: r.charge_key,
   chargedAt: r.charged_at,
   refunded: r.refunded,
+  requestHash: r.request_hash,
+  retryable: r.retryable,
   trackingNumber: r.tracking_number,
   pdfName: r.pdf_name,
   errorCode: r.error_code as ErrorCode | null,
@@ -75,8 +79,8 @@ export function createLabelsRepo(db: Knex): LabelsRepo {
       const rows = await (fromTx(tx) ?? db)
         .raw(
           `insert into labels (id, user_id, bulk_order_id, idempotency_key, service_uid, service_name,
-                               sender, receiver, package, price_cents, charge_key)
-           values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?)
+                               sender, receiver, package, price_cents, charge_key, request_hash)
+           values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?)
            on conflict (user_id, idempotency_key) do nothing
            returning *`,
           [
@@ -91,6 +95,7 @@ export function createLabelsRepo(db: Knex): LabelsRepo {
             JSON.stringify(label.parcel),
             label.priceCents,
             label.chargeKey,
+            label.requestHash ?? null,
           ],
         )
         .then((r: { rows: LabelRow[] }) => r.rows);
@@ -142,11 +147,20 @@ export function createLabelsRepo(db: Knex): LabelsRepo {
             error_code: why.errorCode,
             error: why.error,
             refunded: why.refunded,
+            retryable: why.retryable ?? false,
             lease_until: null,
             updated_at: db.fn.now(),
           })
           .returning('*'),
       );
+    },
+
+    async releaseIdempotencyKey(id, tx) {
+      const n = await q(tx)
+        .where({ id, status: 'cancelled', retryable: true })
+        .whereNotNull('idempotency_key')
+        .update({ idempotency_key: null, updated_at: db.fn.now() });
+      return n === 1;
     },
 
     async noteError(id, why, tx) {

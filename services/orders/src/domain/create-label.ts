@@ -4,6 +4,7 @@ import { centsToDollars, type OrderCreateBody, type OrderCreateReply } from '@fl
 import { type FulfilDeps, fulfilLabel } from './fulfil-label';
 import { MESSAGES } from './messages';
 import type { LabelRecord, QuotePort } from './ports';
+import { requestHash } from './request-hash';
 import { validateShipment } from './validate-shipment';
 
 export interface CreateLabelDeps extends FulfilDeps {
@@ -14,7 +15,10 @@ export interface CreateLabelInput {
   /** Whose balance pays; the route has checked that the caller may act for this user. */
   userId: string;
   body: OrderCreateBody;
-  /** From the `Idempotency-Key` header: the same key gives the same answer and charges once. */
+  /**
+   * From the `Idempotency-Key` header, scoped to the paying user: the same key with the same body
+   * never buys twice (see `answerRetry`); with another body it is refused.
+   */
   idempotencyKey: string | null;
 }
 
@@ -32,6 +36,14 @@ export function createdReply(label: LabelRecord): OrderCreateReply {
   };
 }
 
+/** The same key for another request is a client bug that must not buy (or answer with) the wrong label. */
+function assertSameRequest(label: LabelRecord, hash: string): void {
+  // Rows from before the hash was kept cannot be compared.
+  if (label.requestHash !== null && label.requestHash !== hash) {
+    throw new AppError('ORDERS_IDEMPOTENCY_KEY_REUSED', MESSAGES.keyReused);
+  }
+}
+
 /** The answer the first request with this key got (or is still working on). */
 function replay(label: LabelRecord): OrderCreateReply {
   if (label.status === 'completed') return createdReply(label);
@@ -39,6 +51,28 @@ function replay(label: LabelRecord): OrderCreateReply {
     throw new AppError(label.errorCode ?? 'ORDERS_CARRIER_FAILED', label.error ?? MESSAGES.abandoned);
   }
   throw new AppError('ORDERS_IN_PROGRESS', MESSAGES.inProgress);
+}
+
+/**
+ * A key seen before. A label bought under it is answered again, and so is a
+ * refusal that a retry cannot change (the carrier refused this shipment). A
+ * purchase that ended without a label for a reason that may pass (cut off and
+ * settled by the reconciler, carrier unreachable, balance short) holds no money:
+ * its key is handed to this request, which buys afresh (null). Still pending: 409.
+ */
+async function answerRetry(
+  deps: CreateLabelDeps,
+  earlier: LabelRecord,
+  hash: string,
+): Promise<OrderCreateReply | null> {
+  assertSameRequest(earlier, hash);
+  if (earlier.status !== 'cancelled' || !earlier.retryable) return replay(earlier);
+  // Only one retry can take the key; any other is told the purchase is under way.
+  if (!(await deps.labels.releaseIdempotencyKey(earlier.id))) {
+    throw new AppError('ORDERS_IN_PROGRESS', MESSAGES.inProgress);
+  }
+  deps.logger.info({ labelId: earlier.id, errorCode: earlier.errorCode }, 'idempotency key buys afresh');
+  return null;
 }
 
 /**
@@ -51,9 +85,13 @@ export async function createLabel(deps: CreateLabelDeps, input: CreateLabelInput
   if (!checked.ok) throw new AppError('ORDERS_INVALID', checked.errors[0] ?? 'The order is not valid');
   const { shipment } = checked;
 
+  const hash = requestHash(input.body);
   if (input.idempotencyKey) {
     const earlier = await deps.labels.findByIdempotencyKey(input.userId, input.idempotencyKey);
-    if (earlier) return replay(earlier);
+    if (earlier) {
+      const answer = await answerRetry(deps, earlier, hash);
+      if (answer) return answer;
+    }
   }
 
   // Whatever price the client sent is ignored: this is the price charged.
@@ -74,9 +112,13 @@ export async function createLabel(deps: CreateLabelDeps, input: CreateLabelInput
     parcel: shipment.parcel,
     priceCents: quote.priceCents,
     chargeKey: chargeKeyFor(id),
+    requestHash: input.idempotencyKey ? hash : null,
   });
   // Lost a race with a concurrent request carrying the same key.
-  if (!inserted.ok) return replay(inserted.existing);
+  if (!inserted.ok) {
+    assertSameRequest(inserted.existing, hash);
+    return replay(inserted.existing);
+  }
   const label = inserted.label;
 
   try {
@@ -90,7 +132,13 @@ export async function createLabel(deps: CreateLabelDeps, input: CreateLabelInput
     // A refusal (4xx) means nothing was charged. Anything else leaves the row pending
     // and uncharged as far as we know; the reconciler settles it with payments.
     if (isAppError(err) && statusOf(err.code) < 500) {
-      await deps.labels.cancel(label.id, { errorCode: err.code, error: err.message, refunded: false });
+      await deps.labels.cancel(label.id, {
+        errorCode: err.code,
+        error: err.message,
+        refunded: false,
+        // After a top-up the same request may go through.
+        retryable: err.code === 'PAYMENTS_INSUFFICIENT_BALANCE',
+      });
     }
     throw err;
   }

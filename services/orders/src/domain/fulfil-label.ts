@@ -78,13 +78,15 @@ async function buy(deps: FulfilDeps, label: LabelRecord): Promise<CarrierLabelRe
 /**
  * Returns a charged label's money and cancels it. Idempotent: the refund key is
  * fixed per label, and a label that was never charged (payments knows no such
- * charge) is simply cancelled.
+ * charge) is simply cancelled. `retryable` says the failure may pass, so the
+ * purchase's idempotency key may be used again for a new one.
  */
 export async function refundAndCancel(
   deps: Pick<FulfilDeps, 'labels' | 'ledger' | 'logger'>,
   label: LabelRecord,
   errorCode: ErrorCode,
   message: string,
+  opts: { retryable: boolean },
 ): Promise<FulfilOutcome> {
   let refunded = true;
   try {
@@ -105,7 +107,12 @@ export async function refundAndCancel(
       return { kind: 'pending', errorCode, message, retryable: false };
     }
   }
-  const cancelled = await deps.labels.cancel(label.id, { errorCode, error: message, refunded });
+  const cancelled = await deps.labels.cancel(label.id, {
+    errorCode,
+    error: message,
+    refunded,
+    retryable: opts.retryable,
+  });
   if (cancelled) return { kind: 'cancelled', label: cancelled, errorCode, message };
   return settled(deps, label.id);
 }
@@ -145,7 +152,7 @@ export async function fulfilLabel(
       await deps.labels.noteError(label.id, { errorCode: 'ORDERS_CARRIER_FAILED', error: result.message });
       return { kind: 'pending', errorCode: 'ORDERS_CARRIER_FAILED', message: result.message, retryable: true };
     }
-    return refundAndCancel(deps, label, 'ORDERS_CARRIER_FAILED', result.message);
+    return refundAndCancel(deps, label, 'ORDERS_CARRIER_FAILED', result.message, { retryable: result.retryable });
   }
 
   const pdfName = `${randomUUID()}.pdf`;

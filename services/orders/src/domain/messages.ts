@@ -1,7 +1,8 @@
 /** The texts users see. Where the spec gives a text, it is that text. None contains a colon: the web keeps only what follows one. */
 export const MESSAGES = {
   labelCreated: 'Label created successfully',
-  inProgress: 'This order is already being processed',
+  inProgress: 'This order is already being processed. Please try again in a moment.',
+  keyReused: 'This Idempotency-Key was already used for a different order',
   fileNotFound: 'File not found',
   badIdempotencyKey: 'Idempotency-Key must be 1 to 200 visible characters',
   badUserId: 'user_id is not a valid user id',

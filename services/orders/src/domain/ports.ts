@@ -32,6 +32,10 @@ export interface LabelRecord {
   /** Set once payments has confirmed the charge; until then a pending row may never have been charged. */
   chargedAt: Date | null;
   refunded: boolean;
+  /** Hash of the request that first used `idempotencyKey` (null for rows older than the hash). */
+  requestHash: string | null;
+  /** Cancelled for a reason that may pass (interrupted, carrier unreachable, balance short): its key may buy afresh. */
+  retryable: boolean;
   trackingNumber: string | null;
   pdfName: string | null;
   errorCode: ErrorCode | null;
@@ -52,6 +56,7 @@ export interface NewLabel {
   parcel: ShipmentParcel;
   priceCents: number;
   chargeKey: string;
+  requestHash?: string | null;
 }
 
 export type InsertLabelResult = { ok: true; label: LabelRecord } | { ok: false; existing: LabelRecord };
@@ -68,9 +73,14 @@ export interface LabelsRepo {
   /** pending → cancelled; null when the row was no longer pending. */
   cancel(
     id: string,
-    why: { errorCode: ErrorCode; error: string; refunded: boolean },
+    why: { errorCode: ErrorCode; error: string; refunded: boolean; retryable?: boolean },
     tx?: Tx,
   ): Promise<LabelRecord | null>;
+  /**
+   * Takes the idempotency key off a cancelled, retryable row so that a new purchase can carry it;
+   * false when the row is no longer such a row with that key (someone else took it first).
+   */
+  releaseIdempotencyKey(id: string, tx?: Tx): Promise<boolean>;
   /** Keeps a failure on a row that stays pending (e.g. a refund could not be made yet). */
   noteError(id: string, why: { errorCode: ErrorCode; error: string }, tx?: Tx): Promise<void>;
   /**

@@ -47,7 +47,8 @@ export async function reconcilePendingLabels(
     let outcome: FulfilOutcome;
     try {
       if (!label.chargedAt) {
-        outcome = await refundAndCancel(deps, label, 'SERVICE_UNAVAILABLE', MESSAGES.abandoned);
+        // Its buyer never heard how it ended, so the key may buy afresh.
+        outcome = await refundAndCancel(deps, label, 'SERVICE_UNAVAILABLE', MESSAGES.abandoned, { retryable: true });
       } else {
         const keepRetryable = now.getTime() - label.createdAt.getTime() < giveUpAfterMs;
         outcome = await fulfilLabel(deps, label, { keepRetryable });

@@ -374,4 +374,29 @@ describe('Order Label page', () => {
     await waitFor(() => expect(received).toHaveLength(3));
     expect(received[2]?.key).not.toBe(received[0]?.key);
   });
+
+  it('keeps the key while the server says the purchase is still in progress, so trying again cannot buy twice', async () => {
+    const received: Received[] = [];
+    server.use(
+      orderHandler(received, () =>
+        HttpResponse.json(
+          {
+            code: 'ORDERS_IN_PROGRESS',
+            message: 'This order is already being processed. Please try again in a moment.',
+          },
+          { status: 409 },
+        ),
+      ),
+    );
+    const app = await openPage();
+    await fillForm(app);
+    await app.user.click(screen.getByRole('button', { name: 'Order Label' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'This order is already being processed. Please try again in a moment.',
+    );
+
+    await app.user.click(screen.getByRole('button', { name: 'Order Label' }));
+    await waitFor(() => expect(received).toHaveLength(2));
+    expect(received[1]?.key).toBe(received[0]?.key);
+  });
 });

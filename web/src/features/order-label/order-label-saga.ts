@@ -79,9 +79,16 @@ export function* quotePrice(action: PayloadAction<PriceRequest>): SagaIterator {
   }
 }
 
-/** A lost answer (no response, or the gateway could not reach orders): the label may have been bought. */
+/**
+ * A lost answer (no response, or the gateway could not reach orders), or an
+ * earlier attempt still being processed: the label may have been bought, so
+ * the next try must carry the same key.
+ */
 function isOutcomeUnknown(error: unknown): boolean {
-  return error instanceof ApiError && (error.isNetworkError || [502, 503, 504].includes(error.status));
+  return (
+    error instanceof ApiError &&
+    (error.isNetworkError || [502, 503, 504].includes(error.status) || error.code === 'ORDERS_IN_PROGRESS')
+  );
 }
 
 export function* submitLabelOrder(action: PayloadAction<OrderCreateBody>): SagaIterator {

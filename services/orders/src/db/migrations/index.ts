@@ -2,8 +2,16 @@ import type { Migration } from '@flatship/kit';
 import { createLabels } from './0001-labels';
 import { createOutbox } from './0002-outbox';
 import { createBulkOrders } from './0003-bulk-orders';
+import { addLabelIdempotency } from './0004-label-idempotency';
+import { addBulkSubmitHash } from './0005-bulk-submit-hash';
 
 export { ORDERS_SCHEMA } from './schema';
 
 /** Applied in this order, each once; never edit one that has shipped, add the next. */
-export const migrations: Migration[] = [createLabels, createOutbox, createBulkOrders];
+export const migrations: Migration[] = [
+  createLabels,
+  createOutbox,
+  createBulkOrders,
+  addLabelIdempotency,
+  addBulkSubmitHash,
+];

@@ -5,6 +5,8 @@ export const BULK_MESSAGES = {
   notFound: 'Bulk order not found',
   alreadySubmitted: 'This bulk order has already been submitted',
   inProgress: 'This order is already being processed',
+  submitting: 'This order is already being processed. Please try again in a moment.',
+  cancelled: 'This bulk order was cancelled and its charge refunded. Please start a new order.',
   noRows: 'The order has no rows',
   tooManyRows: (max: number) => `An order may have at most ${max} rows`,
   serviceMissing: 'Service name must be selected from the dropdown',

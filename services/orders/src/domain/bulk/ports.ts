@@ -14,6 +14,8 @@ export interface BulkOrderRecord {
   costCents: number;
   /** Set when the first charge was asked for; the order's money is `bulk:<id>`. */
   chargeKey: string | null;
+  /** Hash of the submit that claimed the charge; only that same submit may carry the claim on. */
+  submitHash: string | null;
   /** Set once the rows exist; before that the order holds no shipments. */
   submittedAt: Date | null;
   retryCount: number;
@@ -47,6 +49,15 @@ export interface NewBulkRow {
   priceCents: number;
 }
 
+/** What a submit charges for: the amount, its key, and the submit itself (as a hash). */
+export interface ChargePlan {
+  costCents: number;
+  chargeKey: string;
+  submitHash: string;
+  source: OrderSource;
+  fileName: string | null;
+}
+
 export interface OrderFiles {
   pdfName: string | null;
   resultCsvName: string | null;
@@ -58,14 +69,17 @@ export interface BulkRepo {
   findById(id: string, tx?: Tx): Promise<BulkOrderRecord | null>;
   /** Row lock on the order: every change of an order's rows or counts takes it first, so counts never race. */
   lock(id: string, tx: Tx): Promise<BulkOrderRecord | null>;
+  /**
+   * The same lock without waiting: null when someone else holds it (or there is no such order).
+   * A submit holds it from its charge until its rows are stored, so a free lock on a claimed,
+   * unsubmitted order means the submit that claimed it is gone.
+   */
+  tryLock(id: string, tx: Tx): Promise<BulkOrderRecord | null>;
   listForUser(userId: string, limit: number): Promise<BulkOrderRecord[]>;
-  /** Claims the order's first charge; false when it is already charged, being charged or submitted. */
-  reserveCharge(
-    id: string,
-    plan: { costCents: number; chargeKey: string; source: OrderSource; fileName: string | null },
-  ): Promise<boolean>;
-  /** Gives the claim back after payments refused the charge (nothing was taken). */
-  releaseCharge(id: string): Promise<void>;
+  /** Claims the order's first charge for one submit; false when it is already claimed or submitted. */
+  reserveCharge(id: string, plan: ChargePlan, tx?: Tx): Promise<boolean>;
+  /** Gives the claim back when nothing was taken (payments refused, or holds no such charge). */
+  releaseCharge(id: string, tx?: Tx): Promise<void>;
   /** Inserts the rows and marks the order submitted; false (nothing written) when the order was given up meanwhile. */
   submit(id: string, userId: string, chargeKey: string, rows: NewBulkRow[], tx: Tx): Promise<boolean>;
   /** Counts recomputed from the rows (never incremented), progress time bumped. */
