@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import replyFrom from '@fastify/reply-from';
 import { AppError, extractToken, INTERNAL_SECRET_HEADER, REQUEST_ID_HEADER } from '@flatship/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type LoginAttempt, readLoginBody } from '../login-body';
 import { GATEWAY_MESSAGES } from '../messages';
 import { isPublicRoute, pathOfUrl, resolveRoute, type ServiceName } from '../route-table';
 
@@ -13,17 +14,7 @@ export interface ProxyOptions {
 // Only login needs its body read at the edge (for the per-email limit); it is tiny.
 const LOGIN_BODY_LIMIT = 64 * 1024;
 
-function emailOf(body: unknown): string | null {
-  if (!Buffer.isBuffer(body)) return null;
-  try {
-    const parsed: unknown = JSON.parse(body.toString('utf8'));
-    const email = (parsed as { email?: unknown } | null)?.email;
-    return typeof email === 'string' && email.trim() ? email.trim().toLowerCase() : null;
-  } catch {
-    // The auth service answers malformed bodies with its own message.
-    return null;
-  }
-}
+const attemptOf = (request: FastifyRequest) => request.body as LoginAttempt;
 
 /**
  * Everything under /api: checks the path against the route table, refuses a
@@ -59,15 +50,13 @@ export async function proxyPlugin(app: FastifyInstance, opts: ProxyOptions) {
     request.auth = await app.verifyAccessToken(extractToken(request));
   });
 
-  const forward = (request: FastifyRequest, reply: FastifyReply) => {
+  /** Forwards the request; `replaced` is a body to send instead of the client's. */
+  const forward = (request: FastifyRequest, reply: FastifyReply, replaced?: { body: string; contentType: string }) => {
     // Both were checked in onRequest.
     const path = pathOfUrl(request.url)!;
     const base = opts.upstreams[resolveRoute(path)!]!;
-    const buffered = Buffer.isBuffer(request.body)
-      ? { body: request.body, contentType: request.headers['content-type'] ?? 'application/octet-stream' }
-      : {};
     return reply.from(`${base}${path}`, {
-      ...buffered,
+      ...replaced,
       // A service answering 503 is not ready; retrying here would only hold the client longer.
       retryDelay: () => null,
       rewriteRequestHeaders: (req, headers) => {
@@ -87,10 +76,12 @@ export async function proxyPlugin(app: FastifyInstance, opts: ProxyOptions) {
     });
   };
 
+  const passThrough = (request: FastifyRequest, reply: FastifyReply) => forward(request, reply);
+
   const limited = { config: { rateLimit: opts.rateLimit } };
-  app.post('/api/auth/register', limited, forward);
-  app.post('/api/invite/referral/apply', limited, forward);
-  app.post('/api/auth/login-as-user/*', limited, forward);
+  app.post('/api/auth/register', limited, passThrough);
+  app.post('/api/invite/referral/apply', limited, passThrough);
+  app.post('/api/auth/login-as-user/*', limited, passThrough);
   await app.register(async (login) => {
     login.removeAllContentTypeParsers();
     login.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: LOGIN_BODY_LIMIT }, (_request, body, done) =>
@@ -99,22 +90,27 @@ export async function proxyPlugin(app: FastifyInstance, opts: ProxyOptions) {
     // Per email as well as per address: spreading guesses over many addresses must not help against one account.
     const perEmail = login.createRateLimit({
       ...opts.rateLimit,
-      keyGenerator: (request) => `email:${emailOf(request.body)}`,
+      keyGenerator: (request) => `email:${attemptOf(request).email}`,
     });
     login.post(
       '/api/auth/login',
       {
         ...limited,
+        preValidation: async (request) => {
+          // Whatever auth could accept is counted, so whatever cannot be counted is refused here.
+          const attempt = readLoginBody(request.headers['content-type'], request.body);
+          if (!attempt) throw new AppError('BAD_REQUEST', GATEWAY_MESSAGES.badLoginBody);
+          request.body = attempt;
+        },
         preHandler: async (request) => {
-          if (emailOf(request.body) === null) return;
           const verdict = await perEmail(request);
           if (!verdict.isAllowed && verdict.isExceeded) {
             throw new AppError('RATE_LIMITED', GATEWAY_MESSAGES.rateLimited);
           }
         },
       },
-      forward,
+      (request, reply) => forward(request, reply, { body: attemptOf(request).json, contentType: 'application/json' }),
     );
   });
-  app.all('/api/*', forward);
+  app.all('/api/*', passThrough);
 }
