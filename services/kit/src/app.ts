@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { BODY_LIMITS } from '@flatship/proto';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
@@ -37,7 +38,7 @@ export function createServiceApp(opts: CreateServiceAppOptions): ServiceApp {
   const app = Fastify({
     loggerInstance: opts.logger === false ? undefined : opts.logger,
     logger: opts.logger === false ? false : undefined,
-    bodyLimit: opts.bodyLimit ?? 1024 * 1024,
+    bodyLimit: opts.bodyLimit ?? BODY_LIMITS.default,
     trustProxy: opts.trustProxy ?? true,
     requestIdHeader: REQUEST_ID_HEADER,
     genReqId: () => randomUUID(),
