@@ -68,6 +68,10 @@ export function createServiceApp(opts: CreateServiceAppOptions): ServiceApp {
       return reply.status(400).send({ code: 'BAD_JSON', message: 'The request body is empty but JSON was declared' });
     }
     if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      // Fastify closes the connection after this answer, often while the sender is still writing the body, and
+      // the sender (the gateway) then sees a broken connection instead of the 413. Node reads and drops the rest
+      // of the body instead; only the gateway reaches a service, and it never sends more than its own limit.
+      reply.removeHeader('connection');
       return reply.status(413).send({ code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large' });
     }
     if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
