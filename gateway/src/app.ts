@@ -8,6 +8,7 @@ import {
 import type { UserChangedEvent } from '@flatship/proto';
 import type { ProgressFeed } from './bulk-progress';
 import type { GatewayConfig } from './config';
+import { answerExpectContinue } from './expect-continue';
 import type { OrderLookup } from './order-lookup';
 import { proxyPlugin } from './plugins/proxy';
 import { securityHeaders } from './plugins/security-headers';
@@ -57,6 +58,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<ServiceApp> {
     readiness: [createUpstreamReadiness({ ...config.upstreams, ...config.readyAlso }, config.upstreamReadyTimeoutMs)],
   });
 
+  answerExpectContinue(app);
   await app.register(securityHeaders, { extraOrigins: config.cspExtraOrigins });
   await app.register(authPlugin, { publicKey: config.jwtPublicKey, tokenState: deps.tokenState });
   await app.register(proxyPlugin, { upstreams: config.upstreams, rateLimit: config.rateLimit });

@@ -16,6 +16,9 @@ const LOGIN_BODY_LIMIT = 64 * 1024;
 
 const attemptOf = (request: FastifyRequest) => request.body as LoginAttempt;
 
+// Connection-level headers: they describe one hop, and undici refuses several of them outright.
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+
 /**
  * Everything under /api: checks the path against the route table, refuses a
  * missing or dead token before any service sees the request, rate-limits the
@@ -61,6 +64,9 @@ export async function proxyPlugin(app: FastifyInstance, opts: ProxyOptions) {
       retryDelay: () => null,
       rewriteRequestHeaders: (req, headers) => {
         const out = { ...headers };
+        for (const name of HOP_BY_HOP) delete out[name];
+        // Answered by the gateway itself (expect-continue.ts).
+        delete out.expect;
         delete out[INTERNAL_SECRET_HEADER];
         out[REQUEST_ID_HEADER] = req.id;
         // Rewritten, not appended: services trust these, and a client-sent chain is not to be trusted.
