@@ -40,9 +40,6 @@ export interface GatewayDeps {
   progress?: ProgressFeed;
 }
 
-// Large enough for the SPA's biggest JSON calls; bodies are streamed, so this bounds only what the gateway parses itself.
-const BODY_LIMIT = 25 * 1024 * 1024;
-
 /**
  * The edge of Flatship (DESIGN.md §4): security headers, the /api proxy with
  * its token check and rate limits, socket.io, and the built SPA. Builds
@@ -54,7 +51,6 @@ export async function buildGateway(deps: GatewayDeps): Promise<ServiceApp> {
     name: 'gateway',
     logger: deps.logger,
     trustProxy: config.trustProxy,
-    bodyLimit: BODY_LIMIT,
     readiness: [createUpstreamReadiness({ ...config.upstreams, ...config.readyAlso }, config.upstreamReadyTimeoutMs)],
   });
 
