@@ -8,6 +8,7 @@ import {
 import type { UserChangedEvent } from '@flatship/proto';
 import type { ProgressFeed } from './bulk-progress';
 import type { GatewayConfig } from './config';
+import { answerExpectContinue } from './expect-continue';
 import type { OrderLookup } from './order-lookup';
 import { proxyPlugin } from './plugins/proxy';
 import { securityHeaders } from './plugins/security-headers';
@@ -39,9 +40,6 @@ export interface GatewayDeps {
   progress?: ProgressFeed;
 }
 
-// Large enough for the SPA's biggest JSON calls; bodies are streamed, so this bounds only what the gateway parses itself.
-const BODY_LIMIT = 25 * 1024 * 1024;
-
 /**
  * The edge of Flatship (DESIGN.md §4): security headers, the /api proxy with
  * its token check and rate limits, socket.io, and the built SPA. Builds
@@ -53,10 +51,10 @@ export async function buildGateway(deps: GatewayDeps): Promise<ServiceApp> {
     name: 'gateway',
     logger: deps.logger,
     trustProxy: config.trustProxy,
-    bodyLimit: BODY_LIMIT,
     readiness: [createUpstreamReadiness({ ...config.upstreams, ...config.readyAlso }, config.upstreamReadyTimeoutMs)],
   });
 
+  answerExpectContinue(app);
   await app.register(securityHeaders, { extraOrigins: config.cspExtraOrigins });
   await app.register(authPlugin, { publicKey: config.jwtPublicKey, tokenState: deps.tokenState });
   await app.register(proxyPlugin, { upstreams: config.upstreams, rateLimit: config.rateLimit });

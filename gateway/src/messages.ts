@@ -3,6 +3,9 @@ export const GATEWAY_MESSAGES = {
   unavailable: 'This part of Flatship is not available right now. Please try again later.',
   rateLimited: 'Too many attempts. Please wait a minute and try again.',
   notFound: 'This address does not exist.',
+  // The same text the services answer with, so a client sees one message whichever side refused.
+  payloadTooLarge: 'The request body is too large',
+  badLoginBody: 'Please send the email and password as a JSON object.',
   badPath: 'This address is not valid.',
   orderNotFound: 'Order not found',
   orderUpdatesUnavailable: 'Order updates are unavailable right now',

@@ -4,6 +4,8 @@
  * path or a moved service is a one-line change.
  */
 
+import { BODY_LIMITS } from '@flatship/proto';
+
 export const SERVICE_NAMES = ['auth', 'admin', 'orders', 'payments', 'services-pricing'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
@@ -56,6 +58,32 @@ export function isPublicRoute(method: string, path: string): boolean {
   // HEAD is a GET without a body; refusing it would only confuse link checkers.
   const m = method === 'HEAD' ? 'GET' : method;
   return PUBLIC_ROUTES.some((r) => r.method === m && r.path === path);
+}
+
+/**
+ * Calls that carry more (or, for login, less) than BODY_LIMITS.default. The
+ * figures are the ones the owning service enforces, from proto; a prefix
+ * matches whole segments, as in the route table.
+ */
+export const BODY_LIMIT_ROUTES: readonly { method: string; prefix: string; limit: number }[] = [
+  { method: 'POST', prefix: '/api/auth/login', limit: BODY_LIMITS.login },
+  { method: 'POST', prefix: '/api/auth/add-sku', limit: BODY_LIMITS.addSku },
+  { method: 'POST', prefix: '/api/orders/bulk/process', limit: BODY_LIMITS.bulkProcess },
+  { method: 'POST', prefix: '/api/payment/webhook/btcpay', limit: BODY_LIMITS.btcpayWebhook },
+];
+
+/**
+ * The largest body the gateway forwards for `method path` (the raw path, as
+ * `pathOfUrl` returns it). A path spelled with escapes gets the default; the
+ * service still applies its own limit to it.
+ */
+export function bodyLimitOf(method: string, path: string): number {
+  const route = BODY_LIMIT_ROUTES.find(
+    (r) => r.method === method && (path === r.prefix || path.startsWith(`${r.prefix}/`)),
+  );
+  if (route) return route.limit;
+  // services-pricing takes large bodies on every call.
+  return resolveRoute(path) === 'services-pricing' ? BODY_LIMITS.pricing : BODY_LIMITS.default;
 }
 
 /**

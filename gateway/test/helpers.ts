@@ -2,7 +2,7 @@ import { sign as cryptoSign } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCachedTokenState, type ServiceApp } from '@flatship/kit';
+import { createCachedTokenState, createServiceApp, type ServiceApp } from '@flatship/kit';
 import { generateTokenKeys } from '@flatship/kit/testing';
 import type { TokenClaims, TokenState, UserChangedEvent } from '@flatship/proto';
 import Fastify from 'fastify';
@@ -26,15 +26,26 @@ export interface StandInService {
 }
 
 /**
- * A real HTTP service standing in for one of ours: it records and echoes every
- * /api request it receives, and answers /readyz according to `ready`.
+ * A real HTTP service standing in for one of ours, built with the same
+ * toolkit (so it refuses bodies over `bodyLimit`, kit's default 1 MiB, the
+ * way a service does): it records and echoes every /api request it receives,
+ * and answers /readyz according to `ready`.
  */
-export async function startStandInService(name: string): Promise<StandInService> {
-  const app = Fastify();
-  const service: StandInService = { name, url: '', seen: [], ready: true, close: () => app.close() };
+export async function startStandInService(name: string, opts: { bodyLimit?: number } = {}): Promise<StandInService> {
+  const service: StandInService = { name, url: '', seen: [], ready: true, close: async () => {} };
+  const app = createServiceApp({
+    name,
+    logger: false,
+    ...(opts.bodyLimit ? { bodyLimit: opts.bodyLimit } : {}),
+    readiness: [
+      async () => {
+        if (!service.ready) throw new Error('not ready');
+      },
+    ],
+  });
+  service.close = () => app.close();
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-  app.get('/readyz', async (_req, reply) => reply.code(service.ready ? 200 : 503).send({ ready: service.ready }));
   app.all('/api/*', async (req) => {
     const seen = {
       method: req.method,

@@ -33,6 +33,21 @@ const login = (app: ServiceApp, email: string, ip = '127.0.0.1') =>
     payload: { email, password: 'wrong-password' },
   });
 
+/** A login whose body bytes and content type the test chooses. */
+const rawLogin = (
+  app: ServiceApp,
+  body: string | Buffer,
+  ip: string,
+  contentType: string | null = 'application/json',
+) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    remoteAddress: ip,
+    headers: contentType === null ? {} : { 'content-type': contentType },
+    payload: body,
+  });
+
 describe('rate limits', () => {
   test('login: after the limit from one address, 429 with the message, and auth no longer sees the attempts', async () => {
     const app = await freshGateway();
@@ -64,6 +79,91 @@ describe('rate limits', () => {
       expect(res.json()).toEqual(RATE_LIMITED);
       // Another account from a fresh address is unaffected.
       expect((await login(app, 'someone@example.com', '10.0.0.100')).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('login: a body starting with a byte order mark counts against its email like any other', async () => {
+    const app = await freshGateway();
+    try {
+      auth.seen.length = 0;
+      const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+      const attempt = (i: number) =>
+        rawLogin(
+          app,
+          Buffer.concat([bom, Buffer.from(JSON.stringify({ email: 'victim@example.com', password: `guess-${i}` }))]),
+          `10.1.0.${i + 1}`,
+        );
+      for (let i = 0; i < MAX; i++) expect((await attempt(i)).statusCode).toBe(200);
+      const res = await attempt(MAX);
+      expect(res.statusCode).toBe(429);
+      expect(res.json()).toEqual(RATE_LIMITED);
+      expect(auth.seen).toHaveLength(MAX);
+      // What auth reads is exactly what was counted.
+      expect(JSON.parse(auth.seen[0]!.body)).toEqual({ email: 'victim@example.com', password: 'guess-0' });
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('login: every way of writing one email in JSON shares one count', async () => {
+    const app = await freshGateway();
+    try {
+      auth.seen.length = 0;
+      const spellings: [string, string][] = [
+        ['application/json', '{"email":"\\u0076ictim@example.com","password":"a"}'],
+        [
+          'application/json; charset=UTF-8',
+          '{"email":"decoy@example.com","password":"b","email":"victim@example.com"}',
+        ],
+        ['Application/JSON', '\t{ "password": "c", "email": "\\tVICTIM@example.COM\\n" }'],
+        ['application/json', '\ufeff{"email":"victim@example.com","password":"d"}'],
+        ['application/json;charset="utf-8"', '{"email":"Victim@Example.com ","password":"e"}'],
+      ];
+      const codes: number[] = [];
+      for (const [i, [type, body]] of spellings.entries()) {
+        codes.push((await rawLogin(app, body, `10.2.0.${i + 1}`, type)).statusCode);
+      }
+      expect(codes).toEqual([200, 200, 200, 429, 429]);
+      // auth was handed the email that was counted, never the decoy.
+      expect(auth.seen.map((s) => JSON.parse(s.body).email.trim().toLowerCase())).toEqual([
+        'victim@example.com',
+        'victim@example.com',
+        'victim@example.com',
+      ]);
+      expect(auth.seen.some((s) => s.body.includes('decoy'))).toBe(false);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('login: a body the gateway cannot read as JSON with an email is refused and never reaches auth', async () => {
+    const app = await freshGateway();
+    try {
+      auth.seen.length = 0;
+      const utf16 = Buffer.from('{"email":"victim@example.com","password":"x"}', 'utf16le');
+      const cases: [string | null, string | Buffer][] = [
+        ['application/json; charset=utf-16le', utf16],
+        ['application/json; charset=utf-16', Buffer.concat([Buffer.from([0xff, 0xfe]), utf16])],
+        ['application/x-www-form-urlencoded', 'email=victim%40example.com&password=x'],
+        ['text/plain', '{"email":"victim@example.com","password":"x"}'],
+        [null, '{"email":"victim@example.com","password":"x"}'],
+        ['application/json', '{"email":["victim@example.com"],"password":"x"}'],
+        ['application/json', '{"email":{"$ne":null},"password":"x"}'],
+        ['application/json', '{"password":"x"}'],
+        ['application/json', '["victim@example.com","x"]'],
+        ['application/json', '"victim@example.com"'],
+        ['application/json', '\ufeff\ufeff{"email":"victim@example.com","password":"x"}'],
+        ['application/json', Buffer.from([0x7b, 0x22, 0x65, 0xff, 0x22, 0x3a, 0x31, 0x7d])],
+        ['application/json', '{"email":"victim@example.com",'],
+      ];
+      for (const [i, [type, body]] of cases.entries()) {
+        const res = await rawLogin(app, body, `10.3.0.${i + 1}`, type);
+        expect(res.statusCode, `${type} ${body.toString()}`).toBe(400);
+        expect(res.json()).toEqual({ code: 'BAD_REQUEST', message: GATEWAY_MESSAGES.badLoginBody });
+      }
+      expect(auth.seen).toHaveLength(0);
     } finally {
       await app.close();
     }

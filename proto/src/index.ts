@@ -1,5 +1,6 @@
 export * from './addresses-api';
 export * from './auth-api';
+export * from './body-limits';
 export * from './btcpay';
 export * from './bulk-api';
 export * from './errors';

@@ -21,6 +21,15 @@ export const LIMITS = {
   savedAddressesMax: 500,
 } as const;
 
+/**
+ * Emails are compared and stored trimmed and lowercased, so "A@X.com " and
+ * "a@x.com" are one account. Auth looks accounts up by it, and the gateway
+ * keys its per-email login limit by it, so the two always mean one account.
+ */
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
 /** The signed-in user as the SPA holds it (spec doc 1 §3). Money is dollars with 2 decimals. */
 export const SessionUserSchema = Type.Object({
   _id: Type.String(),

@@ -1,28 +1,68 @@
+import type { IncomingMessage } from 'node:http';
+import { type Readable, Transform } from 'node:stream';
 import rateLimit from '@fastify/rate-limit';
 import replyFrom from '@fastify/reply-from';
 import { AppError, extractToken, INTERNAL_SECRET_HEADER, REQUEST_ID_HEADER } from '@flatship/kit';
+import { BODY_LIMITS } from '@flatship/proto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type LoginAttempt, readLoginBody } from '../login-body';
 import { GATEWAY_MESSAGES } from '../messages';
-import { isPublicRoute, pathOfUrl, resolveRoute, type ServiceName } from '../route-table';
+import { bodyLimitOf, isPublicRoute, pathOfUrl, resolveRoute, type ServiceName } from '../route-table';
 
 export interface ProxyOptions {
   upstreams: Partial<Record<ServiceName, string>>;
   rateLimit: { max: number; timeWindow: string };
 }
 
-// Only login needs its body read at the edge (for the per-email limit); it is tiny.
-const LOGIN_BODY_LIMIT = 64 * 1024;
+const attemptOf = (request: FastifyRequest) => request.body as LoginAttempt;
 
-function emailOf(body: unknown): string | null {
-  if (!Buffer.isBuffer(body)) return null;
-  try {
-    const parsed: unknown = JSON.parse(body.toString('utf8'));
-    const email = (parsed as { email?: unknown } | null)?.email;
-    return typeof email === 'string' && email.trim() ? email.trim().toLowerCase() : null;
-  } catch {
-    // The auth service answers malformed bodies with its own message.
-    return null;
-  }
+/**
+ * After answering, the part of a body the client has not sent yet is read and
+ * dropped so the connection can carry its next request; past this much the
+ * connection is closed instead (twice the largest body any call accepts).
+ */
+const MAX_DRAIN = 32 * 1024 * 1024;
+
+// Connection-level headers: they describe one hop, and undici refuses several of them outright.
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+
+const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', GATEWAY_MESSAGES.payloadTooLarge);
+
+/**
+ * The client's body as the stream forwarded upstream, cut off with an error
+ * past `limit` bytes (a chunked body announces no length). Piped, not
+ * pipelined: when the upstream stops reading (it answered early, or failed),
+ * the client's request must stay open so the rest can be drained.
+ */
+function meteredBody(raw: IncomingMessage, payload: Readable, limit: number, onTooLarge: () => void): Readable {
+  let seen = 0;
+  const metered = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen <= limit) return callback(null, chunk);
+      onTooLarge();
+      callback(tooLarge());
+    },
+  });
+  payload.pipe(metered);
+  // A client that goes away mid-body must not leave the upstream request waiting for the rest.
+  raw.once('close', () => {
+    if (!raw.complete) metered.destroy(new Error('the client closed the connection before sending the whole body'));
+  });
+  return metered;
+}
+
+/** Reads and drops what is left of a request body once it has been answered (see MAX_DRAIN). */
+function drainRest(raw: IncomingMessage): void {
+  if (raw.complete || raw.destroyed) return;
+  // Whatever it was forwarded to is finished with it.
+  raw.unpipe();
+  let dropped = 0;
+  raw.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > MAX_DRAIN) raw.socket.destroy();
+  });
+  raw.resume();
 }
 
 /**
@@ -43,8 +83,19 @@ export async function proxyPlugin(app: FastifyInstance, opts: ProxyOptions) {
 
   // Bodies pass through as streams, byte for byte: the BTCPay webhook signature
   // is computed over the raw body, and uploads should not be buffered here.
+  // Each is counted on the way, against the limit of the call it is sent to.
+  // Requests whose body was cut off, by their raw request.
+  const cutOff = new WeakSet<object>();
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  app.addContentTypeParser('*', (request, payload, done) => {
+    // The path was checked in onRequest.
+    const limit = bodyLimitOf(request.method, pathOfUrl(request.url)!);
+    done(
+      null,
+      meteredBody(request.raw, payload, limit, () => cutOff.add(request.raw)),
+    );
+  });
+  app.addHook('onResponse', async (request) => drainRest(request.raw));
 
   app.addHook('onRequest', async (request, reply) => {
     const path = pathOfUrl(request.url);
@@ -55,23 +106,30 @@ export async function proxyPlugin(app: FastifyInstance, opts: ProxyOptions) {
       // Expected while a service is not deployed yet, so answered without the error log a thrown 503 gets.
       return reply.code(503).send({ code: 'SERVICE_UNAVAILABLE', message: GATEWAY_MESSAGES.unavailable });
     }
+    // Refused before a byte of the body is read (or, with Expect: 100-continue, sent).
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > bodyLimitOf(request.method, path)) {
+      if (declared > MAX_DRAIN) reply.header('connection', 'close');
+      throw tooLarge();
+    }
     if (isPublicRoute(request.method, path)) return;
     request.auth = await app.verifyAccessToken(extractToken(request));
   });
 
-  const forward = (request: FastifyRequest, reply: FastifyReply) => {
+  /** Forwards the request; `replaced` is a body to send instead of the client's. */
+  const forward = (request: FastifyRequest, reply: FastifyReply, replaced?: { body: string; contentType: string }) => {
     // Both were checked in onRequest.
     const path = pathOfUrl(request.url)!;
     const base = opts.upstreams[resolveRoute(path)!]!;
-    const buffered = Buffer.isBuffer(request.body)
-      ? { body: request.body, contentType: request.headers['content-type'] ?? 'application/octet-stream' }
-      : {};
     return reply.from(`${base}${path}`, {
-      ...buffered,
+      ...replaced,
       // A service answering 503 is not ready; retrying here would only hold the client longer.
       retryDelay: () => null,
       rewriteRequestHeaders: (req, headers) => {
         const out = { ...headers };
+        for (const name of HOP_BY_HOP) delete out[name];
+        // Answered by the gateway itself (expect-continue.ts).
+        delete out.expect;
         delete out[INTERNAL_SECRET_HEADER];
         out[REQUEST_ID_HEADER] = req.id;
         // Rewritten, not appended: services trust these, and a client-sent chain is not to be trusted.
@@ -80,41 +138,61 @@ export async function proxyPlugin(app: FastifyInstance, opts: ProxyOptions) {
         out['x-forwarded-host'] = req.host;
         return out;
       },
+      rewriteHeaders: (headers) => {
+        const out = { ...headers };
+        // The service's connection is not the client's: a service closing its own after an early answer
+        // must not close the client's, whose unread body is drained instead (onResponse).
+        for (const name of HOP_BY_HOP) delete out[name];
+        return out;
+      },
+      onResponse: (_request, rep, res) => {
+        // reply-from marks the connection for closing when the body was not all read; it is drained instead.
+        rep.removeHeader('connection');
+        rep.send(res.stream);
+      },
       // reply-from has already logged the cause.
       onError: (rep) => {
+        if (cutOff.has(rep.request.raw)) return rep.send(tooLarge());
         rep.code(503).send({ code: 'SERVICE_UNAVAILABLE', message: GATEWAY_MESSAGES.unavailable });
       },
     });
   };
 
+  const passThrough = (request: FastifyRequest, reply: FastifyReply) => forward(request, reply);
+
   const limited = { config: { rateLimit: opts.rateLimit } };
-  app.post('/api/auth/register', limited, forward);
-  app.post('/api/invite/referral/apply', limited, forward);
-  app.post('/api/auth/login-as-user/*', limited, forward);
+  app.post('/api/auth/register', limited, passThrough);
+  app.post('/api/invite/referral/apply', limited, passThrough);
+  app.post('/api/auth/login-as-user/*', limited, passThrough);
   await app.register(async (login) => {
     login.removeAllContentTypeParsers();
-    login.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: LOGIN_BODY_LIMIT }, (_request, body, done) =>
+    login.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMITS.login }, (_request, body, done) =>
       done(null, body),
     );
     // Per email as well as per address: spreading guesses over many addresses must not help against one account.
     const perEmail = login.createRateLimit({
       ...opts.rateLimit,
-      keyGenerator: (request) => `email:${emailOf(request.body)}`,
+      keyGenerator: (request) => `email:${attemptOf(request).email}`,
     });
     login.post(
       '/api/auth/login',
       {
         ...limited,
+        preValidation: async (request) => {
+          // Whatever auth could accept is counted, so whatever cannot be counted is refused here.
+          const attempt = readLoginBody(request.headers['content-type'], request.body);
+          if (!attempt) throw new AppError('BAD_REQUEST', GATEWAY_MESSAGES.badLoginBody);
+          request.body = attempt;
+        },
         preHandler: async (request) => {
-          if (emailOf(request.body) === null) return;
           const verdict = await perEmail(request);
           if (!verdict.isAllowed && verdict.isExceeded) {
             throw new AppError('RATE_LIMITED', GATEWAY_MESSAGES.rateLimited);
           }
         },
       },
-      forward,
+      (request, reply) => forward(request, reply, { body: attemptOf(request).json, contentType: 'application/json' }),
     );
   });
-  app.all('/api/*', forward);
+  app.all('/api/*', passThrough);
 }

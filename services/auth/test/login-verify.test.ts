@@ -1,11 +1,12 @@
 import { sign as cryptoSign } from 'node:crypto';
 import { authPlugin, createServiceApp } from '@flatship/kit';
 import { generateTokenKeys } from '@flatship/kit/testing';
+import { LIMITS } from '@flatship/proto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createArgon2Hasher } from '../src/adapters/argon2-hasher';
 import { createUsersRepo } from '../src/db/users-repo';
 import { logIn } from '../src/domain/log-in';
-import { internal, PASSWORD, register, startTestAuth, type TestAuth } from './support';
+import { internal, PASSWORD, register, startTestAuth, type TestAuth, testHasher, uniqueEmail } from './support';
 
 let t: TestAuth;
 beforeAll(async () => {
@@ -110,6 +111,58 @@ describe('POST /api/auth/login', () => {
     expect(res.json().code).toBe('AUTH_INVALID_CREDENTIALS');
     const longEmail = await login({ email: `${'a'.repeat(300)}@example.com`, password: PASSWORD });
     expect(longEmail.json().code).toBe('AUTH_INVALID_CREDENTIALS');
+  });
+
+  describe('timing', () => {
+    // Counting the verifications the hasher is asked for shows what timing would, without measuring time.
+    const verified: { known: boolean; length: number }[] = [];
+    const base = testHasher();
+    let counted: TestAuth;
+    beforeAll(async () => {
+      counted = await startTestAuth({
+        hasher: {
+          hash: base.hash,
+          async verify(stored, password) {
+            verified.push({ known: true, length: password.length });
+            return base.verify(stored, password);
+          },
+          async verifyNothing(password) {
+            verified.push({ known: false, length: password.length });
+            await base.verifyNothing(password);
+          },
+        },
+      });
+    });
+    afterAll(() => counted.close());
+
+    const attempt = async (email: string, password: string) => {
+      verified.length = 0;
+      const res = await counted.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+      return { status: res.statusCode, body: res.json(), verifications: verified.length, hashed: [...verified] };
+    };
+
+    test.each([
+      ['a wrong password', 'wrong-password'],
+      ['a password one character over the limit', 'p'.repeat(LIMITS.passwordMax + 1)],
+      ['a very long password', 'p'.repeat(100_000)],
+      ['the right password followed by more', `${PASSWORD}${'x'.repeat(LIMITS.passwordMax)}`],
+      ['a password of odd characters', '\u0000\ud800 \u202e😀'],
+    ])('%s costs a known and an unknown email the same verification', async (_, password) => {
+      const r = await register(counted.app);
+      const known = await attempt(r.email, password);
+      const unknown = await attempt(uniqueEmail('ghost'), password);
+      expect(known.verifications).toBe(1);
+      expect(unknown.verifications).toBe(1);
+      expect(known.hashed[0]?.known).toBe(true);
+      expect(unknown.hashed[0]?.known).toBe(false);
+      // Hashing work is bounded whatever was sent.
+      expect(known.hashed[0]!.length).toBeLessThanOrEqual(LIMITS.passwordMax);
+      expect(unknown.hashed[0]!.length).toBe(known.hashed[0]!.length);
+      for (const res of [known, unknown]) {
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual({ code: 'AUTH_INVALID_CREDENTIALS', message: 'Invalid email or password' });
+      }
+    });
   });
 
   test('SQL metacharacters in the email are just characters', async () => {

@@ -6,7 +6,7 @@ import { createArgon2Hasher } from '../src/adapters/argon2-hasher';
 import { buildApp } from '../src/app';
 import { AUTH_SCHEMA, migrations } from '../src/db/migrations';
 import { createUserChangedPublisher } from '../src/db/outbox';
-import type { MoneySummary, MoneySummarySource } from '../src/domain/ports';
+import type { MoneySummary, MoneySummarySource, PasswordHasher } from '../src/domain/ports';
 
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789';
 export const PASSWORD = 'correct horse battery';
@@ -40,7 +40,7 @@ export interface TestAuth {
 }
 
 /** A migrated database of its own and an app built from it, as main.ts builds it. */
-export async function startTestAuth(opts: { tokenTtl?: string } = {}): Promise<TestAuth> {
+export async function startTestAuth(opts: { tokenTtl?: string; hasher?: PasswordHasher } = {}): Promise<TestAuth> {
   const tdb = await createTestDatabase('auth');
   const db = createDb(tdb.url, AUTH_SCHEMA);
   await migrate(db, AUTH_SCHEMA, migrations);
@@ -57,7 +57,7 @@ export async function startTestAuth(opts: { tokenTtl?: string } = {}): Promise<T
     internalSecret: INTERNAL_SECRET,
     money,
     publishUserChanged: createUserChangedPublisher(outbox),
-    hasher: testHasher(),
+    hasher: opts.hasher ?? testHasher(),
   });
   await app.ready();
   return {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { BODY_LIMITS } from '@flatship/proto';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
@@ -37,7 +38,7 @@ export function createServiceApp(opts: CreateServiceAppOptions): ServiceApp {
   const app = Fastify({
     loggerInstance: opts.logger === false ? undefined : opts.logger,
     logger: opts.logger === false ? false : undefined,
-    bodyLimit: opts.bodyLimit ?? 1024 * 1024,
+    bodyLimit: opts.bodyLimit ?? BODY_LIMITS.default,
     trustProxy: opts.trustProxy ?? true,
     requestIdHeader: REQUEST_ID_HEADER,
     genReqId: () => randomUUID(),
@@ -67,6 +68,10 @@ export function createServiceApp(opts: CreateServiceAppOptions): ServiceApp {
       return reply.status(400).send({ code: 'BAD_JSON', message: 'The request body is empty but JSON was declared' });
     }
     if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      // Fastify closes the connection after this answer, often while the sender is still writing the body, and
+      // the sender (the gateway) then sees a broken connection instead of the 413. Node reads and drops the rest
+      // of the body instead; only the gateway reaches a service, and it never sends more than its own limit.
+      reply.removeHeader('connection');
       return reply.status(413).send({ code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large' });
     }
     if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {

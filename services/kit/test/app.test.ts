@@ -1,4 +1,5 @@
 import { sign as cryptoSign } from 'node:crypto';
+import net from 'node:net';
 import type { TokenState } from '@flatship/proto';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -164,5 +165,47 @@ describe('tokens', () => {
     });
     expect(blocked.statusCode).toBe(403);
     expect(blocked.json().message).toBe('Your account has been blocked. Please contact support.');
+  });
+});
+
+describe('bodies over the limit', () => {
+  test('are answered 413 before they are sent whole, and the connection then carries the next request', async () => {
+    const small = createServiceApp({ name: 'small', logger: false, bodyLimit: 1024 });
+    small.post('/echo', async (req) => req.body);
+    const url = new URL(await small.listen({ host: '127.0.0.1', port: 0 }));
+    // A raw socket, so the test decides exactly when each byte is sent.
+    const socket = net.connect(Number(url.port), url.hostname);
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk;
+    });
+    const waitFor = async (text: string, count = 1) => {
+      for (let i = 0; i < 200; i++) {
+        if (received.split(text).length > count) return;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error(`never received ${text}: ${received}`);
+    };
+    try {
+      const size = 64 * 1024;
+      socket.write(
+        `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`,
+      );
+      socket.write('{"name":"');
+      await waitFor('PAYLOAD_TOO_LARGE');
+      expect(received).toMatch(/^HTTP\/1\.1 413 /);
+      expect(received.toLowerCase()).not.toContain('connection: close');
+      // The sender finishes the body it announced, then asks again on the same connection.
+      socket.write('x'.repeat(size - 9));
+      const next = '{"n":1}';
+      socket.write(
+        `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${next.length}\r\n\r\n${next}`,
+      );
+      await waitFor('HTTP/1.1 200');
+      expect(received.endsWith(next)).toBe(true);
+    } finally {
+      socket.destroy();
+      await small.close();
+    }
   });
 });

@@ -7,7 +7,7 @@ import {
   type ServiceApp,
   type TokenStateSource,
 } from '@flatship/kit';
-import type { UserChangedEvent } from '@flatship/proto';
+import { BODY_LIMITS, type UserChangedEvent } from '@flatship/proto';
 import type { UserChangeFeed } from './adapters/bus-user-changes';
 import { createDefaultServicesRepo, createUserServicesRepo } from './db/configured-services-repo';
 import { createRawServicesRepo } from './db/raw-services-repo';
@@ -18,9 +18,6 @@ import type { DomainDeps } from './routes/deps';
 import { registerInternalRoutes } from './routes/internal';
 import { registerQuoteRoutes } from './routes/quotes';
 import { registerUserServiceRoutes } from './routes/user-services';
-
-/** Room for a 10,000-row quote even when the client sends whole shipments (addresses and all). */
-const BODY_LIMIT = 16 * 1024 * 1024;
 
 export interface PricingAppDeps {
   /** Connected to the pricing schema (migrations already applied). */
@@ -51,7 +48,8 @@ export async function buildApp(deps: PricingAppDeps): Promise<ServiceApp> {
   const app = createServiceApp({
     name: 'services-pricing',
     logger: deps.logger,
-    bodyLimit: BODY_LIMIT,
+    // Room for a 10,000-row quote even when the client sends whole shipments; the gateway allows the same.
+    bodyLimit: BODY_LIMITS.pricing,
     readiness: [
       async () => {
         await deps.db.raw('select 1');

@@ -19,15 +19,17 @@ export async function logIn(
   const email = normaliseEmail(input.email);
   if (!email || !input.password) throw new AppError('AUTH_FIELDS_MISSING', MESSAGES.fieldsMissing);
 
-  const invalid = new AppError('AUTH_INVALID_CREDENTIALS', MESSAGES.invalidCredentials);
-  // No stored password is longer than the limit, so such input cannot match; don't hash megabytes for it.
-  const password = input.password.length > LIMITS.passwordMax ? '' : input.password;
+  // From here on every attempt costs exactly one password verification, whether the email exists or not and
+  // whatever the password, so the time an answer takes says nothing about which accounts exist. A password over
+  // the limit cannot match a stored one; it is cut to the limit (so nobody makes us hash megabytes) and checked
+  // all the same, then refused.
+  const isTooLong = input.password.length > LIMITS.passwordMax;
+  const candidate = isTooLong ? input.password.slice(0, LIMITS.passwordMax) : input.password;
   const user = email.length > LIMITS.emailMax ? null : await deps.users.findByEmail(email);
-  if (!user) {
-    await deps.hasher.verifyNothing(password);
-    throw invalid;
-  }
-  if (!password || !(await deps.hasher.verify(user.passwordHash, password))) throw invalid;
+  let matches = false;
+  if (user) matches = await deps.hasher.verify(user.passwordHash, candidate);
+  else await deps.hasher.verifyNothing(candidate);
+  if (!user || !matches || isTooLong) throw new AppError('AUTH_INVALID_CREDENTIALS', MESSAGES.invalidCredentials);
   // Only someone who knows the password learns that the account is blocked.
   if (user.activation === 'block') throw new AppError('AUTH_ACCOUNT_BLOCKED', MESSAGES.accountBlocked);
 

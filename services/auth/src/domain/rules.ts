@@ -1,13 +1,11 @@
 import { AppError } from '@flatship/kit';
-import { LIMITS } from '@flatship/proto';
+import { LIMITS, normaliseEmail } from '@flatship/proto';
 import { MESSAGES } from './messages';
 
 // Pure rules shared by registration, account updates and the admin bootstrap.
 
-/** Emails are compared and stored trimmed and lowercased, so "A@X.com " and "a@x.com" are one account. */
-export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
+// In proto because the gateway's per-email login limit must read an email exactly as auth does.
+export { normaliseEmail };
 
 // Deliberately loose: one @, no spaces, a dot in the domain. Stricter
 // patterns refuse real addresses; the mailbox is what proves an address.

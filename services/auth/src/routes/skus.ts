@@ -2,6 +2,7 @@ import { assertSelfOrAdmin, type ServiceApp } from '@flatship/kit';
 import {
   AddSkuBodySchema,
   AddSkuReplySchema,
+  BODY_LIMITS,
   SkuDataReplySchema,
   SkuResultSchema,
   UpdateSkuBodySchema,
@@ -17,9 +18,6 @@ import type { DomainDeps } from './deps';
 const UserIdParamsSchema = Type.Object({ userId: Type.String() });
 const UpdateSkuParamsSchema = Type.Object({ userId: Type.String(), skuId: Type.String() });
 const SkuIdParamsSchema = Type.Object({ skuId: Type.String() });
-
-// A CSV of the most SKUs one call may carry, with long descriptions, is well over the 1 MB default.
-const ADD_SKU_BODY_LIMIT = 8 * 1024 * 1024;
 
 /** SKU presets (spec doc 2 §7). The user named in a path must be the caller unless an admin calls. */
 export function registerSkuRoutes(app: ServiceApp, deps: DomainDeps): void {
@@ -38,7 +36,8 @@ export function registerSkuRoutes(app: ServiceApp, deps: DomainDeps): void {
     '/api/auth/add-sku/:userId',
     {
       onRequest,
-      bodyLimit: ADD_SKU_BODY_LIMIT,
+      // A CSV of the most SKUs one call may carry is well over the default; the gateway allows the same.
+      bodyLimit: BODY_LIMITS.addSku,
       schema: { params: UserIdParamsSchema, body: AddSkuBodySchema, response: { 200: AddSkuReplySchema } },
     },
     async (request) => {

@@ -1,6 +1,7 @@
 import { AppError, assertSelfOrAdmin, requireAuth, type ServiceApp } from '@flatship/kit';
 import {
   BatchOrdersReplySchema,
+  BODY_LIMITS,
   BULK_FILE_TYPES,
   BULK_MAX_ROWS,
   BulkFilesReplySchema,
@@ -28,8 +29,6 @@ const UserIdParamsSchema = Type.Object({ userId: Type.String() });
 const OrderIdParamsSchema = Type.Object({ orderId: Type.String() });
 const DownloadParamsSchema = Type.Object({ type: Type.String(), orderId: Type.String() });
 const TokenQuerySchema = Type.Object({ token: Type.Optional(Type.String()) });
-/** Ten thousand rows of a few hundred bytes each, with room to spare. */
-const PROCESS_BODY_LIMIT = 16 * 1024 * 1024;
 
 export function registerBulkRoutes(app: ServiceApp, deps: DomainDeps): void {
   app.post(
@@ -46,7 +45,8 @@ export function registerBulkRoutes(app: ServiceApp, deps: DomainDeps): void {
     '/api/orders/bulk/process/:userId',
     {
       onRequest: [app.requireUser],
-      bodyLimit: PROCESS_BODY_LIMIT,
+      // A full bulk order; the gateway allows the same.
+      bodyLimit: BODY_LIMITS.bulkProcess,
       schema: { params: UserIdParamsSchema, body: BulkProcessBodySchema, response: { 202: BulkProcessReplySchema } },
     },
     async (request, reply) => {

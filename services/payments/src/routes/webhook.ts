@@ -1,5 +1,5 @@
 import { AppError, describeSchemaError, type ServiceApp } from '@flatship/kit';
-import { BTCPAY_SIGNATURE_HEADER, ErrorBodySchema, WebhookEventSchema } from '@flatship/proto';
+import { BODY_LIMITS, BTCPAY_SIGNATURE_HEADER, ErrorBodySchema, WebhookEventSchema } from '@flatship/proto';
 import { Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { handleBtcpayEvent } from '../domain/handle-btcpay-event';
@@ -10,8 +10,6 @@ import { DEPOSITS_OFF_BODY } from './top-up';
 
 const WebhookReplySchema = Type.Object({ ok: Type.Literal(true) });
 const checkEvent = Compile(WebhookEventSchema);
-/** BTCPay's deliveries are a few hundred bytes; anything near this is not one. */
-const WEBHOOK_BODY_LIMIT = 64 * 1024;
 
 /**
  * POST /api/payment/webhook/btcpay, called by BTCPay Server without a user
@@ -22,9 +20,13 @@ const WEBHOOK_BODY_LIMIT = 64 * 1024;
 export async function registerWebhookRoutes(app: ServiceApp, deps: DomainDeps): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => {
-      done(null, body);
-    });
+    scope.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: BODY_LIMITS.btcpayWebhook },
+      (_request, body, done) => {
+        done(null, body);
+      },
+    );
 
     scope.post(
       '/api/payment/webhook/btcpay',
