@@ -1,7 +1,9 @@
 import {
+  answerDatabaseOutages,
   authPlugin,
   type createLogger,
   createServiceApp,
+  databaseReadiness,
   type Knex,
   type ReadinessCheck,
   type ServiceApp,
@@ -52,13 +54,10 @@ export async function buildApp(deps: PricingAppDeps): Promise<ServiceApp> {
     name: 'services-pricing',
     logger: deps.logger,
     bodyLimit: BODY_LIMIT,
-    readiness: [
-      async () => {
-        await deps.db.raw('select 1');
-      },
-      ...(deps.readiness ?? []),
-    ],
+    readiness: [databaseReadiness(deps.db), ...(deps.readiness ?? [])],
   });
+  // Before any route: requests failing because the database is away answer 503, not 500.
+  answerDatabaseOutages(app);
 
   await app.register(authPlugin, { publicKey: deps.publicKey, tokenState: deps.tokenState });
 
