@@ -41,7 +41,7 @@ async function listen(app: ServiceApp): Promise<string> {
  * all on one test database (each in its own schema), and the sandbox carrier.
  * Every service reads token states from the same directory, as all would from auth.
  */
-export async function startStack(opts: { carrier?: CarrierPort } = {}): Promise<Stack> {
+export async function startStack(opts: { carrier?: CarrierPort; adminUrl?: string } = {}): Promise<Stack> {
   let payments!: ServiceApp;
   let pricing!: ServiceApp;
   let paymentsDb!: Knex;
@@ -78,6 +78,7 @@ export async function startStack(opts: { carrier?: CarrierPort } = {}): Promise<
       };
     },
     {
+      ...(opts.adminUrl ? { adminUrl: opts.adminUrl } : {}),
       async onClose() {
         await payments.close();
         await pricing.close();
