@@ -22,9 +22,16 @@ const silent = { info() {}, warn() {}, error() {}, debug() {} };
  * consuming from it in this process.
  */
 export async function startWorkerStack(
-  opts: { carrier?: CarrierPort; progressIntervalMs?: number; startWorker?: boolean; batchSize?: number } = {},
+  opts: {
+    carrier?: CarrierPort;
+    progressIntervalMs?: number;
+    startWorker?: boolean;
+    batchSize?: number;
+    /** A cluster of the test's own instead of the run's PostgreSQL. */
+    adminUrl?: string;
+  } = {},
 ): Promise<WorkerStack> {
-  const s = await startStack();
+  const s = await startStack(opts.adminUrl ? { adminUrl: opts.adminUrl } : {});
   const stopRelay = await s.outbox.startRelay();
   const workerDeps = createWorkerDeps({
     db: s.db,
