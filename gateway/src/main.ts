@@ -25,7 +25,7 @@ await runService('gateway', async () => {
   const tokenState = createCachedTokenState(createAuthTokenStateFetcher(auth, logger), config.tokenStateTtlMs);
 
   // The gateway only reads the bus, so a small pool is plenty.
-  const db = createDb(config.databaseUrl, BUS_SCHEMA, { max: 4 });
+  const db = createDb(config.databaseUrl, BUS_SCHEMA, { max: 4, logger });
   await migrateBus(db, BUS_SCHEMA);
   const bus = createPostgresBus({ db, schema: BUS_SCHEMA, logger });
   const userChanges = createBusUserChangeFeed(bus, logger);

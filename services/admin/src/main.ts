@@ -5,6 +5,7 @@ import {
   createDb,
   createInternalClient,
   createLogger,
+  databaseReadiness,
   loadConfig,
   runService,
 } from '@flatship/kit';
@@ -19,7 +20,7 @@ await runService('admin', async () => {
   const logger = createLogger('admin', config.LOG_LEVEL);
 
   // Admin stores nothing yet; the database is only the embedded bus, so a small pool is plenty.
-  const db = createDb(config.DATABASE_URL, BUS_SCHEMA, { max: 4 });
+  const db = createDb(config.DATABASE_URL, BUS_SCHEMA, { max: 4, logger });
   await migrateBus(db, BUS_SCHEMA);
   const bus = createPostgresBus({ db, schema: BUS_SCHEMA, logger });
 
@@ -34,11 +35,7 @@ await runService('admin', async () => {
     payments,
     tokenState,
     userChanges: createBusUserChangeFeed(bus, logger, 'admin'),
-    readiness: [
-      async () => {
-        await db.raw('select 1');
-      },
-    ],
+    readiness: [databaseReadiness(db)],
   });
 
   return {

@@ -1,7 +1,9 @@
 import {
+  answerDatabaseOutages,
   authPlugin,
   type createLogger,
   createServiceApp,
+  databaseReadiness,
   type Knex,
   type ReadinessCheck,
   type ServiceApp,
@@ -37,13 +39,10 @@ export async function buildApp(deps: AuthAppDeps): Promise<ServiceApp> {
   const app = createServiceApp({
     name: 'auth',
     logger: deps.logger,
-    readiness: [
-      async () => {
-        await deps.db.raw('select 1');
-      },
-      ...(deps.readiness ?? []),
-    ],
+    readiness: [databaseReadiness(deps.db), ...(deps.readiness ?? [])],
   });
+  // Before any route: requests failing because the database is away answer 503, not 500.
+  answerDatabaseOutages(app);
   const users = createUsersRepo(deps.db);
 
   // Auth owns the users table, so it reads token state straight from it: no

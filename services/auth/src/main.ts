@@ -30,7 +30,7 @@ await runService(
     if (!config) throw configError;
     assertMatchingKeys(config);
     const logger = createLogger('auth', config.LOG_LEVEL);
-    const db = createDb(config.DATABASE_URL, AUTH_SCHEMA);
+    const db = createDb(config.DATABASE_URL, AUTH_SCHEMA, { logger });
     const applied = await migrate(db, AUTH_SCHEMA, migrations);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
 

@@ -6,14 +6,136 @@ export interface Migration {
   down?(db: Knex): Promise<void>;
 }
 
-/** A knex instance whose queries run in the service's own schema. */
-export function createDb(url: string, schema: string, pool: { min?: number; max?: number } = {}): Knex {
+export interface DbOptions {
+  /** Pool bounds (defaults 0 and 10). */
+  min?: number;
+  max?: number;
+  /**
+   * How long a query waits for a pooled connection before failing (default 10 s). While
+   * the database is down, opening one fails at once and so does the query; this bounds
+   * the wait when every connection is busy or the server does not answer.
+   */
+  acquireTimeoutMs?: number;
+  /** How long opening one connection (TCP, TLS, start-up) may take (default 5 s). */
+  connectTimeoutMs?: number;
+  /** Where knex's own warnings go (a pooled connection that died, a failed connect); the console by default. */
+  logger?: { warn(obj: object, msg?: string): void };
+}
+
+/**
+ * A knex instance whose queries run in the service's own schema.
+ *
+ * It outlives a database restart by itself: a connection that dies (idle or
+ * mid-query) is marked by its 'error'/'end' listener, so its query fails and
+ * the pool never hands it out again; later queries open fresh connections
+ * once the server is back. No setting here makes a query wait for the server
+ * to come back: callers fail fast and retry where that is safe.
+ */
+export function createDb(url: string, schema: string, opts: DbOptions = {}): Knex {
+  const { logger } = opts;
   return knex({
     client: 'pg',
-    connection: url,
+    connection: {
+      connectionString: url,
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
+      // Lets the kernel notice a peer that vanished without closing the connection (a host lost, not a process).
+      keepAlive: true,
+    },
     searchPath: [schema, 'public'],
-    pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
+    acquireConnectionTimeout: opts.acquireTimeoutMs ?? 10_000,
+    pool: { min: opts.min ?? 0, max: opts.max ?? 10 },
+    ...(logger
+      ? {
+          log: {
+            warn: (message: unknown) => logger.warn({ detail: String(message) }, 'database client warning'),
+            error: (message: unknown) => logger.warn({ detail: String(message) }, 'database client error'),
+            deprecate: (message: unknown) => logger.warn({ detail: String(message) }, 'database client deprecation'),
+            debug: () => {},
+          },
+        }
+      : {}),
   });
+}
+
+/**
+ * A readiness check: the database answers a trivial query within `timeoutMs`.
+ * Fails fast while it is down, and never hangs /readyz on a server that accepts
+ * connections but does not answer (knex's own query timeout starts only once a
+ * connection is in hand).
+ */
+export function databaseReadiness(db: Knex, timeoutMs = 2000): () => Promise<void> {
+  return async () => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      // A query still waiting when the time is up settles later into the race, which has stopped listening.
+      await Promise.race([db.raw('select 1'), late]);
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      throw new Error(`the database is not reachable (${typeof code === 'string' ? code : (e as Error).message})`);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+// Socket-level failures to reach the server or of a connection to it.
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+// SQLSTATEs: admin_shutdown, crash_shutdown, cannot_connect_now (starting up, in recovery), too_many_connections.
+const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
+// node-postgres reports a dropped connection, or a connect that timed out, by message only; knex prefixes
+// messages with the SQL.
+const DROPPED = /Connection terminated|Connection ended unexpectedly|is not queryable|^timeout expired$/;
+
+/**
+ * True when an error means the database could not be reached or the
+ * connection died (the server is down, restarting or refusing connections),
+ * as opposed to a query the database refused. Looks through `cause` and
+ * AggregateError (a connect to several addresses).
+ */
+export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+  if (!(err instanceof Error) || depth > 4) return false;
+  // Waiting for a pooled connection, or for a query given a timeout, took too long.
+  if (err.name === 'KnexTimeoutError') return true;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && (SOCKET_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08'))) {
+    return true;
+  }
+  if (DROPPED.test(err.message)) return true;
+  if (err instanceof AggregateError && err.errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
+  return isDatabaseUnavailable(err.cause, depth + 1);
+}
+
+/**
+ * Runs `fn`, and runs it again after a short pause (100 ms, doubling to 1 s)
+ * whenever it fails because the database is unreachable, until `forMs` have
+ * passed; any other error, or the last one, is thrown. Lets work that must not
+ * stop half-way ride out a database restart. Only for work that is safe to
+ * repeat: when a connection dies during COMMIT, whether that attempt committed
+ * is unknown, so `fn` must find out for itself.
+ */
+export async function retryWhileDatabaseUnavailable<T>(fn: () => Promise<T>, opts: { forMs: number }): Promise<T> {
+  const deadline = Date.now() + opts.forMs;
+  for (let pause = 100; ; pause = Math.min(pause * 2, 1000)) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!isDatabaseUnavailable(e) || Date.now() + pause > deadline) throw e;
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
 }
 
 /**

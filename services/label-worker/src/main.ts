@@ -4,6 +4,7 @@ import {
   createInternalClient,
   createLogger,
   createServiceApp,
+  databaseReadiness,
   loadConfig,
   migrate,
   runService,
@@ -24,7 +25,7 @@ await runService(
     const config = loadConfig(LabelWorkerConfigSchema);
     const logger = createLogger('label-worker', config.LOG_LEVEL);
     // The worker is part of the orders context: it works on the orders schema, migrated by whichever starts first.
-    const db = createDb(config.DATABASE_URL, ORDERS_SCHEMA, { max: config.LABEL_WORKER_CONCURRENCY + 4 });
+    const db = createDb(config.DATABASE_URL, ORDERS_SCHEMA, { max: config.LABEL_WORKER_CONCURRENCY + 4, logger });
     await migrate(db, ORDERS_SCHEMA, migrations);
     await migrateBus(db, BUS_SCHEMA);
     const bus = createPostgresBus({
@@ -73,11 +74,7 @@ await runService(
     const app = createServiceApp({
       name: 'label-worker',
       logger,
-      readiness: [
-        async () => {
-          await db.raw('select 1');
-        },
-      ],
+      readiness: [databaseReadiness(db)],
     });
 
     return {

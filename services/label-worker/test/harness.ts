@@ -29,9 +29,14 @@ export async function startWorkerStack(
     progressIntervalMs?: number;
     startWorker?: boolean;
     batchSize?: number;
+    /** A cluster of the test's own instead of the run's PostgreSQL. */
+    adminUrl?: string;
   } = {},
 ): Promise<WorkerStack> {
-  const s = await startStack(opts.ledger ? { ledger: opts.ledger } : {});
+  const s = await startStack({
+    ...(opts.ledger ? { ledger: opts.ledger } : {}),
+    ...(opts.adminUrl ? { adminUrl: opts.adminUrl } : {}),
+  });
   const stopRelay = await s.outbox.startRelay();
   const workerDeps = createWorkerDeps({
     db: s.db,

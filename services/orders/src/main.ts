@@ -27,7 +27,7 @@ const BUS_SCHEMA = 'bus';
 await runService('orders', async () => {
   const config = loadConfig(OrdersConfigSchema);
   const logger = createLogger('orders', config.LOG_LEVEL);
-  const db = createDb(config.DATABASE_URL, ORDERS_SCHEMA);
+  const db = createDb(config.DATABASE_URL, ORDERS_SCHEMA, { logger });
   const applied = await migrate(db, ORDERS_SCHEMA, migrations);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
 

@@ -46,6 +46,8 @@ export async function startStack(
     carrier?: CarrierPort;
     /** Wraps the ledger client orders talks to payments with (e.g. to cut a purchase off mid-way). */
     ledger?: (real: LedgerPort) => LedgerPort;
+    /** A cluster of the test's own instead of the run's PostgreSQL. */
+    adminUrl?: string;
   } = {},
 ): Promise<Stack> {
   let payments!: ServiceApp;
@@ -84,6 +86,7 @@ export async function startStack(
       };
     },
     {
+      ...(opts.adminUrl ? { adminUrl: opts.adminUrl } : {}),
       async onClose() {
         await payments.close();
         await pricing.close();

@@ -49,9 +49,14 @@ export async function startOrders(
     /** The users every service in the test accepts tokens of, as auth would answer. */
     states: Map<string, TokenState>;
   }) => Promise<HarnessPorts>,
-  opts: { onClose?: () => Promise<void>; retryWaitMs?: number } = {},
+  opts: {
+    onClose?: () => Promise<void>;
+    retryWaitMs?: number;
+    /** A cluster of the test's own instead of the run's PostgreSQL. */
+    adminUrl?: string;
+  } = {},
 ): Promise<OrdersHarness> {
-  const tdb = await createTestDatabase('orders');
+  const tdb = await createTestDatabase('orders', opts.adminUrl);
   const db = createDb(tdb.url, ORDERS_SCHEMA, { max: 20 });
   await migrate(db, ORDERS_SCHEMA, migrations);
   await migrateBus(db, 'bus');

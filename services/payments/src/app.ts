@@ -1,8 +1,10 @@
 import type { UserChangeFeed } from '@flatship/kit';
 import {
+  answerDatabaseOutages,
   authPlugin,
   type createLogger,
   createServiceApp,
+  databaseReadiness,
   type Knex,
   type ReadinessCheck,
   type ServiceApp,
@@ -41,13 +43,10 @@ export async function buildApp(deps: PaymentsAppDeps): Promise<ServiceApp> {
   const app = createServiceApp({
     name: 'payments',
     logger: deps.logger,
-    readiness: [
-      async () => {
-        await deps.db.raw('select 1');
-      },
-      ...(deps.readiness ?? []),
-    ],
+    readiness: [databaseReadiness(deps.db), ...(deps.readiness ?? [])],
   });
+  // Before any route: requests failing because the database is away answer 503, not 500.
+  answerDatabaseOutages(app);
 
   await app.register(authPlugin, { publicKey: deps.jwtPublicKey, tokenState: deps.tokenState });
 

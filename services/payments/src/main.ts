@@ -27,7 +27,7 @@ await runService('payments', async () => {
   const btcpaySettings = btcpaySettingsOf(config);
   const logger = createLogger('payments', config.LOG_LEVEL);
   if (!btcpaySettings) logger.warn('BTCPAY_URL is not set: deposits are off (top-ups answer 503)');
-  const db = createDb(config.DATABASE_URL, PAYMENTS_SCHEMA);
+  const db = createDb(config.DATABASE_URL, PAYMENTS_SCHEMA, { logger });
   const applied = await migrate(db, PAYMENTS_SCHEMA, migrations);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
 

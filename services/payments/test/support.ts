@@ -54,9 +54,14 @@ export interface TestPayments {
   close(): Promise<void>;
 }
 
-/** A migrated database of its own and the app built from it the way main.ts builds it. */
-export async function startTestPayments(opts: { btcpay?: BtcpayDeps; clock?: Clock } = {}): Promise<TestPayments> {
-  const tdb = await createTestDatabase('payments');
+/**
+ * A migrated database of its own and the app built from it the way main.ts builds it; on the run's
+ * PostgreSQL unless `adminUrl` names another cluster.
+ */
+export async function startTestPayments(
+  opts: { btcpay?: BtcpayDeps; clock?: Clock; adminUrl?: string } = {},
+): Promise<TestPayments> {
+  const tdb = await createTestDatabase('payments', opts.adminUrl);
   const db = createDb(tdb.url, PAYMENTS_SCHEMA, { max: 12 });
   await migrate(db, PAYMENTS_SCHEMA, migrations);
   await migrateBus(db, 'bus');

@@ -1,7 +1,9 @@
 import {
+  answerDatabaseOutages,
   authPlugin,
   type createLogger,
   createServiceApp,
+  databaseReadiness,
   type Knex,
   type ReadinessCheck,
   type ServiceApp,
@@ -50,13 +52,10 @@ export async function buildApp(deps: PricingAppDeps): Promise<ServiceApp> {
     logger: deps.logger,
     // Room for a 10,000-row quote even when the client sends whole shipments; the gateway allows the same.
     bodyLimit: BODY_LIMITS.pricing,
-    readiness: [
-      async () => {
-        await deps.db.raw('select 1');
-      },
-      ...(deps.readiness ?? []),
-    ],
+    readiness: [databaseReadiness(deps.db), ...(deps.readiness ?? [])],
   });
+  // Before any route: requests failing because the database is away answer 503, not 500.
+  answerDatabaseOutages(app);
 
   await app.register(authPlugin, { publicKey: deps.publicKey, tokenState: deps.tokenState });
 

@@ -22,7 +22,7 @@ const BUS_SCHEMA = 'bus';
 await runService('services-pricing', async () => {
   const config = loadConfig(PricingConfigSchema);
   const logger = createLogger('services-pricing', config.LOG_LEVEL);
-  const db = createDb(config.DATABASE_URL, PRICING_SCHEMA);
+  const db = createDb(config.DATABASE_URL, PRICING_SCHEMA, { logger });
   const applied = await migrate(db, PRICING_SCHEMA, migrations);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
 

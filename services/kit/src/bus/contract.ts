@@ -27,9 +27,13 @@ export interface BusContractOptions {
 }
 
 /** Polls a condition until it holds; fails with `what` after the timeout instead of sleeping a fixed time. */
-export async function waitFor(what: string, condition: () => boolean, timeoutMs = 5000): Promise<void> {
+export async function waitFor(
+  what: string,
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 5000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }

@@ -29,6 +29,8 @@ class PartitionWork {
   queued = false;
   /** A wake-up arrived while a batch was in progress: fetch again afterwards. */
   dirty = false;
+  /** Batches that could not be read, in a row (the database away); sets the back-off before the next try. */
+  failures = 0;
   current: Promise<void> | undefined;
   readonly abort = new AbortController();
   constructor(
@@ -78,6 +80,8 @@ export class GroupMember {
   private maintenance: Promise<void> = Promise.resolve();
   private rebalancePending = false;
   private lastQuota = 0;
+  /** Aborted (and replaced) when the database is known to be back, to end every back-off early. */
+  private databaseBack = new AbortController();
 
   constructor(
     private readonly deps: {
@@ -129,6 +133,33 @@ export class GroupMember {
 
   wakeAll(): void {
     for (const work of this.owned.values()) this.wake(work);
+  }
+
+  /**
+   * The LISTEN connection came back after a drop, so the database is reachable
+   * again: renew membership and leases now (they may have expired meanwhile),
+   * rebalance, cut every retry back-off short and re-read every partition.
+   * Notifications sent while it was away are lost; this re-check covers them.
+   */
+  reconnected(): void {
+    if (this.closed) return;
+    this.databaseBack.abort();
+    this.databaseBack = new AbortController();
+    void this.runExclusive(async () => {
+      await this.heartbeat();
+      await this.rebalance();
+    });
+    this.wakeAll();
+  }
+
+  /** A back-off that ends early when the partition is given up or the database comes back. */
+  private backOff(work: PartitionWork, ms: number): Promise<void> {
+    return sleep(ms, AbortSignal.any([work.abort.signal, this.databaseBack.signal]));
+  }
+
+  private delayAfter(failures: number): number {
+    const { retryDelayMs, maxRetryDelayMs } = this.settings;
+    return Math.min(retryDelayMs * 2 ** Math.min(failures - 1, 20), maxRetryDelayMs);
   }
 
   requestRebalance(): void {
@@ -395,13 +426,17 @@ export class GroupMember {
       let more = false;
       try {
         more = await this.processBatch(work);
+        work.failures = 0;
       } catch (err) {
         if (this.crashed) return;
+        // Doubling back-off: a database that is down is not hammered, nor the log flooded, by every partition.
+        work.failures++;
+        const retryInMs = this.delayAfter(work.failures);
         this.deps.logger.error(
-          { err, group: this.group, topic: work.topic, partition: work.partition },
+          { err, group: this.group, topic: work.topic, partition: work.partition, attempt: work.failures, retryInMs },
           'event bus consumer failed to read or commit; retrying',
         );
-        await sleep(this.settings.retryDelayMs, work.abort.signal);
+        await this.backOff(work, retryInMs);
         more = true;
       } finally {
         work.running = false;
@@ -473,7 +508,7 @@ export class GroupMember {
       }
       // A partition being handed over stops retrying: the next owner starts again from the committed offset.
       if (work.state !== 'active') return false;
-      await sleep(delay, work.abort.signal);
+      await this.backOff(work, delay);
       if (work.state !== 'active') return false;
       delay = Math.min(delay * 2, this.settings.maxRetryDelayMs);
     }
@@ -504,7 +539,7 @@ export class GroupMember {
         if (this.crashed) return false;
         this.deps.logger.error({ err, group: this.group }, 'event bus offset commit failed; retrying');
         if (work.abort.signal.aborted) return false;
-        await sleep(delay, work.abort.signal);
+        await this.backOff(work, delay);
         delay = Math.min(delay * 2, this.settings.maxRetryDelayMs);
       }
     }

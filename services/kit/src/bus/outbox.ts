@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isDatabaseUnavailable } from '../db';
 import { checkSchemaName, clientConfigFor, fallbackLogger, type Listener, startListener } from './pg-support';
 import type { BusLogger, EventBus, Outbox, OutgoingMessage } from './port';
 import { isPostgresBus, type LogEntry } from './postgres-bus';
@@ -52,14 +53,22 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     try {
       const [row] = await query<{ value: string }>(db, `select value from "${bus.schema}".meta where key = 'instance'`);
       return row !== undefined && row.value === (await bus.instanceId());
-    } catch {
+    } catch (err) {
+      // An unreachable database says nothing about which database it is: the caller asks again next time.
+      if (isDatabaseUnavailable(err)) throw err;
       return false;
     }
   };
 
   const relayBatch = async (): Promise<number> => {
     sameDatabase ??= detectSameDatabase();
-    const transactional = await sameDatabase;
+    let transactional: boolean;
+    try {
+      transactional = await sameDatabase;
+    } catch (err) {
+      sameDatabase = undefined;
+      throw err;
+    }
     return db.transaction(async (trx) => {
       await query(trx, 'select pg_advisory_xact_lock(hashtext(?))', [`flatship.outbox.relay:${schema}`]);
       const rows = await query<OutboxRow>(

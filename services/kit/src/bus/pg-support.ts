@@ -83,8 +83,14 @@ export async function startListener(opts: {
       lost(c);
     });
     c.on('end', () => lost(c));
-    await c.connect();
-    for (const ch of opts.channels) await c.query(`LISTEN "${ch.replaceAll('"', '""')}"`);
+    try {
+      await c.connect();
+      for (const ch of opts.channels) await c.query(`LISTEN "${ch.replaceAll('"', '""')}"`);
+    } catch (err) {
+      // A connection that opened but could not LISTEN (the server died in between) would otherwise stay open.
+      c.end().catch(() => {});
+      throw err;
+    }
     if (closed) {
       await c.end().catch(() => {});
       return;

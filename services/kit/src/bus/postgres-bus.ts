@@ -196,10 +196,7 @@ export function createPostgresBus(opts: PostgresBusOptions): PostgresBus {
           }
         },
         onReconnect() {
-          for (const m of members) {
-            m.wakeAll();
-            m.requestRebalance();
-          }
+          for (const m of members) m.reconnected();
         },
       }))();
     // A failed first connection must not stay cached as a rejected promise.

@@ -5,12 +5,14 @@ import { inject } from 'vitest';
 import type {} from './global-setup';
 
 /**
- * Creates a fresh, empty database on the run's PostgreSQL and returns its URL.
- * Every test file gets its own database, so files run in parallel without
- * seeing each other's rows.
+ * Creates a fresh, empty database on the run's PostgreSQL (or on the cluster
+ * `adminUrl` names) and returns its URL. Every test file gets its own
+ * database, so files run in parallel without seeing each other's rows.
  */
-export async function createTestDatabase(prefix = 't'): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = inject('pgAdminUrl');
+export async function createTestDatabase(
+  prefix = 't',
+  adminUrl: string = inject('pgAdminUrl'),
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

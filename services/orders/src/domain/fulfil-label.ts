@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, isAppError } from '@flatship/kit';
+import { AppError, isAppError, retryWhileDatabaseUnavailable } from '@flatship/kit';
 import type { ErrorCode } from '@flatship/proto';
 import { labelFileKey } from './files';
 import { MESSAGES } from './messages';
@@ -35,6 +35,9 @@ export type FulfilOutcome =
   | { kind: 'pending'; errorCode: ErrorCode; message: string; retryable: boolean };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How long recording a bought label waits for a database that is away (restarting) before giving up. */
+const DATABASE_WAIT_MS = 15_000;
 
 export function carrierRequestFor(label: LabelRecord): CarrierLabelRequest {
   const { parcel } = label;
@@ -158,12 +161,24 @@ export async function fulfilLabel(
   const pdfName = `${randomUUID()}.pdf`;
   const key = labelFileKey(label.userId, pdfName);
   await deps.files.put(key, result.pdf);
-  const completed = await deps.transactor.run(async (tx) => {
-    const done = await deps.labels.complete(label.id, { trackingNumber: result.trackingNumber, pdfName }, tx);
-    if (done) await deps.publishLabelPurchased(tx, [done]);
-    return done;
-  });
+  // The label is bought and paid for: a database that is away for a moment must not turn that into a failure
+  // (or leave it to the reconciler). Completing again is harmless: only a pending row can be completed.
+  const completed = await retryWhileDatabaseUnavailable(
+    () =>
+      deps.transactor.run(async (tx) => {
+        const done = await deps.labels.complete(label.id, { trackingNumber: result.trackingNumber, pdfName }, tx);
+        if (done) await deps.publishLabelPurchased(tx, [done]);
+        return done;
+      }),
+    { forMs: DATABASE_WAIT_MS },
+  );
   if (completed) return { kind: 'completed', label: completed };
-  await deps.files.remove(key).catch((err: unknown) => deps.logger.warn({ err, key }, 'could not remove unused file'));
-  return settled(deps, label.id);
+  const outcome = await settled(deps, label.id);
+  // An attempt whose COMMIT reply was lost may have completed the row with this very file.
+  if (outcome.kind !== 'completed' || outcome.label.pdfName !== pdfName) {
+    await deps.files
+      .remove(key)
+      .catch((err: unknown) => deps.logger.warn({ err, key }, 'could not remove unused file'));
+  }
+  return outcome;
 }
