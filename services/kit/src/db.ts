@@ -1,5 +1,8 @@
 import knex, { type Knex } from 'knex';
 
+/** Marks knex's own warnings about connections, which the logger quiets during an outage. */
+export const DATABASE_CLIENT = 'databaseClient';
+
 export interface Migration {
   name: string;
   up(db: Knex): Promise<void>;
@@ -47,8 +50,10 @@ export function createDb(url: string, schema: string, opts: DbOptions = {}): Kne
     ...(logger
       ? {
           log: {
-            warn: (message: unknown) => logger.warn({ detail: String(message) }, 'database client warning'),
-            error: (message: unknown) => logger.warn({ detail: String(message) }, 'database client error'),
+            warn: (message: unknown) =>
+              logger.warn({ detail: String(message), [DATABASE_CLIENT]: true }, 'database client warning'),
+            error: (message: unknown) =>
+              logger.warn({ detail: String(message), [DATABASE_CLIENT]: true }, 'database client error'),
             deprecate: (message: unknown) => logger.warn({ detail: String(message) }, 'database client deprecation'),
             debug: () => {},
           },

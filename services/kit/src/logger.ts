@@ -1,10 +1,62 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { DATABASE_CLIENT, isDatabaseUnavailable } from './db';
+
+/** Marks the line that reports the database reachable again (see `databaseOutageHook`). */
+export const DATABASE_REACHABLE = 'databaseReachable';
+
+/** A new outage, rather than more of the same one, once the database has been quiet this long. */
+const OUTAGE_QUIET_MS = 60_000;
+
+/**
+ * While the database is away, every loop and request of a process meets the
+ * same error several times a second. The first such warning or error is kept
+ * (with a note that the rest follow at debug level), the rest are logged at
+ * debug, and the line that reports the database back (a field
+ * `databaseReachable: true`) becomes a warning saying how long it was away.
+ * The console, which shows warnings and worse, gets two lines per process
+ * for an outage instead of hundreds; the log file keeps the detail at debug.
+ */
+export function databaseOutageHook(now: () => number = Date.now): pino.LoggerOptions['hooks'] {
+  let downSince: number | undefined;
+  let lastFailure = 0;
+  return {
+    logMethod(this: Logger, args: Parameters<pino.LogFn>, method: pino.LogFn, level: number) {
+      const obj = typeof args[0] === 'object' && args[0] !== null ? (args[0] as Record<string, unknown>) : undefined;
+      if (obj?.[DATABASE_REACHABLE] === true && downSince !== undefined) {
+        const awayMs = now() - downSince;
+        downSince = undefined;
+        this.warn({ awayMs }, `database reachable again after ${(awayMs / 1000).toFixed(1)} s`);
+        return;
+      }
+      const aboutDatabase = obj && (isDatabaseUnavailable(obj.err) || obj[DATABASE_CLIENT] === true);
+      if (level < 40 || !aboutDatabase) {
+        method.apply(this, args);
+        return;
+      }
+      const t = now();
+      const ongoing = downSince !== undefined && t - lastFailure < OUTAGE_QUIET_MS;
+      lastFailure = t;
+      if (!ongoing) {
+        downSince = t;
+        const [, msg, ...rest] = args as unknown[];
+        method.apply(this, [
+          obj,
+          `${String(msg ?? '')} (database unreachable; further database errors are logged at debug level until it is back)`,
+          ...rest,
+        ] as Parameters<pino.LogFn>);
+        return;
+      }
+      if (this.isLevelEnabled('debug')) this.debug(...args);
+    },
+  };
+}
 
 /** One JSON logger per process; every line carries the service name. */
-export function createLogger(service: string, level: string): Logger {
-  return pino({
+export function createLogger(service: string, level: string, destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service },
+    hooks: databaseOutageHook(),
     redact: {
       paths: ['req.headers.token', 'req.headers.authorization', 'req.headers["x-internal-secret"]', '*.password'],
       censor: '[redacted]',
@@ -16,5 +68,6 @@ export function createLogger(service: string, level: string): Logger {
         id: req.id,
       }),
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

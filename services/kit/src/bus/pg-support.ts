@@ -111,6 +111,7 @@ export async function startListener(opts: {
       retry = undefined;
       try {
         await connect();
+        opts.logger.info({ databaseReachable: true }, 'event bus LISTEN connection restored');
         opts.onReconnect();
       } catch (err) {
         opts.logger.warn({ err }, 'event bus LISTEN reconnect failed');
