@@ -10,5 +10,6 @@ export * from './orders-api';
 export * from './payments-api';
 export * from './pricing-api';
 export * from './skus-api';
+export * from './text';
 export * from './us-states';
 export * from './users';

@@ -185,7 +185,7 @@ describe('POST /api/auth/add-sku/{userId}', () => {
     const me = await register(t.app);
     const res = await add(me, { parsedData: [PRESET, 'MUG-02'] });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'parsedData.1 must be object' });
+    expect(res.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'parsedData[1] must be object' });
     expect(await skus(me)).toEqual([]);
   });
 
