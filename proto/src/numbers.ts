@@ -1,13 +1,14 @@
-import { SKU_LIMITS } from './skus-api';
+// No schema library here: the browser bundle imports this parser.
 
 /**
  * The one way a number typed by a person (a form field, a table cell, a CSV cell, a JSON
  * value) becomes a number, on the server and in the browser alike.
  *
  * Grammar, after trimming surrounding spaces: digits, optionally a point and more digits
- * ("12", "2.5", "0.06"); a leading minus is read only to be refused as below the minimum.
- * Everything JavaScript's Number() would also take is refused: hex "0x10", octal "0o10",
- * binary "0b10", exponents "1e3", "Infinity", "NaN", "+5", ".5", "5.", "1,000", "" (blank).
+ * ("12", "2.5", "0.06"), or a point and digits as people write in spreadsheets (".5"); a
+ * leading minus is read only to be refused as below the minimum. Everything else JavaScript's
+ * Number() would take is refused: hex "0x10", octal "0o10", binary "0b10", exponents "1e3",
+ * "Infinity", "NaN", "+5", "5." (unfinished), "1,000", and "" (blank).
  * A JSON number is held to the same rules through its shortest decimal form, so 1e-308 has
  * far more decimals than any field allows and is refused, never rounded to something else.
  */
@@ -28,7 +29,7 @@ export type DecimalProblem = 'blank' | 'format' | 'too-small' | 'too-precise' | 
 
 export type DecimalResult = { ok: true; value: number } | { ok: false; problem: DecimalProblem; message: string };
 
-const PLAIN_DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+const PLAIN_DECIMAL = /^-?(?:\d+(?:\.(\d+))?|\.(\d+))$/;
 
 /** A number as written in plain decimal notation, with how many decimals it has, or why it is not one. */
 export function readDecimal(raw: unknown): { value: number; decimals: number } | 'blank' | 'format' {
@@ -49,7 +50,7 @@ export function readDecimal(raw: unknown): { value: number; decimals: number } |
   const value = Number(text);
   // Hundreds of digits read as Infinity: a decimal, but not a number anyone can use.
   if (!Number.isFinite(value)) return 'format';
-  return { value: value === 0 ? 0 : value, decimals: m[3]?.length ?? 0 };
+  return { value: value === 0 ? 0 : value, decimals: (m[1] ?? m[2] ?? '').length };
 }
 
 const formatMessage = (label: string, rule: DecimalRule) =>
@@ -108,15 +109,24 @@ export function parseDecimal(
  * and sizes inches, with two decimals at most: a label states weight in whole ounces, and two
  * decimals of a pound (0.01 lb ≈ 0.16 oz) are enough to name every ounce, so more is a slip.
  */
+/** USPS's limits for any domestic parcel. */
+export const PARCEL_LIMITS = {
+  weightMaxLb: 70,
+  sideMaxIn: 108,
+} as const;
+
+/** A SKU preset holds a package's worth; bulk orders are capped at 10,000 rows. */
+const SKU_MAX_QTY = 10_000;
+
 export const NUMBER_RULES = {
   /** A parcel's weight in pounds. The ceiling is the chosen service's maxWeight, which pricing enforces. */
   parcelWeightLb: { decimals: 2, min: 0, minExclusive: true },
   /** A parcel's side in inches; USPS takes no side over 108 in. */
-  parcelDimensionIn: { decimals: 2, min: 0, minExclusive: true, max: SKU_LIMITS.dimensionMax, unit: 'inches' },
+  parcelDimensionIn: { decimals: 2, min: 0, minExclusive: true, max: PARCEL_LIMITS.sideMaxIn, unit: 'inches' },
   /** Items in one package. */
   quantity: { decimals: 0, min: 1 },
   /** A SKU preset describes one parcel: the same precision, with USPS's limits. */
-  skuWeightLb: { decimals: 2, min: 0, minExclusive: true, max: SKU_LIMITS.weightMax },
-  skuDimensionIn: { decimals: 2, min: 0, minExclusive: true, max: SKU_LIMITS.dimensionMax },
-  skuMaxQty: { decimals: 0, min: 0, minExclusive: true, max: SKU_LIMITS.maxQtyMax },
+  skuWeightLb: { decimals: 2, min: 0, minExclusive: true, max: PARCEL_LIMITS.weightMaxLb },
+  skuDimensionIn: { decimals: 2, min: 0, minExclusive: true, max: PARCEL_LIMITS.sideMaxIn },
+  skuMaxQty: { decimals: 0, min: 0, minExclusive: true, max: SKU_MAX_QTY },
 } as const satisfies Record<string, DecimalRule>;
