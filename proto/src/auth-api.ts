@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { MultilineString } from './text';
+import { MultilineString } from './multiline-string';
 import { ActivationSchema, RoleSchema, SessionUserSchema } from './users';
 
 // Bodies are deliberately lenient in shape (strings of any length) so the

@@ -5,6 +5,7 @@ export * from './bulk-api';
 export * from './errors';
 export * from './events';
 export * from './money';
+export * from './multiline-string';
 export * from './numbers';
 export * from './orders-api';
 export * from './payments-api';

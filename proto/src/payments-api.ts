@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { MultilineString } from './text';
+import { MultilineString } from './multiline-string';
 
 /** Ledger entry kinds (DESIGN.md §7). */
 export const LEDGER_KINDS = ['deposit', 'label_charge', 'label_refund', 'admin_adjustment'] as const;

@@ -1,4 +1,4 @@
-import { type TString, type TStringOptions, Type } from 'typebox';
+// No schema library here: the browser bundle imports these rules.
 
 /**
  * What text the system accepts, for every service (checked once at the HTTP boundary by
@@ -16,10 +16,6 @@ export type TextProblem = 'not-allowed' | 'line-break';
 
 /** The JSON Schema keyword that marks a string field as free text that may hold tabs and line breaks. */
 export const MULTILINE_KEYWORD = 'multiline';
-
-/** A string field that may hold tabs and line breaks (see TextProblem). */
-export const MultilineString = (options: TStringOptions = {}): TString =>
-  Type.String({ ...options, [MULTILINE_KEYWORD]: true });
 
 /** The first problem of `text`, or null when it may be stored as it is. One pass, no allocation. */
 export function textProblem(text: string, isMultiline = false): TextProblem | null {
