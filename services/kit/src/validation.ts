@@ -1,4 +1,4 @@
-import { MULTILINE_KEYWORD, readDecimal, type TextProblem, textProblem, textProblemMessage } from '@flatship/proto';
+import { MULTILINE_KEYWORD, readDecimal, textProblem, textProblemMessage } from '@flatship/proto';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
@@ -137,6 +137,41 @@ function pathOf(place: Place): string {
 
 const NO_SCHEMAS: Json[] = [];
 
+/** What the text check needs of a schema, its unions opened up; worked out once per schema object. */
+interface SchemaView {
+  isMultiline: boolean;
+  items: Json[];
+  properties: Map<string, Json[]>;
+}
+const views = new WeakMap<Json, SchemaView>();
+
+function viewOf(schema: Json): SchemaView {
+  const known = views.get(schema);
+  if (known) return known;
+  const alts = alternatives([schema]);
+  const properties = new Map<string, Json[]>();
+  for (const alt of alts) {
+    for (const [key, prop] of Object.entries(asSchema(alt.properties) ?? {})) {
+      properties.set(key, [...(properties.get(key) ?? []), ...schemaList(prop)]);
+    }
+  }
+  const view = {
+    isMultiline: alts.some((a) => a[MULTILINE_KEYWORD] === true),
+    items: alts.flatMap((a) => schemaList(a.items)),
+    properties,
+  };
+  views.set(schema, view);
+  return view;
+}
+
+// A value is described by one schema almost always; only then is nothing allocated.
+const itemsOf = (schemas: Json[]): Json[] =>
+  schemas.length === 1 ? viewOf(schemas[0] as Json).items : schemas.flatMap((s) => viewOf(s).items);
+const propertyOf = (schemas: Json[], key: string): Json[] =>
+  schemas.length === 1
+    ? (viewOf(schemas[0] as Json).properties.get(key) ?? NO_SCHEMAS)
+    : schemas.flatMap((s) => viewOf(s).properties.get(key) ?? NO_SCHEMAS);
+
 /**
  * The first string in `value`, in the order it was sent, holding text the system does not
  * accept (see TextProblem in proto), as the message naming it; null when all is well. Object
@@ -149,24 +184,24 @@ export function findTextProblem(value: unknown, schema: unknown, part: string): 
   for (let place = stack.pop(); place; place = stack.pop()) {
     const v = place.value;
     if (typeof v === 'string') {
-      const schemas = place.schemas.length > 0 ? alternatives(place.schemas) : NO_SCHEMAS;
-      const isMultiline = schemas.some((s) => s[MULTILINE_KEYWORD] === true);
-      const problem: TextProblem | null = textProblem(v, isMultiline);
+      const problem = textProblem(
+        v,
+        place.schemas.some((s) => viewOf(s).isMultiline),
+      );
       if (problem) return textProblemMessage(pathOf(place) || part, problem);
     } else if (Array.isArray(v)) {
-      const items = alternatives(place.schemas).flatMap((s) => schemaList(s.items));
+      const items = itemsOf(place.schemas);
       for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], schemas: items, parent: place, key: i });
     } else if (isPlainObject(v)) {
-      const schemas = alternatives(place.schemas);
       const keys = Object.keys(v);
       for (const key of keys) {
-        if (textProblem(key) !== null)
+        if (textProblem(key) !== null) {
           return `${pathOf(place) || part} has a field name with a character that is not allowed`;
+        }
       }
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i] as string;
-        const inner = schemas.flatMap((s) => schemaList(asSchema(s.properties)?.[key]));
-        stack.push({ value: v[key], schemas: inner, parent: place, key });
+        stack.push({ value: v[key], schemas: propertyOf(place.schemas, key), parent: place, key });
       }
     }
   }

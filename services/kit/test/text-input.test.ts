@@ -96,6 +96,17 @@ describe('text that cannot be stored or shown', () => {
     expect(p.json()).toEqual(notAllowed('id'));
   });
 
+  test('a deeply nested body is walked without exhausting the stack', async () => {
+    const depth = 200_000;
+    const res = await app.inject({
+      method: 'POST',
+      url: '/loose',
+      headers: { 'content-type': 'application/json' },
+      payload: `${'['.repeat(depth)}"ok"${']'.repeat(depth)}`,
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
   test('a body that is text and not an object is checked as "body"', async () => {
     const res = await app.inject({
       method: 'POST',
