@@ -129,7 +129,8 @@ interface Place {
 
 function pathOf(place: Place): string {
   const keys: (string | number)[] = [];
-  for (let p: Place | null = place; p && p.key !== null; p = p.parent) keys.push(p.key);
+  // '*' is Fastify's name for the rest of a wildcard route's path (the gateway's /api/*).
+  for (let p: Place | null = place; p && p.key !== null; p = p.parent) keys.push(p.key === '*' ? 'path' : p.key);
   return keys
     .reverse()
     .reduce<string>((path, key) => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key), '');

@@ -36,6 +36,7 @@ beforeAll(async () => {
     return { ok: true };
   });
   app.get('/search', async (req) => ({ query: req.query }));
+  app.get('/files/*', async () => ({ ok: true }));
   await app.ready();
 });
 afterAll(() => app.close());
@@ -94,6 +95,8 @@ describe('text that cannot be stored or shown', () => {
     expect(q.json()).toEqual(notAllowed('term'));
     const p = await app.inject({ method: 'POST', url: '/things/a%00', payload: { name: 'Ada' } });
     expect(p.json()).toEqual(notAllowed('id'));
+    const wildcard = await app.inject({ method: 'GET', url: '/files/a/b%00c' });
+    expect(wildcard.json()).toEqual(notAllowed('path'));
   });
 
   test('a deeply nested body is walked without exhausting the stack', async () => {
