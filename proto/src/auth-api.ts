@@ -1,12 +1,15 @@
 import { type Static, Type } from 'typebox';
+import { MultilineString } from './multiline-string';
 import { ActivationSchema, RoleSchema, SessionUserSchema } from './users';
 
 // Bodies are deliberately lenient in shape (strings of any length) so the
 // domain can answer with the spec's own messages; lengths are checked there.
+// Passwords are MultilineString: a tab in one is the user's own choice, and
+// they are hashed, never shown; every other field is a single line (see text.ts).
 
 export const LoginBodySchema = Type.Object({
   email: Type.String(),
-  password: Type.String(),
+  password: MultilineString(),
 });
 export type LoginBody = Static<typeof LoginBodySchema>;
 
@@ -22,8 +25,8 @@ export type VerifyReply = Static<typeof VerifyReplySchema>;
 export const RegisterBodySchema = Type.Object({
   name: Type.String(),
   email: Type.String(),
-  password: Type.String(),
-  confirmPassword: Type.String(),
+  password: MultilineString(),
+  confirmPassword: MultilineString(),
   referralCode: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type RegisterBody = Static<typeof RegisterBodySchema>;
@@ -65,8 +68,8 @@ export type InvitedUsersReply = Static<typeof InvitedUsersReplySchema>;
  */
 export const AccountUpdateBodySchema = Type.Object({
   name: Type.String(),
-  currentPassword: Type.Optional(Type.String()),
-  newPassword: Type.Optional(Type.String()),
+  currentPassword: Type.Optional(MultilineString()),
+  newPassword: Type.Optional(MultilineString()),
 });
 export type AccountUpdateBody = Static<typeof AccountUpdateBodySchema>;
 

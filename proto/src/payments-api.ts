@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { MultilineString } from './multiline-string';
 
 /** Ledger entry kinds (DESIGN.md §7). */
 export const LEDGER_KINDS = ['deposit', 'label_charge', 'label_refund', 'admin_adjustment'] as const;
@@ -31,7 +32,7 @@ export const ChargeBodySchema = Type.Object({
   userId: Type.String(),
   amountCents: Type.Integer({ minimum: 1 }),
   key: Type.String({ minLength: 1, maxLength: 200 }),
-  memo: Type.Optional(Type.String({ maxLength: 500 })),
+  memo: Type.Optional(MultilineString({ maxLength: 500 })),
 });
 export type ChargeBody = Static<typeof ChargeBodySchema>;
 
@@ -41,7 +42,7 @@ export const RefundBodySchema = Type.Object({
   amountCents: Type.Integer({ minimum: 1 }),
   key: Type.String({ minLength: 1, maxLength: 200 }),
   chargeKey: Type.String({ minLength: 1, maxLength: 200 }),
-  memo: Type.Optional(Type.String({ maxLength: 500 })),
+  memo: Type.Optional(MultilineString({ maxLength: 500 })),
 });
 export type RefundBody = Static<typeof RefundBodySchema>;
 

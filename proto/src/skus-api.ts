@@ -1,16 +1,17 @@
 import { type Static, Type } from 'typebox';
 import { SkuSchema } from './bulk-api';
+import { NUMBER_RULES } from './numbers';
 
 /** Limits on saved SKU presets; the server enforces them and the SKU page shows the same bounds. */
 export const SKU_LIMITS = {
   /** SKU and description. */
   textMax: 200,
   /** USPS domestic packages weigh at most 70 lb. */
-  weightMax: 70,
+  weightMax: NUMBER_RULES.skuWeightLb.max,
   /** Inches; no side of a USPS package may exceed 108 in. */
-  dimensionMax: 108,
+  dimensionMax: NUMBER_RULES.skuDimensionIn.max,
   /** A preset holds a package's worth; bulk orders are capped at 10,000 rows. */
-  maxQtyMax: 10_000,
+  maxQtyMax: NUMBER_RULES.skuMaxQty.max,
   skusPerUserMax: 5_000,
   /** Rows in one add-sku call (a CSV upload sends the whole file). */
   listMax: 5_000,

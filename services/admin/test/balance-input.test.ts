@@ -13,11 +13,12 @@ describe('parseBalanceInput', () => {
     [19.99, 1999],
     [1_000_000, 100_000_000],
     ['001.10', 110],
+    ['.5', 50],
   ])('%j is %d cents', (input, cents) => {
     expect(parseBalanceInput(input)).toBe(cents);
   });
 
-  test.each([-0.01, '-5', '1.234', 0.001, '12.', '.5', '1,000', '0x10', 'Infinity', Number.NaN, 1e-7])(
+  test.each([-0.01, '-5', '1.234', 0.001, '12.', '.', '1,000', '0x10', 'Infinity', Number.NaN, 1e-7])(
     '%j is not a balance',
     (input) => {
       expect(() => parseBalanceInput(input)).toThrow(

@@ -140,8 +140,8 @@ describe('POST /api/auth/add-sku/{userId}', () => {
     [{ maxQty: 10_001 }, 'Max Quantity must be at most 10000'],
     [{ weight: 0 }, 'Weight must be greater than 0'],
     [{ weight: undefined }, 'Weight must be greater than 0'],
-    [{ weight: 'heavy' }, 'Weight must be a number'],
-    [{ weight: '1e3' }, 'Weight must be a number'],
+    [{ weight: 'heavy' }, 'Weight must be a number like 12 or 2.5'],
+    [{ weight: '1e3' }, 'Weight must be a number like 12 or 2.5'],
     [{ weight: 70.1 }, 'Weight must be at most 70'],
     [{ length: 0 }, 'Length must be greater than 0'],
     [{ length: 108.5 }, 'Length must be at most 108'],
@@ -185,7 +185,7 @@ describe('POST /api/auth/add-sku/{userId}', () => {
     const me = await register(t.app);
     const res = await add(me, { parsedData: [PRESET, 'MUG-02'] });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'parsedData.1 must be object' });
+    expect(res.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'parsedData[1] must be object' });
     expect(await skus(me)).toEqual([]);
   });
 

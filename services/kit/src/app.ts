@@ -4,8 +4,8 @@ import { BODY_LIMITS } from '@flatship/proto';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { isAppError, statusOf } from './errors';
-import { typeboxValidatorCompiler } from './validation';
+import { AppError, isAppError, statusOf } from './errors';
+import { findTextProblem, typeboxValidatorCompiler } from './validation';
 
 export type ServiceApp = FastifyInstance<
   import('node:http').Server,
@@ -46,6 +46,19 @@ export function createServiceApp(opts: CreateServiceAppOptions): ServiceApp {
   } as Parameters<typeof Fastify>[0]).withTypeProvider<TypeBoxTypeProvider>() as unknown as ServiceApp;
 
   app.setValidatorCompiler(typeboxValidatorCompiler);
+
+  // Before any schema check or handler, for every route of every service, declared or not:
+  // text PostgreSQL cannot store or that is not Unicode answered 500 (or was silently changed)
+  // before; now it is a 400 naming the field. Bodies that are not parsed JSON or text (the
+  // gateway's streams, the webhook's raw bytes) are left alone.
+  app.addHook('preValidation', async (request) => {
+    const schema = request.routeOptions.schema;
+    const message =
+      findTextProblem(request.params, schema?.params, 'params') ??
+      findTextProblem(request.query, schema?.querystring, 'query') ??
+      findTextProblem(request.body, schema?.body, 'body');
+    if (message) throw new AppError('VALIDATION_FAILED', message);
+  });
 
   app.addHook('onSend', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);

@@ -1,3 +1,4 @@
+import { MULTILINE_KEYWORD, readDecimal, textProblem, textProblemMessage } from '@flatship/proto';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
@@ -10,7 +11,15 @@ interface SchemaError {
   params: Record<string, unknown>;
 }
 
-const fieldName = (path: string) => path.replace(/^\//, '').replace(/\//g, '.') || 'body';
+/** A JSON pointer as the field path people read: /rows/3/address1 → rows[3].address1. */
+const fieldName = (pointer: string) =>
+  pointer
+    .split('/')
+    .slice(1)
+    .reduce(
+      (path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment),
+      '',
+    ) || 'body';
 
 /** Turns a schema error into a sentence naming the field, e.g. "email is required". */
 export function describeSchemaError(e: SchemaError, part: string): string {
@@ -39,6 +48,57 @@ export function describeSchemaError(e: SchemaError, part: string): string {
   }
 }
 
+type Json = Record<string, unknown>;
+/** Parsed JSON, or a parsed query string (whose prototype is an empty null-prototype object); not a Buffer or stream. */
+const isPlainObject = (v: unknown): v is Json => {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null || Object.getPrototypeOf(proto) === null;
+};
+const asSchema = (v: unknown): Json | null => (typeof v === 'object' && v !== null ? (v as Json) : null);
+const schemaList = (v: unknown): Json[] => {
+  const s = asSchema(v);
+  return s ? [s] : [];
+};
+
+/** The schemas a value may be checked against: unions and intersections opened up. */
+function alternatives(schemas: readonly Json[]): Json[] {
+  const out: Json[] = [];
+  const open = [...schemas];
+  for (let s = open.pop(); s; s = open.pop()) {
+    const members = [s.anyOf, s.oneOf, s.allOf].flatMap((m) => (Array.isArray(m) ? m : []));
+    if (members.length > 0) open.push(...members.flatMap(schemaList));
+    else out.push(s);
+  }
+  return out;
+}
+
+const typesOf = (s: Json): unknown[] => (Array.isArray(s.type) ? s.type : [s.type]);
+
+/**
+ * Query strings and path parameters arrive as text. TypeBox's conversion reads them with
+ * Number(), which takes '0x10', '1e3' or '' as numbers (and truncates '12.5' for an integer);
+ * a property that can only be a number is converted here in plain decimal notation, and
+ * anything else is left as text for the check to refuse.
+ */
+function convertText(schema: TSchema, value: unknown): unknown {
+  const properties = asSchema((schema as Json).properties);
+  if (!isPlainObject(value) || !properties) return Value.Convert(schema, value);
+  const rest: Json = { ...value };
+  const kept: Json = {};
+  for (const [key, raw] of Object.entries(value)) {
+    const prop = asSchema(properties[key]);
+    if (typeof raw !== 'string' || !prop) continue;
+    const types = alternatives([prop]).flatMap(typesOf);
+    if (!types.every((t) => t === 'number' || t === 'integer')) continue;
+    // Kept out of TypeBox's conversion, which would also truncate 12.5 to the integer 12.
+    const read = readDecimal(raw);
+    kept[key] = typeof read === 'object' ? read.value : raw;
+    delete rest[key];
+  }
+  return { ...(Value.Convert(schema, rest) as Json), ...kept };
+}
+
 /**
  * Validator compiler for TypeBox route schemas. Query strings, params and
  * headers are converted (strings → numbers) before checking; bodies never
@@ -48,7 +108,7 @@ export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schem
   const check = Compile(schema);
   const part = httpPart ?? 'body';
   return (value: unknown) => {
-    const converted = part === 'body' ? value : Value.Convert(schema, value);
+    const converted = part === 'body' ? value : convertText(schema, value);
     if (check.Check(converted)) return { value: converted };
     const errors = [...check.Errors(converted)] as unknown as SchemaError[];
     const first = errors[0];
@@ -57,3 +117,94 @@ export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schem
     return { error };
   };
 };
+
+/** Where a value sits in a request, built into a path only when a problem must be named. */
+interface Place {
+  value: unknown;
+  /** The schemas that may describe the value; none for parts the route does not declare. */
+  schemas: Json[];
+  parent: Place | null;
+  key: string | number | null;
+}
+
+function pathOf(place: Place): string {
+  const keys: (string | number)[] = [];
+  // '*' is Fastify's name for the rest of a wildcard route's path (the gateway's /api/*).
+  for (let p: Place | null = place; p && p.key !== null; p = p.parent) keys.push(p.key === '*' ? 'path' : p.key);
+  return keys
+    .reverse()
+    .reduce<string>((path, key) => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key), '');
+}
+
+const NO_SCHEMAS: Json[] = [];
+
+/** What the text check needs of a schema, its unions opened up; worked out once per schema object. */
+interface SchemaView {
+  isMultiline: boolean;
+  items: Json[];
+  properties: Map<string, Json[]>;
+}
+const views = new WeakMap<Json, SchemaView>();
+
+function viewOf(schema: Json): SchemaView {
+  const known = views.get(schema);
+  if (known) return known;
+  const alts = alternatives([schema]);
+  const properties = new Map<string, Json[]>();
+  for (const alt of alts) {
+    for (const [key, prop] of Object.entries(asSchema(alt.properties) ?? {})) {
+      properties.set(key, [...(properties.get(key) ?? []), ...schemaList(prop)]);
+    }
+  }
+  const view = {
+    isMultiline: alts.some((a) => a[MULTILINE_KEYWORD] === true),
+    items: alts.flatMap((a) => schemaList(a.items)),
+    properties,
+  };
+  views.set(schema, view);
+  return view;
+}
+
+// A value is described by one schema almost always; only then is nothing allocated.
+const itemsOf = (schemas: Json[]): Json[] =>
+  schemas.length === 1 ? viewOf(schemas[0] as Json).items : schemas.flatMap((s) => viewOf(s).items);
+const propertyOf = (schemas: Json[], key: string): Json[] =>
+  schemas.length === 1
+    ? (viewOf(schemas[0] as Json).properties.get(key) ?? NO_SCHEMAS)
+    : schemas.flatMap((s) => viewOf(s).properties.get(key) ?? NO_SCHEMAS);
+
+/**
+ * The first string in `value`, in the order it was sent, holding text the system does not
+ * accept (see TextProblem in proto), as the message naming it; null when all is well. Object
+ * keys are checked as well. Iterative: a deeply nested body cannot exhaust the stack.
+ * `schema` marks the fields that may hold tabs and line breaks (`multiline: true`).
+ */
+export function findTextProblem(value: unknown, schema: unknown, part: string): string | null {
+  const root = asSchema(schema);
+  const stack: Place[] = [{ value, schemas: root ? [root] : NO_SCHEMAS, parent: null, key: null }];
+  for (let place = stack.pop(); place; place = stack.pop()) {
+    const v = place.value;
+    if (typeof v === 'string') {
+      const problem = textProblem(
+        v,
+        place.schemas.some((s) => viewOf(s).isMultiline),
+      );
+      if (problem) return textProblemMessage(pathOf(place) || part, problem);
+    } else if (Array.isArray(v)) {
+      const items = itemsOf(place.schemas);
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], schemas: items, parent: place, key: i });
+    } else if (isPlainObject(v)) {
+      const keys = Object.keys(v);
+      for (const key of keys) {
+        if (textProblem(key) !== null) {
+          return `${pathOf(place) || part} has a field name with a character that is not allowed`;
+        }
+      }
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] as string;
+        stack.push({ value: v[key], schemas: propertyOf(place.schemas, key), parent: place, key });
+      }
+    }
+  }
+  return null;
+}

@@ -1,4 +1,4 @@
-import type { BulkOrderItem } from '@flatship/proto';
+import { type BulkOrderItem, readDecimal } from '@flatship/proto';
 import { normalizeCountry, normalizePhone, normalizeState, normalizeZip } from './states';
 
 /** One shipment in the bulk table (spec doc 2 §3 "Bulk row"). Dimensions in inches, weight in pounds. */
@@ -85,29 +85,30 @@ export function emptyBulkRow(id: string): BulkRow {
 }
 
 /**
- * A table cell or a wire value as a number: numbers stay, numeric text is parsed, anything
- * else (blank, 'abc', '12in', NaN, Infinity) is null, which validation reports.
+ * A table cell or a wire value as a number: numbers stay, text in plain decimal notation is
+ * read (proto's readDecimal), anything else (blank, 'abc', '12in', '0x10', '1e3', NaN,
+ * Infinity) is null, which validation reports.
  */
 export function parseNumberCell(v: unknown): number | null {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-  if (typeof v !== 'string') return null;
-  const text = v.trim();
-  if (text === '' || !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) return null;
-  const n = Number(text);
-  return Number.isFinite(n) ? n : null;
+  const read = readDecimal(v);
+  return typeof read === 'object' ? read.value : null;
 }
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 
+// A spreadsheet cell may wrap onto several lines (Alt+Enter in Excel); on a label and in the
+// results file every field is one line, and the server refuses tabs and line breaks in them.
+const LINE_BREAKS = /\s*[\t\n\r\u2028\u2029]\s*/g;
+
 /**
- * The row as it will be stored and sent: text trimmed, states as two-letter codes, the
- * default country, phones and ZIP+4 in their canonical form. Validation judges this form.
+ * The row as it will be stored and sent: text trimmed and on one line, states as two-letter
+ * codes, the default country, phones and ZIP+4 in their canonical form. Validation judges this form.
  */
 export function normalizeBulkRow(row: BulkRow): BulkRow {
   const out = { ...row };
   for (const key of Object.keys(out) as (keyof BulkRow)[]) {
     const value = out[key];
-    if (typeof value === 'string') (out as Record<string, unknown>)[key] = value.trim();
+    if (typeof value === 'string') (out as Record<string, unknown>)[key] = value.trim().replace(LINE_BREAKS, ' ');
   }
   out.courier = out.courier || DEFAULT_COURIER;
   out.FromStateProvince = normalizeState(out.FromStateProvince);

@@ -1,3 +1,5 @@
+import { readDecimal } from '@flatship/proto';
+
 /** A file as rows of text cells, each with the row number the user sees in their editor or spreadsheet. */
 export interface Grid {
   rows: string[][];
@@ -27,9 +29,8 @@ export function missingColumnsMessage(names: string[]): string {
 
 /** Blank is the default quantity 1 (spec doc 2 §9); anything but a whole number ≥ 1 is refused by the caller. */
 export function parseQuantity(cell: string): number | null {
-  const text = cell.trim();
-  if (text === '') return 1;
-  if (!/^\+?\d+(\.0+)?$/.test(text)) return null;
-  const n = Number.parseInt(text.replace(/^\+/, ''), 10);
-  return n >= 1 ? n : null;
+  const read = readDecimal(cell);
+  if (read === 'blank') return 1;
+  // Plain decimals only (no '0x4' or '4e0'); '4.0' is how some spreadsheets write 4, still a whole number.
+  return typeof read === 'object' && Number.isInteger(read.value) && read.value >= 1 ? read.value : null;
 }

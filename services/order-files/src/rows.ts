@@ -19,6 +19,8 @@ export { ADDRESS_REQUIRED_MESSAGE } from './sender';
 export { applySkuPresets, countSplitRows, splitByMaxQty } from './sku';
 export { normalizeCountry, normalizePhone, normalizeState, normalizeZip } from './states';
 export {
+  type BulkRowProblem,
+  bulkRowProblems,
   fileValidationWarning,
   SERVICE_REQUIRED_MESSAGE,
   summarizeValidation,

@@ -1,4 +1,13 @@
-import { isUsState, PHONE_PATTERN, ZIP_PATTERN } from '@flatship/proto';
+import {
+  type DecimalRule,
+  isUsState,
+  NUMBER_RULES,
+  PHONE_PATTERN,
+  parseDecimal,
+  textProblem,
+  textProblemMessage,
+  ZIP_PATTERN,
+} from '@flatship/proto';
 import { type BulkRow, type BulkRowNumberField, type BulkRowTextField, normalizeBulkRow } from './bulk-row';
 import { isRecipientState } from './states';
 
@@ -41,49 +50,116 @@ const SIDES: Side[] = [
   },
 ];
 
-const PACKAGE: [BulkRowNumberField, string][] = [
-  ['PackageLength', 'Length'],
-  ['PackageWidth', 'Width'],
-  ['PackageHeight', 'Height'],
-  ['PackageWeight', 'Weight'],
+const PACKAGE: [BulkRowNumberField, string, DecimalRule][] = [
+  ['PackageLength', 'Length', NUMBER_RULES.parcelDimensionIn],
+  ['PackageWidth', 'Width', NUMBER_RULES.parcelDimensionIn],
+  ['PackageHeight', 'Height', NUMBER_RULES.parcelDimensionIn],
+  ['PackageWeight', 'Weight', NUMBER_RULES.parcelWeightLb],
 ];
 
 /**
- * Every problem of one row, in column order, as the user reads them in the 'Validation
- * Errors' modal. The server runs the same function on what it receives.
+ * How every text cell is named in messages, in column order. The server refuses the whole order
+ * when one holds a character it cannot store (proto's textProblem), so the table flags the cell first.
  */
-export function validateBulkRow(row: BulkRow): string[] {
+const TEXT_LABELS: [BulkRowTextField, string][] = [
+  ['orderId', 'Order ID'],
+  ['orderItemId', 'Order item ID'],
+  ['skuNumber', 'SKU'],
+  ...SIDES.flatMap((side): [BulkRowTextField, string][] => {
+    const p = side.label === 'Sender' ? 'From' : 'To';
+    return [
+      [side.name, `${side.label} name`],
+      [side.phone, `${side.label} phone`],
+      [`${p}Company` as BulkRowTextField, `${side.label} company`],
+      [side.street, `${side.label} street`],
+      [`${p}Street2` as BulkRowTextField, `${side.label} street 2`],
+      [side.city, `${side.label} city`],
+      [side.state, `${side.label} state`],
+      [side.zip, `${side.label} zip`],
+      [side.country, `${side.label} country`],
+    ];
+  }),
+  ['PackageDescription', 'Description'],
+  ['PackageReference1', 'Reference 1'],
+  ['PackageReference2', 'Reference 2'],
+];
+
+/** Where each cell's problems are listed: the table's column order, quantity after the sizes as before. */
+const FIELD_ORDER: readonly (keyof BulkRow)[] = [
+  ...TEXT_LABELS.slice(0, -3).map(([field]) => field),
+  ...PACKAGE.map(([field]) => field),
+  'quantity',
+  ...TEXT_LABELS.slice(-3).map(([field]) => field),
+];
+const rank = (field: keyof BulkRow) => FIELD_ORDER.indexOf(field);
+
+/** One problem of a row: the cell it belongs to and the message the user reads. */
+export interface BulkRowProblem {
+  field: keyof BulkRow;
+  message: string;
+}
+
+/**
+ * Every problem of one row with the cell it belongs to, in column order. A cell whose text
+ * the server would refuse gets only that problem. The server runs the same rules on what it receives.
+ */
+export function bulkRowProblems(row: BulkRow): BulkRowProblem[] {
   const r = normalizeBulkRow(row);
-  const errors: string[] = [];
+  const problems: BulkRowProblem[] = [];
+  const badText = new Set<keyof BulkRow>();
+  for (const [field, label] of TEXT_LABELS) {
+    const problem = textProblem(r[field]);
+    if (!problem) continue;
+    badText.add(field);
+    problems.push({ field, message: textProblemMessage(label, problem) });
+  }
+  const report = (field: keyof BulkRow, message: string) => {
+    if (!badText.has(field)) problems.push({ field, message });
+  };
   for (const side of SIDES) {
     const required = (field: BulkRowTextField, label: string): boolean => {
       if (r[field] !== '') return true;
-      errors.push(`${label} is required`);
+      report(field, `${label} is required`);
       return false;
     };
     required(side.name, `${side.label} name`);
     if (r[side.phone] !== '' && !PHONE_PATTERN.test(r[side.phone])) {
-      errors.push(`${side.label} phone must contain only digits, spaces and hyphens, with an optional leading +`);
+      report(
+        side.phone,
+        `${side.label} phone must contain only digits, spaces and hyphens, with an optional leading +`,
+      );
     }
     required(side.street, `${side.label} street`);
     required(side.city, `${side.label} city`);
     if (required(side.state, `${side.label} state`) && !side.isState(r[side.state])) {
-      errors.push(`${side.label} state must be a US state`);
+      report(side.state, `${side.label} state must be a US state`);
     }
     if (required(side.zip, `${side.label} zip`) && !ZIP_PATTERN.test(r[side.zip])) {
-      errors.push(`${side.label} zip must be a 5-digit ZIP code or ZIP+4`);
+      report(side.zip, `${side.label} zip must be a 5-digit ZIP code or ZIP+4`);
     }
-    if (r[side.country] !== 'US') errors.push(`${side.label} country must be US`);
+    if (r[side.country] !== 'US') report(side.country, `${side.label} country must be US`);
   }
-  for (const [field, label] of PACKAGE) {
-    const value = r[field];
-    if (value === null) errors.push(`${label} is required`);
-    else if (!Number.isFinite(value) || value <= 0) errors.push(`${label} must be a positive number`);
+  for (const [field, label, rule] of PACKAGE) {
+    // Cells hold numbers already (parseNumberCell); a blank or unreadable one is null, and a value that
+    // is not above 0 gets the spec's wording (doc 2 §5). Too many decimals and sizes over USPS's limit
+    // are named as the server names them.
+    const positive = `${label} must be a positive number`;
+    const checked = parseDecimal(r[field], label, rule, { format: positive, 'too-small': positive });
+    if (!checked.ok) report(field, checked.message);
   }
-  if (r.quantity === null || !Number.isInteger(r.quantity) || r.quantity < 1) {
-    errors.push('Quantity must be a whole number of at least 1');
+  if (!parseDecimal(r.quantity, 'Quantity', NUMBER_RULES.quantity).ok) {
+    report('quantity', 'Quantity must be a whole number of at least 1');
   }
-  return errors;
+  // Stable: a cell's own problems keep the order they were found in.
+  return problems.sort((a, b) => rank(a.field) - rank(b.field));
+}
+
+/**
+ * Every problem of one row, in column order, as the user reads them in the 'Validation
+ * Errors' modal. The server runs the same rules on what it receives.
+ */
+export function validateBulkRow(row: BulkRow): string[] {
+  return bulkRowProblems(row).map((p) => p.message);
 }
 
 /**

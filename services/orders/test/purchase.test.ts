@@ -169,7 +169,7 @@ describe('bad input gets a clear 4xx and moves no money', () => {
     ['zero length', set('package.package_length', 0), 400, 'Length must be a positive number'],
     ['negative width', set('package.package_width', -1), 400, 'Width must be a positive number'],
     ['huge height', set('package.package_height', 5000), 400, 'Height must be at most 108 inches'],
-    ['text weight', set('package.package_weight', 'heavy'), 400, 'Weight must be a positive number'],
+    ['text weight', set('package.package_weight', 'heavy'), 400, 'Weight must be a number like 12 or 2.5'],
     ['no service', set('service_name', ''), 400, 'Please select a service'],
     ['unknown service', set('service_name', 'Pigeon Post'), 400, 'Service "Pigeon Post" is not available'],
     [

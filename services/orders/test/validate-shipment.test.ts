@@ -135,13 +135,20 @@ describe('validateShipment', () => {
     ['package_width', 'Width'],
     ['package_height', 'Height'],
     ['package_weight', 'Weight'],
-  ] as const)('%s must be a positive number', (field, label) => {
-    for (const bad of [0, -1, 'abc', Number.NaN, Number.POSITIVE_INFINITY]) {
+  ] as const)('%s must be a positive number in plain decimals', (field, label) => {
+    for (const bad of [0, -1, '-2']) {
       expect(
         errorsOf((s) => {
           s.package[field] = bad;
         }),
       ).toEqual([`${label} must be a positive number`]);
+    }
+    for (const bad of ['abc', '0x10', '1e1', Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(
+        errorsOf((s) => {
+          s.package[field] = bad;
+        }),
+      ).toEqual([`${label} must be a number like 12 or 2.5`]);
     }
     expect(
       errorsOf((s) => {

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../app/http';
 import { createAppStore } from '../app/store';
 import { type Column, DataTable, type DataTableProps, type RowChanges, type TableNotice } from './data-table';
-import { copyColumnValues, PHONE_PATTERN, validateCell } from './data-table-validation';
+import { copyColumnValues, PHONE_PATTERN, parseCell, validateCell } from './data-table-validation';
 import { ToastArea } from './toast-area';
 
 interface Parcel {
@@ -79,6 +79,17 @@ describe('editable DataTable: validation', () => {
     expect(validateCell('(555) 0100', 'Phone', { type: 'phone' })).toBe('Invalid phone number');
     expect(validateCell('+1 555-0100', 'Phone', { type: 'phone' })).toBeNull();
     expect(validateCell('', 'Phone', { type: 'phone' })).toBeNull();
+  });
+
+  it('reads number cells as plain decimals only, as the server does', () => {
+    for (const typed of ['0x10', '1e3', '0b11', 'Infinity', '5.']) {
+      expect(validateCell(typed, 'Weight', { type: 'number' })).toBe('Weight must be a number');
+      expect(parseCell(typed, 'number')).toBe(typed);
+    }
+    expect(validateCell(' 2.5 ', 'Weight', { type: 'number', min: 0 })).toBeNull();
+    expect(parseCell(' 2.5 ', 'number')).toBe(2.5);
+    expect(parseCell('.5', 'number')).toBe(0.5);
+    expect(parseCell(' ', 'number')).toBeNull();
   });
 
   it('uses the same phone rule as the server', () => {

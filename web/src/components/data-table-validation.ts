@@ -1,3 +1,5 @@
+import { readDecimal } from '@flatship/proto';
+
 /**
  * Rules of the editable table (spec doc 1 §5, doc 2 §5 "Table inline edit").
  * Kept free of React so screens (the bulk order check, for one) can reuse them.
@@ -35,8 +37,10 @@ export function validateCell(raw: string, header: string, rule: EditRule): strin
   if (value === '') return rule.required ? `${header} is required` : null;
   switch (rule.type) {
     case 'number': {
-      const number = Number(value);
-      if (!Number.isFinite(number)) return `${header} must be a number`;
+      // Plain decimals only (the server's parser): Number() would read '0x10' as 16 and '1e3' as 1000.
+      const read = readDecimal(value);
+      if (typeof read !== 'object') return `${header} must be a number`;
+      const number = read.value;
       if (rule.min !== undefined && number < rule.min) return `${header} must be greater than ${rule.min}`;
       if (rule.max !== undefined && number > rule.max) return `${header} must be less than ${rule.max}`;
       return null;
@@ -48,11 +52,15 @@ export function validateCell(raw: string, header: string, rule: EditRule): strin
   }
 }
 
-/** The value a cell's draft text stands for: numbers for number columns (null when blank), trimmed text otherwise. */
+/**
+ * The value a cell's draft text stands for: numbers for number columns (null when blank; text
+ * that is not a plain decimal stays text, for the server to name), trimmed text otherwise.
+ */
 export function parseCell(raw: string, type: EditableType | undefined): string | number | null {
   const value = raw.trim();
-  if (type === 'number') return value === '' ? null : Number(value);
-  return value;
+  if (type !== 'number') return value;
+  const read = readDecimal(value);
+  return read === 'blank' ? null : read === 'format' ? value : read.value;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { AppError } from '@flatship/kit';
-import { SKU_LIMITS } from '@flatship/proto';
+import { type DecimalRule, NUMBER_RULES, parseDecimal, SKU_LIMITS } from '@flatship/proto';
 import { SKU_MESSAGES } from './sku-messages';
 import type { SkuFields } from './sku-ports';
 
@@ -17,33 +17,28 @@ const NUMBER_LABELS = {
   height: 'Height',
 } as const satisfies Record<NumberKey, string>;
 
-const MAX: Record<NumberKey, number> = {
-  maxQty: SKU_LIMITS.maxQtyMax,
-  weight: SKU_LIMITS.weightMax,
-  length: SKU_LIMITS.dimensionMax,
-  width: SKU_LIMITS.dimensionMax,
-  height: SKU_LIMITS.dimensionMax,
+const RULES: Record<NumberKey, DecimalRule> = {
+  maxQty: NUMBER_RULES.skuMaxQty,
+  weight: NUMBER_RULES.skuWeightLb,
+  length: NUMBER_RULES.skuDimensionIn,
+  width: NUMBER_RULES.skuDimensionIn,
+  height: NUMBER_RULES.skuDimensionIn,
 };
-
-// Plain decimals only: Number() would also take '0x1A', '1e3' or 'Infinity', which no one means as a size.
-const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 class SkuRuleError extends Error {}
 
 const text = (raw: unknown): string =>
   typeof raw === 'string' ? raw.trim() : typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : '';
 
+/** Plain decimals only (proto's parseDecimal): Number() would also take '0x1A', '1e3' or 'Infinity'. */
 function positiveNumber(raw: unknown, key: NumberKey): number {
   const label = NUMBER_LABELS[key];
-  const value = typeof raw === 'number' ? raw : text(raw);
-  // A blank cell is what a user who skipped the field sends; it is not a positive number.
-  if (value === '') throw new SkuRuleError(`${label} must be greater than 0`);
-  const n = typeof value === 'number' ? value : DECIMAL.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isFinite(n)) throw new SkuRuleError(`${label} must be a number`);
-  if (n <= 0) throw new SkuRuleError(`${label} must be greater than 0`);
-  if (key === 'maxQty' && !Number.isInteger(n)) throw new SkuRuleError(`${label} must be a whole number`);
-  if (n > MAX[key]) throw new SkuRuleError(`${label} must be at most ${MAX[key]}`);
-  return n;
+  // The spec's text (doc 2 §5) for a value that is not above 0, and for a blank cell: what a user who
+  // skipped the field sends is not a positive number.
+  const notPositive = `${label} must be greater than 0`;
+  const checked = parseDecimal(raw, label, RULES[key], { blank: notPositive, 'too-small': notPositive });
+  if (!checked.ok) throw new SkuRuleError(checked.message);
+  return checked.value;
 }
 
 function checkFields(raw: unknown): SkuFields {

@@ -1,4 +1,4 @@
-import { isUsState, PHONE_PATTERN, ZIP_PATTERN } from '@flatship/proto';
+import { type DecimalRule, isUsState, NUMBER_RULES, PHONE_PATTERN, parseDecimal, ZIP_PATTERN } from '@flatship/proto';
 
 /**
  * The server-side rules for one shipment, shared by single labels and every
@@ -8,7 +8,7 @@ import { isUsState, PHONE_PATTERN, ZIP_PATTERN } from '@flatship/proto';
 
 export const MAX_TEXT = 200;
 /** USPS's longest side for any domestic parcel, in inches. */
-export const MAX_DIMENSION_IN = 108;
+export const MAX_DIMENSION_IN = NUMBER_RULES.parcelDimensionIn.max;
 
 type Text = string | null | undefined;
 type Numeric = number | string | null | undefined;
@@ -103,13 +103,6 @@ function text(v: unknown): string {
   return '';
 }
 
-/** A number from a number or a numeric string; NaN for anything else (blank included). */
-function toNumber(v: unknown): number {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string' && v.trim() !== '') return Number(v.trim());
-  return Number.NaN;
-}
-
 const isBlank = (v: unknown) => v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
 
 function checkAddress(
@@ -172,18 +165,13 @@ function checkAddress(
   };
 }
 
-function checkMeasure(label: string, v: unknown, max: number | null, unit: string, errors: string[]): number {
-  if (isBlank(v)) {
-    errors.push(`${label} is required`);
-    return 0;
-  }
-  const n = toNumber(v);
-  if (!Number.isFinite(n) || n <= 0) {
-    errors.push(`${label} must be a positive number`);
-    return 0;
-  }
-  if (max !== null && n > max) errors.push(`${label} must be at most ${max} ${unit}`);
-  return n;
+/** A parcel number in plain decimal notation (proto's parseDecimal); 0 after a problem, which is reported. */
+function checkMeasure(label: string, v: unknown, rule: DecimalRule, errors: string[]): number {
+  // The spec's wording for a value that is not above 0 (doc 2 §5).
+  const checked = parseDecimal(v, label, rule, { 'too-small': `${label} must be a positive number` });
+  if (checked.ok) return checked.value;
+  errors.push(checked.message);
+  return 0;
 }
 
 export function validateShipment(input: ShipmentInput, opts: ValidateOptions = {}): ShipmentValidation {
@@ -230,11 +218,11 @@ export function validateShipment(input: ShipmentInput, opts: ValidateOptions = {
   );
 
   const p = input.package ?? {};
-  const length = checkMeasure('Length', p.package_length, MAX_DIMENSION_IN, 'inches', errors);
-  const width = checkMeasure('Width', p.package_width, MAX_DIMENSION_IN, 'inches', errors);
-  const height = checkMeasure('Height', p.package_height, MAX_DIMENSION_IN, 'inches', errors);
+  const length = checkMeasure('Length', p.package_length, NUMBER_RULES.parcelDimensionIn, errors);
+  const width = checkMeasure('Width', p.package_width, NUMBER_RULES.parcelDimensionIn, errors);
+  const height = checkMeasure('Height', p.package_height, NUMBER_RULES.parcelDimensionIn, errors);
   // The ceiling is the chosen service's maxWeight, which only pricing knows; it refuses heavier parcels.
-  const weightLb = checkMeasure('Weight', p.package_weight, null, 'lbs', errors);
+  const weightLb = checkMeasure('Weight', p.package_weight, NUMBER_RULES.parcelWeightLb, errors);
 
   const unit = text(p.package_weight_unit).toUpperCase();
   if (unit && !POUNDS.has(unit)) errors.push('Weight must be given in pounds (LB)');
@@ -246,9 +234,9 @@ export function validateShipment(input: ShipmentInput, opts: ValidateOptions = {
 
   let quantity: number | undefined;
   if (!isBlank(p.package_reference1)) {
-    const q = toNumber(p.package_reference1);
-    if (!Number.isInteger(q) || q < 1) errors.push('Quantity must be a whole number of at least 1');
-    else quantity = q;
+    const q = parseDecimal(p.package_reference1, 'Quantity', NUMBER_RULES.quantity);
+    if (!q.ok) errors.push('Quantity must be a whole number of at least 1');
+    else quantity = q.value;
   }
 
   if (errors.length > 0) return { ok: false, errors };

@@ -1,6 +1,6 @@
 import { AppError } from '@flatship/kit';
-import type { PriceRange } from '@flatship/proto';
-import { centsToDollars } from '@flatship/proto';
+import type { DecimalRule, PriceRange } from '@flatship/proto';
+import { centsToDollars, parseDecimal } from '@flatship/proto';
 import { MESSAGES } from './messages';
 import type { PriceBand } from './types';
 
@@ -10,21 +10,23 @@ export const MAX_PRICE_CENTS = 10_000_000;
 const invalidRanges = () => new AppError('PRICING_INVALID_PRICES', MESSAGES.invalidRanges);
 const invalidPrice = () => new AppError('PRICING_INVALID_PRICES', MESSAGES.invalidPrice);
 
-/** A number, or a string holding one (form inputs send either); anything else is NaN. */
-function toNumber(v: unknown): number {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string' && v.trim() !== '') return Number(v);
-  return Number.NaN;
-}
+// Plain decimal notation only (proto's parseDecimal), as numbers or form text: Number() would read
+// '0x10' as 16, '7e1' as 70 and a JSON 1e-308 as a price that rounds to $0.00.
+const PRICE: DecimalRule = { decimals: 2, min: 0, max: MAX_PRICE_CENTS / 100 };
+/** Range bounds are whole pounds from 1; where they must end is checked against the service below. */
+const RANGE_WEIGHT: DecimalRule = { decimals: 0, min: 1 };
 
 function toCents(price: unknown): number {
-  const dollars = toNumber(price);
-  if (!Number.isFinite(dollars) || dollars < 0) throw invalidPrice();
-  const cents = Math.round(dollars * 100);
-  // 8.95 * 100 is 894.9999999999999: compare with a tolerance far below a cent.
-  if (Math.abs(dollars * 100 - cents) > 1e-6) throw invalidPrice();
-  if (cents > MAX_PRICE_CENTS) throw new AppError('PRICING_INVALID_PRICES', MESSAGES.priceTooHigh);
-  return cents;
+  const checked = parseDecimal(price, 'Price', PRICE);
+  if (checked.ok) return Math.round(checked.value * 100);
+  if (checked.problem === 'too-large') throw new AppError('PRICING_INVALID_PRICES', MESSAGES.priceTooHigh);
+  throw invalidPrice();
+}
+
+function rangeWeight(raw: unknown): number {
+  const checked = parseDecimal(raw, 'Weight', RANGE_WEIGHT);
+  if (!checked.ok) throw invalidRanges();
+  return checked.value;
 }
 
 /**
@@ -39,10 +41,7 @@ export function parsePriceList(input: readonly unknown[], maxWeight: number): Pr
   const bands: PriceBand[] = input.map((item) => {
     if (typeof item !== 'object' || item === null) throw invalidRanges();
     const r = item as Record<string, unknown>;
-    const fromWeight = toNumber(r.fromWeight);
-    const toWeight = toNumber(r.toWeight);
-    if (!Number.isInteger(fromWeight) || !Number.isInteger(toWeight)) throw invalidRanges();
-    return { fromWeight, toWeight, priceCents: toCents(r.price) };
+    return { fromWeight: rangeWeight(r.fromWeight), toWeight: rangeWeight(r.toWeight), priceCents: toCents(r.price) };
   });
   bands.sort((a, b) => a.fromWeight - b.fromWeight);
 

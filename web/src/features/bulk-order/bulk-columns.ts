@@ -1,4 +1,4 @@
-import { type BulkRow, validateBulkRow } from '@flatship/order-files/rows';
+import { type BulkRow, bulkRowProblems } from '@flatship/order-files/rows';
 
 export type BulkField = keyof BulkRow & string;
 export type ColumnGroup = 'order' | 'sender' | 'recipient' | 'package';
@@ -88,39 +88,16 @@ export function cellText(value: unknown): string {
   return value === null || value === undefined ? '' : String(value);
 }
 
-const MESSAGE_FIELDS: [prefix: string, field: BulkField][] = [
-  ...(['Sender', 'Recipient'] as const).flatMap((side): [string, BulkField][] => {
-    const p = side === 'Sender' ? 'From' : 'To';
-    return [
-      [`${side} name`, side === 'Sender' ? 'FromSenderName' : 'ToRecipientName'],
-      [`${side} phone`, `${p}Phone` as BulkField],
-      [`${side} street`, `${p}Street1` as BulkField],
-      [`${side} city`, `${p}City` as BulkField],
-      [`${side} state`, `${p}StateProvince` as BulkField],
-      [`${side} zip`, `${p}ZipPostal` as BulkField],
-      [`${side} country`, `${p}Country` as BulkField],
-    ];
-  }),
-  ['Length', 'PackageLength'],
-  ['Width', 'PackageWidth'],
-  ['Height', 'PackageHeight'],
-  ['Weight', 'PackageWeight'],
-  ['Quantity', 'quantity'],
-];
-
 const NO_PROBLEMS: ReadonlyMap<BulkField, string> = new Map();
 
 /**
- * The cells to highlight, each with its message. The rules are the shared ones the
- * submit check and the server apply; their messages name the field, which places them.
+ * The cells to highlight, each with its (first) message. The rules are the shared ones the
+ * submit check and the server apply; each problem names the cell it belongs to.
  */
 export function rowProblems(row: BulkRow): ReadonlyMap<BulkField, string> {
-  const messages = validateBulkRow(row);
-  if (messages.length === 0) return NO_PROBLEMS;
+  const found = bulkRowProblems(row);
+  if (found.length === 0) return NO_PROBLEMS;
   const problems = new Map<BulkField, string>();
-  for (const message of messages) {
-    const match = MESSAGE_FIELDS.find(([prefix]) => message.startsWith(`${prefix} `));
-    if (match && !problems.has(match[1])) problems.set(match[1], message);
-  }
+  for (const { field, message } of found) if (!problems.has(field)) problems.set(field, message);
   return problems;
 }

@@ -1,4 +1,4 @@
-import type { Address, AvailableService, OrderCreateBody } from '@flatship/proto';
+import { type Address, type AvailableService, type OrderCreateBody, readDecimal } from '@flatship/proto';
 import { ApiError } from '../../app/http';
 
 /** Spec doc 1 §9. */
@@ -120,9 +120,9 @@ export function groupByCategory(services: AvailableService[]): { category: strin
 
 /** Weight as typed, kept between 0 and the service's maximum: a larger value becomes the maximum. */
 export function clampWeight(raw: string, maxWeight: number): string {
-  if (raw.trim() === '') return raw;
-  const value = Number(raw);
-  if (!Number.isFinite(value)) return raw;
+  const read = readDecimal(raw);
+  if (typeof read !== 'object') return raw;
+  const { value } = read;
   if (value > maxWeight) return String(maxWeight);
   if (value < 0) return '0';
   return raw;
@@ -130,8 +130,8 @@ export function clampWeight(raw: string, maxWeight: number): string {
 
 /** The weight the price is asked for: 1 when empty or not a positive number. */
 export function priceWeight(raw: string): number {
-  const value = Number(raw);
-  return raw.trim() !== '' && Number.isFinite(value) && value > 0 ? value : 1;
+  const read = readDecimal(raw);
+  return typeof read === 'object' && read.value > 0 ? read.value : 1;
 }
 
 export interface MissingField {
@@ -182,14 +182,18 @@ export function formProblem(form: LabelForm): { id: string; message: string } | 
       message: `Please fill in the required fields: ${missing.map((m) => m.label).join(', ')}`,
     };
   }
-  const quantity = Number(form.pkg.quantity);
-  if (form.pkg.quantity.trim() !== '' && !(Number.isFinite(quantity) && quantity >= 1)) {
+  const quantity = readDecimal(form.pkg.quantity);
+  if (quantity !== 'blank' && !(typeof quantity === 'object' && quantity.value >= 1)) {
     return { id: fieldId.pkg('quantity'), message: 'Quantity must be at least 1' };
   }
   return null;
 }
 
-const toNumber = (raw: string): number => Number(raw);
+/** Plain decimals as numbers; anything else as typed, so the server names the field (Number() reads '0x10' as 16). */
+const toNumber = (raw: string): number | string => {
+  const read = readDecimal(raw);
+  return typeof read === 'object' ? read.value : raw.trim();
+};
 
 /** The order-create payload of spec doc 1 §3; the checkboxes and any price are left out on purpose. */
 export function buildOrderPayload(form: LabelForm, service: AvailableService, userId: string): OrderCreateBody {

@@ -1,4 +1,4 @@
-import type { Sku } from '@flatship/proto';
+import { readDecimal, type Sku } from '@flatship/proto';
 import { type ChangeEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { type Column, DataTable, type RowChanges } from '../../components/data-table';
@@ -88,7 +88,9 @@ const COLUMNS: Column<Sku>[] = [
 /** A number as typed, or the text itself when it is not one, so the server names the field. */
 const numberOrText = (value: unknown): number | string => {
   const text = value === null || value === undefined ? '' : String(value).trim();
-  return text !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
+  // Plain decimals only: Number() would send '0x10' as 16.
+  const read = readDecimal(text);
+  return typeof read === 'object' ? read.value : text;
 };
 
 function toPreset(values: Record<string, unknown>): SkuPresetInput {
