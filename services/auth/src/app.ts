@@ -1,5 +1,4 @@
 import {
-  answerDatabaseOutages,
   authPlugin,
   type createLogger,
   createServiceApp,
@@ -41,8 +40,6 @@ export async function buildApp(deps: AuthAppDeps): Promise<ServiceApp> {
     logger: deps.logger,
     readiness: [databaseReadiness(deps.db), ...(deps.readiness ?? [])],
   });
-  // Before any route: requests failing because the database is away answer 503, not 500.
-  answerDatabaseOutages(app);
   const users = createUsersRepo(deps.db);
 
   // Auth owns the users table, so it reads token state straight from it: no

@@ -146,7 +146,7 @@ describe('POST /api/auth/login', () => {
       ['a password one character over the limit', 'p'.repeat(LIMITS.passwordMax + 1)],
       ['a very long password', 'p'.repeat(100_000)],
       ['the right password followed by more', `${PASSWORD}${'x'.repeat(LIMITS.passwordMax)}`],
-      ['a password of odd characters', '\u0000\ud800 \u202e😀'],
+      ['a password of odd characters', ' \u202e😀 ünïcödé\u00a0'],
     ])('%s costs a known and an unknown email the same verification', async (_, password) => {
       const r = await register(counted.app);
       const known = await attempt(r.email, password);
@@ -161,6 +161,17 @@ describe('POST /api/auth/login', () => {
       for (const res of [known, unknown]) {
         expect(res.status).toBe(401);
         expect(res.body).toEqual({ code: 'AUTH_INVALID_CREDENTIALS', message: 'Invalid email or password' });
+      }
+    });
+
+    test('a password the boundary refuses (NUL, a lone surrogate) gets the same answer for a known and an unknown email, before any lookup', async () => {
+      const r = await register(counted.app);
+      for (const password of ['\u0000secret', 'secret\ud800']) {
+        const known = await attempt(r.email, password);
+        const unknown = await attempt(uniqueEmail('ghost'), password);
+        expect(known.status).toBe(400);
+        expect(known.body).toEqual(unknown.body);
+        expect([known.verifications, unknown.verifications]).toEqual([0, 0]);
       }
     });
   });

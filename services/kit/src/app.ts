@@ -4,8 +4,12 @@ import { BODY_LIMITS } from '@flatship/proto';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { isDatabaseUnavailable } from './db';
 import { AppError, isAppError, statusOf } from './errors';
 import { findTextProblem, typeboxValidatorCompiler } from './validation';
+
+/** What a caller sees while the database is away: the same words the gateway uses for a service that is down. */
+export const DATABASE_UNAVAILABLE = 'This part of Flatship is not available right now. Please try again later.';
 
 export type ServiceApp = FastifyInstance<
   import('node:http').Server,
@@ -65,6 +69,11 @@ export function createServiceApp(opts: CreateServiceAppOptions): ServiceApp {
   });
 
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    // The database is away (down, restarting): a temporary condition worth retrying, not a bug.
+    if (!isAppError(error) && isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'request failed: the database is unreachable');
+      return reply.status(503).send({ code: 'SERVICE_UNAVAILABLE', message: DATABASE_UNAVAILABLE });
+    }
     if (isAppError(error)) {
       const status = statusOf(error.code);
       if (status >= 500) request.log.error({ err: error }, 'request failed');

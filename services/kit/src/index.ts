@@ -3,7 +3,6 @@ export * from './auth';
 export * from './bus';
 export * from './config';
 export * from './db';
-export * from './db-outage';
 export * from './errors';
 export * from './internal';
 export * from './logger';

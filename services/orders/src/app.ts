@@ -1,6 +1,5 @@
 import type { UserChangeFeed } from '@flatship/kit';
 import {
-  answerDatabaseOutages,
   authPlugin,
   type createLogger,
   createServiceApp,
@@ -55,8 +54,6 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
     logger: deps.logger,
     readiness: [databaseReadiness(deps.db), ...(deps.readiness ?? [])],
   });
-  // Before any route: requests failing because the database is away answer 503, not 500.
-  answerDatabaseOutages(app);
   await app.register(authPlugin, { publicKey: deps.jwtPublicKey, tokenState: deps.tokenState });
 
   const feed = deps.userChanges;

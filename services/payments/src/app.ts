@@ -1,6 +1,5 @@
 import type { UserChangeFeed } from '@flatship/kit';
 import {
-  answerDatabaseOutages,
   authPlugin,
   type createLogger,
   createServiceApp,
@@ -45,8 +44,6 @@ export async function buildApp(deps: PaymentsAppDeps): Promise<ServiceApp> {
     logger: deps.logger,
     readiness: [databaseReadiness(deps.db), ...(deps.readiness ?? [])],
   });
-  // Before any route: requests failing because the database is away answer 503, not 500.
-  answerDatabaseOutages(app);
 
   await app.register(authPlugin, { publicKey: deps.jwtPublicKey, tokenState: deps.tokenState });
 

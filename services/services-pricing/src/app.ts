@@ -1,5 +1,4 @@
 import {
-  answerDatabaseOutages,
   authPlugin,
   type createLogger,
   createServiceApp,
@@ -54,8 +53,6 @@ export async function buildApp(deps: PricingAppDeps): Promise<ServiceApp> {
     bodyLimit: BODY_LIMITS.pricing,
     readiness: [databaseReadiness(deps.db), ...(deps.readiness ?? [])],
   });
-  // Before any route: requests failing because the database is away answer 503, not 500.
-  answerDatabaseOutages(app);
 
   await app.register(authPlugin, { publicKey: deps.publicKey, tokenState: deps.tokenState });
 
