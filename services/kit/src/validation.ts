@@ -185,10 +185,9 @@ export function findTextProblem(value: unknown, schema: unknown, part: string): 
   for (let place = stack.pop(); place; place = stack.pop()) {
     const v = place.value;
     if (typeof v === 'string') {
-      const problem = textProblem(
-        v,
-        place.schemas.some((s) => viewOf(s).isMultiline),
-      );
+      // A whole body or parameter that is text (a CSV upload, say) is a document, not a field: lines are fine.
+      const isDocument = place.parent === null;
+      const problem = textProblem(v, isDocument || place.schemas.some((s) => viewOf(s).isMultiline));
       if (problem) return textProblemMessage(pathOf(place) || part, problem);
     } else if (Array.isArray(v)) {
       const items = itemsOf(place.schemas);

@@ -119,6 +119,16 @@ describe('text that cannot be stored or shown', () => {
     });
     expect(res.json()).toEqual(notAllowed('body'));
   });
+
+  test('a body that is text is a document: its lines and tabs pass', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/loose',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'a,b\n"x,\ty",2\r\n',
+    });
+    expect(res.statusCode).toBe(200);
+  });
 });
 
 describe('tabs and line breaks', () => {
