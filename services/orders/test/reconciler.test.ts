@@ -103,4 +103,31 @@ describe('reconciler', () => {
     await reconcilePendingLabels(s.domain);
     expect((await labelRows(s, u.id))[0]).toMatchObject({ id, status: 'pending' });
   });
+
+  test('a row whose refund was begun is only refunded and cancelled, never bought', async () => {
+    const { u, id } = await crashedLabel({ charged: true, confirmed: true });
+    // Cut off between the refund and the cancellation.
+    expect(
+      await s.domain.labels.startRefund(id, {
+        errorCode: 'ORDERS_CARRIER_FAILED',
+        error: 'Address validation failed',
+        retryable: false,
+      }),
+    ).toBe(true);
+    await s.domain.ledger.refund({ userId: u.id, amountCents: 895, key: `refund:${id}`, chargeKey: chargeKeyFor(id) });
+    await s
+      .db('labels')
+      .where({ id })
+      .update({ updated_at: s.db.raw("now() - interval '3 minutes'") });
+
+    expect(await reconcilePendingLabels(s.domain)).toMatchObject({ cancelled: 1 });
+    expect((await labelRows(s, u.id))[0]).toMatchObject({
+      id,
+      status: 'cancelled',
+      refunded: true,
+      error: 'Address validation failed',
+      pdf_name: null,
+    });
+    expect(await money(u.id)).toEqual({ balance: 2000, kinds: ['admin_adjustment', 'label_charge', 'label_refund'] });
+  });
 });

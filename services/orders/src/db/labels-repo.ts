@@ -19,6 +19,7 @@ export interface LabelRow {
   price_cents: number;
   charge_key: string;
   charged_at: Date | null;
+  refund_started_at: Date | null;
   refunded: boolean;
   request_hash: string | null;
   retryable: boolean;
@@ -46,6 +47,7 @@ export const toRecord = (r: LabelRow): LabelRecord => ({
   priceCents: r.price_cents,
   chargeKey: r.charge_key,
   chargedAt: r.charged_at,
+  refundStartedAt: r.refund_started_at,
   refunded: r.refunded,
   requestHash: r.request_hash,
   retryable: r.retryable,
@@ -118,13 +120,18 @@ export function createLabelsRepo(db: Knex): LabelsRepo {
     },
 
     async markCharged(id, tx) {
-      await q(tx).where({ id }).whereNull('charged_at').update({ charged_at: db.fn.now(), updated_at: db.fn.now() });
+      const n = await q(tx)
+        .where({ id, status: 'pending' })
+        .whereNull('refund_started_at')
+        .update({ charged_at: db.raw('coalesce(charged_at, now())'), updated_at: db.fn.now() });
+      return n === 1;
     },
 
     async complete(id, done, tx) {
       return first(
         await q(tx)
           .where({ id, status: 'pending' })
+          .whereNull('refund_started_at')
           .update({
             status: 'completed',
             tracking_number: done.trackingNumber,
@@ -136,6 +143,19 @@ export function createLabelsRepo(db: Knex): LabelsRepo {
           })
           .returning('*'),
       );
+    },
+
+    async startRefund(id, why, tx) {
+      const n = await q(tx)
+        .where({ id, status: 'pending' })
+        .update({
+          refund_started_at: db.raw('coalesce(refund_started_at, now())'),
+          error_code: why.errorCode,
+          error: why.error,
+          retryable: why.retryable,
+          updated_at: db.fn.now(),
+        });
+      return n === 1;
     },
 
     async cancel(id, why, tx) {

@@ -31,6 +31,11 @@ export interface LabelRecord {
   chargeKey: string;
   /** Set once payments has confirmed the charge; until then a pending row may never have been charged. */
   chargedAt: Date | null;
+  /**
+   * Set on a pending row before its charge is given back: from then on it may only be refunded and
+   * cancelled (never charged again, never completed), whoever finishes it.
+   */
+  refundStartedAt: Date | null;
   refunded: boolean;
   /** Hash of the request that first used `idempotencyKey` (null for rows older than the hash). */
   requestHash: string | null;
@@ -67,9 +72,18 @@ export interface LabelsRepo {
   findById(id: string, tx?: Tx): Promise<LabelRecord | null>;
   findByIdempotencyKey(userId: string, key: string, tx?: Tx): Promise<LabelRecord | null>;
   findByPdfName(pdfName: string, tx?: Tx): Promise<LabelRecord | null>;
-  markCharged(id: string, tx?: Tx): Promise<void>;
-  /** pending → completed; null when the row was no longer pending (someone else finished it). */
+  /**
+   * Notes that payments took the charge. False (nothing written) when the row is no longer pending or
+   * its refund has begun: someone else settled it while the charge was on its way.
+   */
+  markCharged(id: string, tx?: Tx): Promise<boolean>;
+  /** pending (no refund begun) → completed; null when it was not (someone else settled it, or is refunding it). */
   complete(id: string, done: { trackingNumber: string; pdfName: string }, tx?: Tx): Promise<LabelRecord | null>;
+  /**
+   * Records, on a pending row, that its refund is beginning and how it is to end (kept for whoever
+   * finishes it after a crash); false when the row is no longer pending.
+   */
+  startRefund(id: string, why: { errorCode: ErrorCode; error: string; retryable: boolean }, tx?: Tx): Promise<boolean>;
   /** pending → cancelled; null when the row was no longer pending. */
   cancel(
     id: string,

@@ -1,4 +1,4 @@
-import { type FulfilDeps, type FulfilOutcome, fulfilLabel, refundAndCancel } from './fulfil-label';
+import { type FulfilDeps, type FulfilOutcome, finishRefund, fulfilLabel, refundAndCancel } from './fulfil-label';
 import { MESSAGES } from './messages';
 import type { Clock } from './ports';
 
@@ -24,7 +24,8 @@ export interface ReconcileReport {
 
 /**
  * Settles labels left pending by a request that died between charging and
- * buying. A row never confirmed as charged is refunded (if payments holds a
+ * buying. A row whose refund had begun is refunded and cancelled. A row never
+ * confirmed as charged is refunded (if payments holds a
  * charge for it) and cancelled; a charged row is bought again with the same
  * carrier key, and refunded if the carrier refuses. Running it twice, or on
  * two replicas at once, changes nothing more: rows are leased, and every step
@@ -46,7 +47,10 @@ export async function reconcilePendingLabels(
   for (const label of rows) {
     let outcome: FulfilOutcome;
     try {
-      if (!label.chargedAt) {
+      if (label.refundStartedAt) {
+        // Cut off between its refund and its cancellation: it ends as its request meant it to.
+        outcome = await finishRefund(deps, label);
+      } else if (!label.chargedAt) {
         // Its buyer never heard how it ended, so the key may buy afresh.
         outcome = await refundAndCancel(deps, label, 'SERVICE_UNAVAILABLE', MESSAGES.abandoned, { retryable: true });
       } else {
