@@ -67,10 +67,6 @@ describe('single label with in-memory pricing and ledger', () => {
     expect(res.statusCode).toBe(503);
     const [row] = await labelRows(h, u.id);
     expect(row).toMatchObject({ status: 'pending', charged_at: null });
-    await h
-      .db('labels')
-      .where({ id: row!.id })
-      .update({ updated_at: h.db.raw("now() - interval '3 minutes'") });
     const report = await reconcilePendingLabels(h.domain);
     expect(report.cancelled).toBeGreaterThanOrEqual(1);
     expect((await labelRows(h, u.id))[0]).toMatchObject({ status: 'cancelled', refunded: false });
@@ -95,10 +91,6 @@ describe('single label with in-memory pricing and ledger', () => {
     expect(ledger.balances.get(u.id)).toBe(275);
     const [row] = await labelRows(h, u.id);
     expect(row?.status).toBe('pending');
-    await h
-      .db('labels')
-      .where({ id: row!.id })
-      .update({ updated_at: h.db.raw("now() - interval '3 minutes'") });
     await Promise.all([reconcilePendingLabels(h.domain), reconcilePendingLabels(h.domain)]);
     await reconcilePendingLabels(h.domain, { leaseMs: 0 });
     // Cancelled as the request meant it to end: with the carrier's refusal, which a retry cannot change.

@@ -2,6 +2,7 @@ import type { Knex } from '@flatship/kit';
 import type { ErrorCode } from '@flatship/proto';
 import type { LabelRecord, LabelStatus, LabelsRepo, NewLabel, Tx } from '../domain/ports';
 import type { ShipmentAddress, ShipmentParcel } from '../domain/validate-shipment';
+import { heldLockKeysSql, labelLockKeySql } from './purchase-locks';
 import { fromTx } from './transactor';
 
 export interface LabelRow {
@@ -175,6 +176,10 @@ export function createLabelsRepo(db: Knex): LabelsRepo {
       );
     },
 
+    async markRefunded(id, tx) {
+      await q(tx).where({ id, status: 'cancelled' }).update({ refunded: true, updated_at: db.fn.now() });
+    },
+
     async releaseIdempotencyKey(id, tx) {
       const n = await q(tx)
         .where({ id, status: 'cancelled', retryable: true })
@@ -187,20 +192,21 @@ export function createLabelsRepo(db: Knex): LabelsRepo {
       await q(tx).where({ id, status: 'pending' }).update({ error_code: why.errorCode, error: why.error });
     },
 
-    async leaseStalePending(olderThan, leaseUntil, limit) {
+    async listUnheldPending(limit) {
       const result = await db.raw(
-        `update labels set lease_until = ?
-          where id in (
-            select id from labels
-             where status = 'pending' and bulk_order_id is null and updated_at < ? and (lease_until is null or lease_until < now())
-             order by updated_at
-             limit ?
-             for update skip locked)
-            and status = 'pending'
-        returning *`,
-        [leaseUntil, olderThan, limit],
+        `select * from labels
+          where status = 'pending' and bulk_order_id is null
+            and (lease_until is null or lease_until < now())
+            and ${labelLockKeySql('labels.id::text')} not in (${heldLockKeysSql})
+          order by updated_at
+          limit ?`,
+        [limit],
       );
       return (result.rows as LabelRow[]).map(toRecord);
+    },
+
+    async lease(id, until) {
+      return first(await q().where({ id, status: 'pending' }).update({ lease_until: until }).returning('*'));
     },
 
     async listForUser(userId, opts, tx) {

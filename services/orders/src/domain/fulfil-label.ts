@@ -159,9 +159,10 @@ export async function settledOutcome(deps: Pick<FulfilDeps, 'labels'>, id: strin
 /**
  * Buys the label for a pending row that has been charged, stores its PDF and
  * completes the row with `label.purchased` in the same transaction; a carrier
- * refusal refunds and cancels. Safe to run twice for one row: the carrier key
- * is the label id, and only one completion or cancellation can win (never a
- * completion once a refund has begun).
+ * refusal refunds and cancels. The caller holds the purchase (`PurchaseLocks`).
+ * Even so, safe to run twice for one row: the carrier key is the label id, and
+ * only one completion or cancellation can win (never a completion once a
+ * refund has begun).
  * `keepRetryable` leaves a row whose carrier failure may pass pending for a later
  * attempt; without it such a row is refunded and cancelled too, because its buyer
  * is being told it failed.
