@@ -12,6 +12,7 @@ import {
 import type { UserChangedEvent } from '@flatship/proto';
 import { createBulkRepo } from './db/bulk-repo';
 import { createLabelsRepo } from './db/labels-repo';
+import { createPurchaseLocks } from './db/purchase-locks';
 import { createTransactor } from './db/transactor';
 import type { EventRecorder } from './domain/bulk/ports';
 import type { CarrierPort, FileStore, LedgerPort, PublishLabelPurchased, QuotePort } from './domain/ports';
@@ -25,6 +26,13 @@ import { registerTemplateRoute } from './routes/template';
 export interface OrdersAppDeps {
   /** Connected to the orders schema (migrations already applied). */
   db: Knex;
+  /**
+   * A pool of its own on the same database, whose connections each hold the lock of one single-label
+   * purchase for as long as it runs (carrier call included). Never `db`: a purchase holding a lock
+   * still writes through `db`, so sharing one pool could leave every connection held by purchases
+   * waiting for another. Its size caps the purchases at work at once; more wait for a connection.
+   */
+  lockDb: Knex;
   logger: ReturnType<typeof createLogger> | false;
   jwtPublicKey: string;
   /** Current token states (from auth, cached and refreshed by `user.changed`). */
@@ -80,6 +88,7 @@ export function createDomainDeps(
   deps: Pick<
     OrdersAppDeps,
     | 'db'
+    | 'lockDb'
     | 'quotes'
     | 'ledger'
     | 'carrier'
@@ -97,6 +106,7 @@ export function createDomainDeps(
     events: deps.events,
     retryWaitMs: deps.retryWaitMs ?? 15_000,
     transactor: createTransactor(deps.db),
+    purchaseLocks: createPurchaseLocks(deps.lockDb),
     quotes: deps.quotes,
     ledger: deps.ledger,
     carrier: deps.carrier,

@@ -28,10 +28,16 @@ export const OrdersConfigSchema = Type.Object({
     default: 15_000,
     description: 'how long retry-failed waits for the retried labels before answering',
   }),
+  PURCHASE_LOCK_CONNECTIONS: Type.Integer({
+    minimum: 1,
+    default: 20,
+    description:
+      'database connections set aside to hold the locks of single-label purchases at work; caps how many run at once',
+  }),
   RECONCILE_INTERVAL_MS: Type.Integer({
     minimum: 1000,
     default: 60_000,
-    description: 'how often pending labels left by a crash are settled',
+    description: 'how often single-label purchases cut off by a crash are settled',
   }),
 });
 export type OrdersConfig = Static<typeof OrdersConfigSchema>;

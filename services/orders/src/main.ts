@@ -28,6 +28,8 @@ await runService('orders', async () => {
   const config = loadConfig(OrdersConfigSchema);
   const logger = createLogger('orders', config.LOG_LEVEL);
   const db = createDb(config.DATABASE_URL, ORDERS_SCHEMA, { logger });
+  // Purchases hold an advisory lock on a connection of their own while they run, so they can always still write.
+  const lockDb = createDb(config.DATABASE_URL, ORDERS_SCHEMA, { max: config.PURCHASE_LOCK_CONNECTIONS, logger });
   const applied = await migrate(db, ORDERS_SCHEMA, migrations);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
 
@@ -51,6 +53,7 @@ await runService('orders', async () => {
 
   const ports = {
     db,
+    lockDb,
     quotes: createPricingQuotes(client(config.PRICING_URL)),
     ledger: createPaymentsLedger(client(config.PAYMENTS_URL)),
     carrier: createSandboxCarrier({ failureRate: config.CARRIER_FAILURE_RATE }),
@@ -83,6 +86,7 @@ await runService('orders', async () => {
       await outbox.flush().catch((err: unknown) => logger.warn({ err }, 'outbox not fully relayed at shutdown'));
       await bus.close();
       await db.destroy();
+      await lockDb.destroy();
     },
   };
 });

@@ -1,4 +1,5 @@
 import type { Knex } from '@flatship/kit';
+import { labelLockHoldersSql } from '../src/db/purchase-locks';
 import type { CarrierPort, LedgerPort } from '../src/domain/ports';
 
 /**
@@ -104,4 +105,13 @@ export async function crashHolderOf(db: Knex, table: string, id: string): Promis
       where pid <> pg_backend_pid() and backend_xid = (select xmax from ?? where id = ?)`,
     [table, id],
   );
+}
+
+/**
+ * What the database sees when the process buying a single label dies: the
+ * connection holding the purchase's advisory lock drops, and the lock with it.
+ * Waits until that backend is gone. Nothing happens if no one holds the lock.
+ */
+export async function crashLabelLockHolder(db: Knex, labelId: string): Promise<void> {
+  await db.raw(`select pg_terminate_backend(pid, 5000) from (${labelLockHoldersSql('?')}) holders`, [labelId]);
 }

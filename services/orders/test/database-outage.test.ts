@@ -55,8 +55,8 @@ test('a label bought while PostgreSQL restarts is delivered once it is back, cha
       ...s.domain,
       labels: {
         ...labels,
-        leaseStalePending: async (...args) => {
-          const rows = await labels.leaseStalePending(...args);
+        listUnheldPending: async (...args: Parameters<typeof labels.listUnheldPending>) => {
+          const rows = await labels.listUnheldPending(...args);
           rounds++;
           return rows;
         },

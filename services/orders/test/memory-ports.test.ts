@@ -67,10 +67,6 @@ describe('single label with in-memory pricing and ledger', () => {
     expect(res.statusCode).toBe(503);
     const [row] = await labelRows(h, u.id);
     expect(row).toMatchObject({ status: 'pending', charged_at: null });
-    await h
-      .db('labels')
-      .where({ id: row!.id })
-      .update({ updated_at: h.db.raw("now() - interval '3 minutes'") });
     const report = await reconcilePendingLabels(h.domain);
     expect(report.cancelled).toBeGreaterThanOrEqual(1);
     expect((await labelRows(h, u.id))[0]).toMatchObject({ status: 'cancelled', refunded: false });
@@ -95,13 +91,15 @@ describe('single label with in-memory pricing and ledger', () => {
     expect(ledger.balances.get(u.id)).toBe(275);
     const [row] = await labelRows(h, u.id);
     expect(row?.status).toBe('pending');
-    await h
-      .db('labels')
-      .where({ id: row!.id })
-      .update({ updated_at: h.db.raw("now() - interval '3 minutes'") });
     await Promise.all([reconcilePendingLabels(h.domain), reconcilePendingLabels(h.domain)]);
     await reconcilePendingLabels(h.domain, { leaseMs: 0 });
-    expect((await labelRows(h, u.id))[0]).toMatchObject({ status: 'cancelled', refunded: true });
+    // Cancelled as the request meant it to end: with the carrier's refusal, which a retry cannot change.
+    expect((await labelRows(h, u.id))[0]).toMatchObject({
+      status: 'cancelled',
+      refunded: true,
+      error: 'Address validation failed: the recipient address could not be verified.',
+      retryable: false,
+    });
     expect(ledger.balances.get(u.id)).toBe(1000);
     expect(ledger.entries.filter((e) => e.userId === u.id).map((e) => e.kind)).toEqual(['charge', 'refund']);
   });
@@ -134,7 +132,7 @@ describe('single label with in-memory pricing and ledger', () => {
     carrier.outages = 0;
     // Put the cancelled row back to charged-and-pending, as if the request had died mid-way.
     const [row] = await labelRows(h, u.id);
-    await h.db('labels').where({ id: row!.id }).update({ status: 'pending', refunded: false });
+    await h.db('labels').where({ id: row!.id }).update({ status: 'pending', refunded: false, refund_started_at: null });
     const label = (await h.domain.labels.findById(row!.id))!;
     const outcomes = await Promise.all([
       fulfilLabel(h.domain, label, { keepRetryable: true }),

@@ -15,8 +15,9 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 /**
- * Leaves the state a crash would: a pending row, optionally charged in payments,
- * optionally confirmed as charged on the row, untouched for three minutes.
+ * Leaves the state a crash would: a pending row that no purchase holds, optionally
+ * charged in payments, optionally confirmed as charged on the row. Just now: the
+ * reconciler does not wait for a row to age.
  */
 async function crashedLabel(opts: { charged: boolean; confirmed: boolean; receiver?: string }) {
   const u = user(s);
@@ -39,10 +40,6 @@ async function crashedLabel(opts: { charged: boolean; confirmed: boolean; receiv
   if (!inserted.ok) throw new Error('not inserted');
   if (opts.charged) await s.domain.ledger.charge({ userId: u.id, amountCents: 895, key: chargeKeyFor(id) });
   if (opts.confirmed) await s.domain.labels.markCharged(id);
-  await s
-    .db('labels')
-    .where({ id })
-    .update({ updated_at: s.db.raw("now() - interval '3 minutes'") });
   return { u, id };
 }
 
@@ -97,10 +94,47 @@ describe('reconciler', () => {
     expect(await money(u.id)).toEqual({ balance: 2000, kinds: ['admin_adjustment', 'label_charge', 'label_refund'] });
   });
 
-  test('rows still fresh are left to the request working on them', async () => {
+  test('a row held by the purchase at work on it is left alone, however old; the first run after it lets go settles it', async () => {
     const { u, id } = await crashedLabel({ charged: true, confirmed: true });
-    await s.db('labels').where({ id }).update({ updated_at: s.db.fn.now() });
+    await s
+      .db('labels')
+      .where({ id })
+      .update({ updated_at: s.db.raw("now() - interval '1 day'") });
+    const hold = await s.domain.purchaseLocks.tryHold(id);
+    expect(hold).not.toBeNull();
+    // Nor can anyone else take it while it is held, and the reconciler does not even list it.
+    expect(await s.domain.purchaseLocks.tryHold(id)).toBeNull();
+    expect((await s.domain.labels.listUnheldPending(1000)).map((r) => r.id)).not.toContain(id);
     await reconcilePendingLabels(s.domain);
     expect((await labelRows(s, u.id))[0]).toMatchObject({ id, status: 'pending' });
+
+    await hold!.release();
+    expect((await s.domain.labels.listUnheldPending(1000)).map((r) => r.id)).toContain(id);
+    await reconcilePendingLabels(s.domain);
+    expect((await labelRows(s, u.id))[0]).toMatchObject({ id, status: 'completed' });
+    expect(await money(u.id)).toEqual({ balance: 2000 - 895, kinds: ['admin_adjustment', 'label_charge'] });
+  });
+
+  test('a row whose refund was begun is only refunded and cancelled, never bought', async () => {
+    const { u, id } = await crashedLabel({ charged: true, confirmed: true });
+    // Cut off between the refund and the cancellation.
+    expect(
+      await s.domain.labels.startRefund(id, {
+        errorCode: 'ORDERS_CARRIER_FAILED',
+        error: 'Address validation failed',
+        retryable: false,
+      }),
+    ).toBe(true);
+    await s.domain.ledger.refund({ userId: u.id, amountCents: 895, key: `refund:${id}`, chargeKey: chargeKeyFor(id) });
+
+    expect(await reconcilePendingLabels(s.domain)).toMatchObject({ cancelled: 1 });
+    expect((await labelRows(s, u.id))[0]).toMatchObject({
+      id,
+      status: 'cancelled',
+      refunded: true,
+      error: 'Address validation failed',
+      pdf_name: null,
+    });
+    expect(await money(u.id)).toEqual({ balance: 2000, kinds: ['admin_adjustment', 'label_charge', 'label_refund'] });
   });
 });

@@ -58,6 +58,8 @@ export async function startOrders(
 ): Promise<OrdersHarness> {
   const tdb = await createTestDatabase('orders', opts.adminUrl);
   const db = createDb(tdb.url, ORDERS_SCHEMA, { max: 20 });
+  // Fewer than the concurrency test's 50 purchases, so that it also shows the rest waiting their turn.
+  const lockDb = createDb(tdb.url, ORDERS_SCHEMA, { max: 20 });
   await migrate(db, ORDERS_SCHEMA, migrations);
   await migrateBus(db, 'bus');
   const bus = createPostgresBus({ db, schema: 'bus' });
@@ -69,6 +71,7 @@ export async function startOrders(
   const ports = await makePorts({ url: tdb.url, keys, states });
   const deps = {
     db,
+    lockDb,
     quotes: ports.quotes,
     ledger: ports.ledger,
     carrier: ports.carrier ?? createSandboxCarrier(),
@@ -102,6 +105,7 @@ export async function startOrders(
       await opts.onClose?.();
       await bus.close();
       await db.destroy();
+      await lockDb.destroy();
       await tdb.drop();
       await rm(filesDir, { recursive: true, force: true });
     },

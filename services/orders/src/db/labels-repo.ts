@@ -2,6 +2,7 @@ import type { Knex } from '@flatship/kit';
 import type { ErrorCode } from '@flatship/proto';
 import type { LabelRecord, LabelStatus, LabelsRepo, NewLabel, Tx } from '../domain/ports';
 import type { ShipmentAddress, ShipmentParcel } from '../domain/validate-shipment';
+import { heldLockKeysSql, labelLockKeySql } from './purchase-locks';
 import { fromTx } from './transactor';
 
 export interface LabelRow {
@@ -19,6 +20,7 @@ export interface LabelRow {
   price_cents: number;
   charge_key: string;
   charged_at: Date | null;
+  refund_started_at: Date | null;
   refunded: boolean;
   request_hash: string | null;
   retryable: boolean;
@@ -46,6 +48,7 @@ export const toRecord = (r: LabelRow): LabelRecord => ({
   priceCents: r.price_cents,
   chargeKey: r.charge_key,
   chargedAt: r.charged_at,
+  refundStartedAt: r.refund_started_at,
   refunded: r.refunded,
   requestHash: r.request_hash,
   retryable: r.retryable,
@@ -118,13 +121,18 @@ export function createLabelsRepo(db: Knex): LabelsRepo {
     },
 
     async markCharged(id, tx) {
-      await q(tx).where({ id }).whereNull('charged_at').update({ charged_at: db.fn.now(), updated_at: db.fn.now() });
+      const n = await q(tx)
+        .where({ id, status: 'pending' })
+        .whereNull('refund_started_at')
+        .update({ charged_at: db.raw('coalesce(charged_at, now())'), updated_at: db.fn.now() });
+      return n === 1;
     },
 
     async complete(id, done, tx) {
       return first(
         await q(tx)
           .where({ id, status: 'pending' })
+          .whereNull('refund_started_at')
           .update({
             status: 'completed',
             tracking_number: done.trackingNumber,
@@ -136,6 +144,19 @@ export function createLabelsRepo(db: Knex): LabelsRepo {
           })
           .returning('*'),
       );
+    },
+
+    async startRefund(id, why, tx) {
+      const n = await q(tx)
+        .where({ id, status: 'pending' })
+        .update({
+          refund_started_at: db.raw('coalesce(refund_started_at, now())'),
+          error_code: why.errorCode,
+          error: why.error,
+          retryable: why.retryable,
+          updated_at: db.fn.now(),
+        });
+      return n === 1;
     },
 
     async cancel(id, why, tx) {
@@ -155,6 +176,10 @@ export function createLabelsRepo(db: Knex): LabelsRepo {
       );
     },
 
+    async markRefunded(id, tx) {
+      await q(tx).where({ id, status: 'cancelled' }).update({ refunded: true, updated_at: db.fn.now() });
+    },
+
     async releaseIdempotencyKey(id, tx) {
       const n = await q(tx)
         .where({ id, status: 'cancelled', retryable: true })
@@ -167,20 +192,21 @@ export function createLabelsRepo(db: Knex): LabelsRepo {
       await q(tx).where({ id, status: 'pending' }).update({ error_code: why.errorCode, error: why.error });
     },
 
-    async leaseStalePending(olderThan, leaseUntil, limit) {
+    async listUnheldPending(limit) {
       const result = await db.raw(
-        `update labels set lease_until = ?
-          where id in (
-            select id from labels
-             where status = 'pending' and bulk_order_id is null and updated_at < ? and (lease_until is null or lease_until < now())
-             order by updated_at
-             limit ?
-             for update skip locked)
-            and status = 'pending'
-        returning *`,
-        [leaseUntil, olderThan, limit],
+        `select * from labels
+          where status = 'pending' and bulk_order_id is null
+            and (lease_until is null or lease_until < now())
+            and ${labelLockKeySql('labels.id::text')} not in (${heldLockKeysSql})
+          order by updated_at
+          limit ?`,
+        [limit],
       );
       return (result.rows as LabelRow[]).map(toRecord);
+    },
+
+    async lease(id, until) {
+      return first(await q().where({ id, status: 'pending' }).update({ lease_until: until }).returning('*'));
     },
 
     async listForUser(userId, opts, tx) {

@@ -1,14 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError, statusOf } from '@flatship/kit';
 import { centsToDollars, type OrderCreateBody, type OrderCreateReply } from '@flatship/proto';
-import { type FulfilDeps, fulfilLabel } from './fulfil-label';
+import {
+  type FulfilDeps,
+  type FulfilOutcome,
+  finishRefund,
+  fulfilLabel,
+  refundKeyFor,
+  settledOutcome,
+} from './fulfil-label';
 import { MESSAGES } from './messages';
-import type { LabelRecord, QuotePort } from './ports';
+import type { LabelRecord, PurchaseHold, PurchaseLocks, QuotePort } from './ports';
 import { requestHash } from './request-hash';
 import { validateShipment } from './validate-shipment';
 
 export interface CreateLabelDeps extends FulfilDeps {
   quotes: QuotePort;
+  purchaseLocks: PurchaseLocks;
 }
 
 export interface CreateLabelInput {
@@ -44,21 +52,30 @@ function assertSameRequest(label: LabelRecord, hash: string): void {
   }
 }
 
+const inProgress = () => new AppError('ORDERS_IN_PROGRESS', MESSAGES.inProgress);
+
 /** The answer the first request with this key got (or is still working on). */
 function replay(label: LabelRecord): OrderCreateReply {
   if (label.status === 'completed') return createdReply(label);
   if (label.status === 'cancelled') {
     throw new AppError(label.errorCode ?? 'ORDERS_CARRIER_FAILED', label.error ?? MESSAGES.abandoned);
   }
-  throw new AppError('ORDERS_IN_PROGRESS', MESSAGES.inProgress);
+  throw inProgress();
+}
+
+function answer(outcome: FulfilOutcome): OrderCreateReply {
+  if (outcome.kind === 'completed') return createdReply(outcome.label);
+  throw new AppError(outcome.errorCode, outcome.message);
 }
 
 /**
  * A key seen before. A label bought under it is answered again, and so is a
  * refusal that a retry cannot change (the carrier refused this shipment). A
- * purchase that ended without a label for a reason that may pass (cut off and
- * settled by the reconciler, carrier unreachable, balance short) holds no money:
- * its key is handed to this request, which buys afresh (null). Still pending: 409.
+ * purchase still pending is carried on by this request when no one is at work
+ * on it (see `carryOn`), and answered 409 when someone is. A purchase that
+ * ended without a label for a reason that may pass (cut off and settled, carrier
+ * unreachable, balance short) holds no money: its key is handed to this
+ * request, which buys afresh (null).
  */
 async function answerRetry(
   deps: CreateLabelDeps,
@@ -66,19 +83,57 @@ async function answerRetry(
   hash: string,
 ): Promise<OrderCreateReply | null> {
   assertSameRequest(earlier, hash);
-  if (earlier.status !== 'cancelled' || !earlier.retryable) return replay(earlier);
-  // Only one retry can take the key; any other is told the purchase is under way.
-  if (!(await deps.labels.releaseIdempotencyKey(earlier.id))) {
-    throw new AppError('ORDERS_IN_PROGRESS', MESSAGES.inProgress);
+  let label = earlier;
+  if (label.status === 'pending') {
+    const carried = await carryOn(deps, label);
+    if ('reply' in carried) return carried.reply;
+    label = carried.settled;
   }
-  deps.logger.info({ labelId: earlier.id, errorCode: earlier.errorCode }, 'idempotency key buys afresh');
+  if (label.status !== 'cancelled' || !label.retryable) return replay(label);
+  // Only one retry can take the key; any other is told the purchase is under way.
+  if (!(await deps.labels.releaseIdempotencyKey(label.id))) throw inProgress();
+  deps.logger.info({ labelId: label.id, errorCode: label.errorCode }, 'idempotency key buys afresh');
   return null;
+}
+
+/**
+ * A retry of a purchase whose row is still pending. If the request working on
+ * it holds it, that request is alive: 409. If no one does, the purchase was cut
+ * off (its process died, or an outage left the row to the reconciler), and this
+ * request carries it on at once under the same charge and carrier keys, so
+ * payments and the carrier take it at most once. A row whose refund had begun
+ * is only refunded and cancelled; what it became is then answered as usual.
+ */
+async function carryOn(
+  deps: CreateLabelDeps,
+  earlier: LabelRecord,
+): Promise<{ reply: OrderCreateReply } | { settled: LabelRecord }> {
+  const hold = await deps.purchaseLocks.tryHold(earlier.id);
+  if (!hold) throw inProgress();
+  try {
+    const label = await deps.labels.findById(earlier.id);
+    if (!label) throw new AppError('INTERNAL', `label ${earlier.id} vanished`);
+    if (label.status !== 'pending') return { settled: label };
+    if (label.refundStartedAt) {
+      const outcome = await finishRefund(deps, label);
+      // Payments could not take the refund now; the reconciler goes on with it.
+      if (outcome.kind === 'pending') throw inProgress();
+      if (outcome.kind === 'completed') return { reply: createdReply(outcome.label) };
+      return { settled: outcome.label };
+    }
+    deps.logger.info({ labelId: label.id }, 'carrying on a purchase that was cut off');
+    return { reply: await purchase(deps, label, hold) };
+  } finally {
+    await hold.release();
+  }
 }
 
 /**
  * Buys one label: validate, price on the server, record the row, charge,
  * buy from the carrier, store the PDF. Money never moves without a row that
- * says why, and a label that was not bought is refunded.
+ * says why, and a label that was not bought is refunded. The purchase is held
+ * (`PurchaseLocks`) from before its row exists until it is done, so nothing
+ * settles it while it runs, and a crash lets go of it at once.
  */
 export async function createLabel(deps: CreateLabelDeps, input: CreateLabelInput): Promise<OrderCreateReply> {
   const checked = validateShipment(input.body);
@@ -89,8 +144,8 @@ export async function createLabel(deps: CreateLabelDeps, input: CreateLabelInput
   if (input.idempotencyKey) {
     const earlier = await deps.labels.findByIdempotencyKey(input.userId, input.idempotencyKey);
     if (earlier) {
-      const answer = await answerRetry(deps, earlier, hash);
-      if (answer) return answer;
+      const again = await answerRetry(deps, earlier, hash);
+      if (again) return again;
     }
   }
 
@@ -101,50 +156,91 @@ export async function createLabel(deps: CreateLabelDeps, input: CreateLabelInput
   if (!quote) throw new AppError('INTERNAL', 'pricing returned no quote');
 
   const id = randomUUID();
-  const inserted = await deps.labels.insertPending({
-    id,
-    userId: input.userId,
-    idempotencyKey: input.idempotencyKey,
-    serviceUid: quote.serviceUid,
-    serviceName: quote.serviceName,
-    sender: shipment.sender,
-    receiver: shipment.receiver,
-    parcel: shipment.parcel,
-    priceCents: quote.priceCents,
-    chargeKey: chargeKeyFor(id),
-    requestHash: input.idempotencyKey ? hash : null,
-  });
-  // Lost a race with a concurrent request carrying the same key.
-  if (!inserted.ok) {
-    assertSameRequest(inserted.existing, hash);
-    return replay(inserted.existing);
-  }
-  const label = inserted.label;
-
+  const hold = await deps.purchaseLocks.tryHold(id);
+  if (!hold) throw new AppError('INTERNAL', `label ${id} is held before it exists`);
   try {
-    await deps.ledger.charge({
+    const inserted = await deps.labels.insertPending({
+      id,
+      userId: input.userId,
+      idempotencyKey: input.idempotencyKey,
+      serviceUid: quote.serviceUid,
+      serviceName: quote.serviceName,
+      sender: shipment.sender,
+      receiver: shipment.receiver,
+      parcel: shipment.parcel,
+      priceCents: quote.priceCents,
+      chargeKey: chargeKeyFor(id),
+      requestHash: input.idempotencyKey ? hash : null,
+    });
+    // Lost a race with a concurrent request carrying the same key.
+    if (!inserted.ok) {
+      assertSameRequest(inserted.existing, hash);
+      return replay(inserted.existing);
+    }
+    return await purchase(deps, inserted.label, hold);
+  } finally {
+    await hold.release();
+  }
+}
+
+/**
+ * Charges (unless that is known to be done) and buys the label of a pending
+ * row this request holds. The charge is sent only after the held connection
+ * itself has seen the row pending with no refund begun; if the row was
+ * settled by someone else while the charge was on its way (possible only if
+ * the hold was lost with its connection), the charge is given back.
+ */
+async function purchase(deps: CreateLabelDeps, label: LabelRecord, hold: PurchaseHold): Promise<OrderCreateReply> {
+  if (!label.chargedAt) {
+    if (!(await hold.canCharge())) return answer(await settledOutcome(deps, label.id));
+    try {
+      await deps.ledger.charge({
+        userId: label.userId,
+        amountCents: label.priceCents,
+        key: label.chargeKey,
+        memo: `Label ${label.id} (${label.serviceName})`,
+      });
+    } catch (err) {
+      // A refusal (4xx) means nothing was charged. Anything else leaves the row pending
+      // and uncharged as far as we know; the reconciler settles it with payments.
+      if (isAppError(err) && statusOf(err.code) < 500) {
+        await deps.labels.cancel(label.id, {
+          errorCode: err.code,
+          error: err.message,
+          refunded: false,
+          // After a top-up the same request may go through.
+          retryable: err.code === 'PAYMENTS_INSUFFICIENT_BALANCE',
+        });
+      }
+      throw err;
+    }
+    if (!(await deps.labels.markCharged(label.id))) return answer(await giveBackLateCharge(deps, label));
+  }
+  return answer(await fulfilLabel(deps, label, { keepRetryable: false }));
+}
+
+/**
+ * A charge that landed after the row was settled without it. If the row was
+ * completed (by someone who took the same charge key), the charge pays for that
+ * label. Otherwise nothing was bought with it, so it goes back, under the one
+ * refund key of the label, which payments takes at most once.
+ */
+async function giveBackLateCharge(deps: CreateLabelDeps, label: LabelRecord): Promise<FulfilOutcome> {
+  const now = await settledOutcome(deps, label.id);
+  if (now.kind === 'completed') return now;
+  try {
+    await deps.ledger.refund({
       userId: label.userId,
       amountCents: label.priceCents,
-      key: label.chargeKey,
-      memo: `Label ${label.id} (${label.serviceName})`,
+      key: refundKeyFor(label.id),
+      chargeKey: label.chargeKey,
+      memo: `Refund of label ${label.id}, charged after it was settled`,
     });
   } catch (err) {
-    // A refusal (4xx) means nothing was charged. Anything else leaves the row pending
-    // and uncharged as far as we know; the reconciler settles it with payments.
-    if (isAppError(err) && statusOf(err.code) < 500) {
-      await deps.labels.cancel(label.id, {
-        errorCode: err.code,
-        error: err.message,
-        refunded: false,
-        // After a top-up the same request may go through.
-        retryable: err.code === 'PAYMENTS_INSUFFICIENT_BALANCE',
-      });
-    }
+    // Nothing on the row asks for this refund again: whoever settled it found no charge.
+    deps.logger.error({ err, labelId: label.id }, 'a charge taken after its label was settled could not be refunded');
     throw err;
   }
-  await deps.labels.markCharged(label.id);
-
-  const outcome = await fulfilLabel(deps, label, { keepRetryable: false });
-  if (outcome.kind === 'completed') return createdReply(outcome.label);
-  throw new AppError(outcome.errorCode, outcome.message);
+  await deps.labels.markRefunded(label.id);
+  return settledOutcome(deps, label.id);
 }

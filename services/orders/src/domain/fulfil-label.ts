@@ -39,6 +39,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** How long recording a bought label waits for a database that is away (restarting) before giving up. */
 const DATABASE_WAIT_MS = 15_000;
 
+export const refundKeyFor = (labelId: string) => `refund:${labelId}`;
+
 export function carrierRequestFor(label: LabelRecord): CarrierLabelRequest {
   const { parcel } = label;
   return {
@@ -83,6 +85,10 @@ async function buy(deps: FulfilDeps, label: LabelRecord): Promise<CarrierLabelRe
  * fixed per label, and a label that was never charged (payments knows no such
  * charge) is simply cancelled. `retryable` says the failure may pass, so the
  * purchase's idempotency key may be used again for a new one.
+ *
+ * The row says its refund has begun before any money moves, so a crash between
+ * the refund and the cancellation leaves a row that can only be refunded and
+ * cancelled by whoever finishes it, never completed or charged again.
  */
 export async function refundAndCancel(
   deps: Pick<FulfilDeps, 'labels' | 'ledger' | 'logger'>,
@@ -91,12 +97,15 @@ export async function refundAndCancel(
   message: string,
   opts: { retryable: boolean },
 ): Promise<FulfilOutcome> {
+  if (!(await deps.labels.startRefund(label.id, { errorCode, error: message, retryable: opts.retryable }))) {
+    return settledOutcome(deps, label.id);
+  }
   let refunded = true;
   try {
     await deps.ledger.refund({
       userId: label.userId,
       amountCents: label.priceCents,
-      key: `refund:${label.id}`,
+      key: refundKeyFor(label.id),
       chargeKey: label.chargeKey,
       memo: `Refund of label ${label.id}`,
     });
@@ -104,9 +113,8 @@ export async function refundAndCancel(
     if (isAppError(err) && err.code === 'PAYMENTS_CHARGE_NOT_FOUND') {
       refunded = false;
     } else {
-      // The row stays pending and charged, so the reconciler refunds it later.
+      // The row stays pending with its refund begun, so the reconciler refunds it later.
       deps.logger.error({ err, labelId: label.id }, 'refund failed; left for the reconciler');
-      await deps.labels.noteError(label.id, { errorCode, error: message });
       return { kind: 'pending', errorCode, message, retryable: false };
     }
   }
@@ -117,11 +125,24 @@ export async function refundAndCancel(
     retryable: opts.retryable,
   });
   if (cancelled) return { kind: 'cancelled', label: cancelled, errorCode, message };
-  return settled(deps, label.id);
+  return settledOutcome(deps, label.id);
 }
 
-/** Someone else moved the row on first; report what it became. */
-async function settled(deps: Pick<FulfilDeps, 'labels'>, id: string): Promise<FulfilOutcome> {
+/**
+ * Finishes a row whose refund was begun by someone who did not get to cancel it
+ * (a crash, or payments down at the time), as that someone meant it to end.
+ */
+export function finishRefund(
+  deps: Pick<FulfilDeps, 'labels' | 'ledger' | 'logger'>,
+  label: LabelRecord,
+): Promise<FulfilOutcome> {
+  return refundAndCancel(deps, label, label.errorCode ?? 'SERVICE_UNAVAILABLE', label.error ?? MESSAGES.abandoned, {
+    retryable: label.retryable,
+  });
+}
+
+/** What a row became when someone else moved it on first (or is moving it on). */
+export async function settledOutcome(deps: Pick<FulfilDeps, 'labels'>, id: string): Promise<FulfilOutcome> {
   const now = await deps.labels.findById(id);
   if (now?.status === 'completed') return { kind: 'completed', label: now };
   if (now?.status === 'cancelled') {
@@ -132,14 +153,19 @@ async function settled(deps: Pick<FulfilDeps, 'labels'>, id: string): Promise<Fu
       message: now.error ?? MESSAGES.abandoned,
     };
   }
+  if (now?.status === 'pending') {
+    return { kind: 'pending', errorCode: 'ORDERS_IN_PROGRESS', message: MESSAGES.inProgress, retryable: false };
+  }
   throw new AppError('INTERNAL', `label ${id} vanished while being finished`);
 }
 
 /**
  * Buys the label for a pending row that has been charged, stores its PDF and
  * completes the row with `label.purchased` in the same transaction; a carrier
- * refusal refunds and cancels. Safe to run twice for one row: the carrier key
- * is the label id, and only one completion or cancellation can win.
+ * refusal refunds and cancels. The caller holds the purchase (`PurchaseLocks`).
+ * Even so, safe to run twice for one row: the carrier key is the label id, and
+ * only one completion or cancellation can win (never a completion once a
+ * refund has begun).
  * `keepRetryable` leaves a row whose carrier failure may pass pending for a later
  * attempt; without it such a row is refunded and cancelled too, because its buyer
  * is being told it failed.
@@ -173,7 +199,7 @@ export async function fulfilLabel(
     { forMs: DATABASE_WAIT_MS },
   );
   if (completed) return { kind: 'completed', label: completed };
-  const outcome = await settled(deps, label.id);
+  const outcome = await settledOutcome(deps, label.id);
   // An attempt whose COMMIT reply was lost may have completed the row with this very file.
   if (outcome.kind !== 'completed' || outcome.label.pdfName !== pdfName) {
     await deps.files

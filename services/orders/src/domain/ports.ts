@@ -31,6 +31,11 @@ export interface LabelRecord {
   chargeKey: string;
   /** Set once payments has confirmed the charge; until then a pending row may never have been charged. */
   chargedAt: Date | null;
+  /**
+   * Set on a pending row before its charge is given back: from then on it may only be refunded and
+   * cancelled (never charged again, never completed), whoever finishes it.
+   */
+  refundStartedAt: Date | null;
   refunded: boolean;
   /** Hash of the request that first used `idempotencyKey` (null for rows older than the hash). */
   requestHash: string | null;
@@ -67,15 +72,26 @@ export interface LabelsRepo {
   findById(id: string, tx?: Tx): Promise<LabelRecord | null>;
   findByIdempotencyKey(userId: string, key: string, tx?: Tx): Promise<LabelRecord | null>;
   findByPdfName(pdfName: string, tx?: Tx): Promise<LabelRecord | null>;
-  markCharged(id: string, tx?: Tx): Promise<void>;
-  /** pending → completed; null when the row was no longer pending (someone else finished it). */
+  /**
+   * Notes that payments took the charge. False (nothing written) when the row is no longer pending or
+   * its refund has begun: someone else settled it while the charge was on its way.
+   */
+  markCharged(id: string, tx?: Tx): Promise<boolean>;
+  /** pending (no refund begun) → completed; null when it was not (someone else settled it, or is refunding it). */
   complete(id: string, done: { trackingNumber: string; pdfName: string }, tx?: Tx): Promise<LabelRecord | null>;
+  /**
+   * Records, on a pending row, that its refund is beginning and how it is to end (kept for whoever
+   * finishes it after a crash); false when the row is no longer pending.
+   */
+  startRefund(id: string, why: { errorCode: ErrorCode; error: string; retryable: boolean }, tx?: Tx): Promise<boolean>;
   /** pending → cancelled; null when the row was no longer pending. */
   cancel(
     id: string,
     why: { errorCode: ErrorCode; error: string; refunded: boolean; retryable?: boolean },
     tx?: Tx,
   ): Promise<LabelRecord | null>;
+  /** Notes on a cancelled row that its charge was given back after all. */
+  markRefunded(id: string, tx?: Tx): Promise<void>;
   /**
    * Takes the idempotency key off a cancelled, retryable row so that a new purchase can carry it;
    * false when the row is no longer such a row with that key (someone else took it first).
@@ -84,12 +100,36 @@ export interface LabelsRepo {
   /** Keeps a failure on a row that stays pending (e.g. a refund could not be made yet). */
   noteError(id: string, why: { errorCode: ErrorCode; error: string }, tx?: Tx): Promise<void>;
   /**
-   * Pending rows not touched since `olderThan`, leased to the caller until `leaseUntil` so that
-   * several replicas reconciling at once never work on the same row.
+   * Pending single-label rows that no purchase holds (see `PurchaseLocks`) and that the reconciler
+   * has not put off (`lease`), oldest first. Whether one is held can change at any moment: the
+   * reconciler still takes each row's hold before it touches it.
    */
-  leaseStalePending(olderThan: Date, leaseUntil: Date, limit: number): Promise<LabelRecord[]>;
+  listUnheldPending(limit: number): Promise<LabelRecord[]>;
+  /** Puts off the reconciler's next look at a pending row until `until`; the row as it is now, or null when no longer pending. */
+  lease(id: string, until: Date): Promise<LabelRecord | null>;
   listForUser(userId: string, opts: { limit: number; singleOnly?: boolean }, tx?: Tx): Promise<LabelRecord[]>;
   countCompleted(userId: string, tx?: Tx): Promise<number>;
+}
+
+/**
+ * "This single-label purchase is being worked on right now", as a fact the database knows: a lock
+ * held for the whole purchase by whoever works on it (the request that started it, a retry with its
+ * Idempotency-Key, the reconciler), let go when they are done or when their process dies. A pending
+ * row nobody holds therefore belongs to a purchase that was cut off, and may be settled at once.
+ */
+export interface PurchaseLocks {
+  /** The hold of this label's purchase, or null at once when someone else has it. Release it when done. */
+  tryHold(labelId: string): Promise<PurchaseHold | null>;
+}
+
+export interface PurchaseHold {
+  /**
+   * Whether the row is pending with no refund begun, asked on the very connection that holds the
+   * lock: true proves the hold is still there at this moment. The one moment a charge may be sent.
+   */
+  canCharge(): Promise<boolean>;
+  /** Lets go. Never throws: a lock that cannot be let go is dropped with its connection. */
+  release(): Promise<void>;
 }
 
 export interface QuoteItem {

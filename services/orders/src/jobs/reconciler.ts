@@ -4,7 +4,7 @@ import type { DomainDeps } from '../routes/deps';
 
 /**
  * Runs the pending-label reconciler at start and then every `intervalMs`.
- * Runs never overlap within a process; across replicas, row leases keep them apart.
+ * Runs never overlap within a process; across replicas, purchase locks keep them off each other's rows.
  */
 export function startReconciler(
   deps: DomainDeps & { clock: Clock; logger: DomainLogger },

@@ -4,6 +4,7 @@ import { createOutbox } from './0002-outbox';
 import { createBulkOrders } from './0003-bulk-orders';
 import { addLabelIdempotency } from './0004-label-idempotency';
 import { addBulkSubmitHash } from './0005-bulk-submit-hash';
+import { addLabelRefundStarted } from './0006-label-refund-started';
 
 export { ORDERS_SCHEMA } from './schema';
 
@@ -14,4 +15,5 @@ export const migrations: Migration[] = [
   createBulkOrders,
   addLabelIdempotency,
   addBulkSubmitHash,
+  addLabelRefundStarted,
 ];
