@@ -27,6 +27,8 @@ const complain = (line: string) => process.stderr.write(`${line}\n`);
 /** How long PostgreSQL must stay up before a crash counts as a new one (its restart backoff starts over). */
 const PG_STABLE_AFTER_MS = 60_000;
 const PG_BACKOFF_MS = { initial: 1000, max: 30_000 };
+/** A second stop signal sooner than this after the first is the same request arriving twice. */
+const REPEATED_SIGNAL_MS = 1000;
 
 /** Refuses a second launcher on the same data, which would corrupt nothing but confuse everything. */
 async function takeLock(dataDir: string): Promise<string> {
@@ -127,13 +129,18 @@ async function launch(config: LauncherConfig) {
     })();
     return shuttingDown;
   };
+  let firstSignalAt = 0;
   const onSignal = (signal: NodeJS.Signals) => {
+    // make passes a SIGTERM on to its children, so a signal to the whole process group (a closing
+    // terminal, `kill -- -PGID`) arrives twice at once: that is one request, not an impatient second one.
+    if (shuttingDown && Date.now() - firstSignalAt < REPEATED_SIGNAL_MS) return;
     if (shuttingDown) {
       // A second Ctrl-C means "now": no more waiting for graceful exits.
       supervisor?.killAll();
       if (db) process.kill(db.pid, 'SIGQUIT');
       process.exit(130);
     }
+    firstSignalAt = Date.now();
     say(`Stopping Flatship (${signal})…`);
     void shutdown(0);
   };

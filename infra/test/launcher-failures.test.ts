@@ -110,3 +110,19 @@ test('a DATA_DIR that cannot be used is one line naming the directory and the fi
   expect(line).toContain(`DATA_DIR ${join(file, 'data')} cannot be used: a part of the path is a file`);
   expect(line).toContain('Choose a directory you can write to');
 });
+
+test('a stop signal that arrives twice at once (make passes on what its process group got) still stops gracefully', async () => {
+  const launcher = await launch({});
+  await launcher.waitFor(/Flatship is running at/, 60_000);
+  const run = await readRunFile(dataDir);
+  launcher.child.kill('SIGTERM');
+  launcher.child.kill('SIGTERM');
+  const { code } = await launcher.exited;
+  expect(code).toBe(0);
+  expect(alivePids(allPids(run))).toEqual([]);
+  // The graceful path ran to its end: nothing left locked, PostgreSQL shut down cleanly.
+  expect(existsSync(join(dataDir, 'launcher.pid'))).toBe(false);
+  expect(existsSync(join(dataDir, 'run.json'))).toBe(false);
+  expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+  expect(launcher.output()).toMatch(/Stopping Flatship \(SIGTERM\)/);
+});
