@@ -374,3 +374,17 @@ describe('oversized bodies', () => {
     expect(orders.seen[0]?.body.length).toBe(body.length);
   });
 });
+
+describe('calls without a body', () => {
+  test('a GET that says Content-Length: 0 (as some clients do) is forwarded, not refused with 503', async () => {
+    const res = await call({ method: 'GET', path: '/api/orders/u1', headers: { 'content-length': 0 } });
+    expect(res.status).toBe(200);
+    expect(orders.seen.map((s) => s.method)).toEqual(['GET']);
+  });
+
+  test('a DELETE with an empty body is forwarded too', async () => {
+    const res = await call({ method: 'DELETE', path: '/api/orders/u1', headers: { 'content-length': 0 } });
+    expect(res.status).not.toBe(503);
+    expect(orders.seen.map((s) => s.method)).toEqual(['DELETE']);
+  });
+});
