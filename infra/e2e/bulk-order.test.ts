@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startStack } from '../src/testing/start-stack';
+import { type ApiCall, createStackApi, startStack } from '../src/testing/start-stack';
 import { artifactPath, launchBrowser } from './browser';
 
 // The Amazon sample turned into labels in the browser: upload, fix a flagged row,
@@ -22,19 +22,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function api<T>(stack: Stack, path: string, init: { method?: string; token?: string; body?: unknown } = {}) {
-  const res = await fetch(`${stack.url}${path}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(init.token ? { token: init.token } : {}),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const data = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path} → ${res.status} ${JSON.stringify(data)}`);
-  return data;
-}
+const api = <T>(stack: Stack, path: string, init?: ApiCall) => createStackApi(stack.url)<T>(path, init);
 
 /** A funded seller with a saved sender address and presets for every SKU of the sample but one. */
 async function seller(stack: Stack) {

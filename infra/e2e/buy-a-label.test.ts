@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startStack } from '../src/testing/start-stack';
+import { type ApiCall, createStackApi, startStack } from '../src/testing/start-stack';
 import { artifactPath, launchBrowser } from './browser';
 
 // Admin funds a newcomer; the newcomer saves an address, buys a label with it in the
@@ -17,19 +17,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function api<T>(path: string, init: { method?: string; token?: string; body?: unknown } = {}): Promise<T> {
-  const res = await fetch(`${stack.url}${path}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(init.token ? { token: init.token } : {}),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const data = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path} → ${res.status} ${JSON.stringify(data)}`);
-  return data;
-}
+const api = <T>(path: string, init?: ApiCall) => createStackApi(stack.url)<T>(path, init);
 
 async function fill(page: Page, scope: ReturnType<Page['getByRole']>, label: string, value: string) {
   await scope.getByLabel(label, { exact: true }).fill(value);

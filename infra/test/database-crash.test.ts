@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { amazonRows } from '../bench/bulk/rows';
 import { REPO_ROOT } from '../src/paths';
 import type { Secrets } from '../src/state';
-import { logTails, type RunningStack, startStack } from '../src/testing/start-stack';
+import { type ApiCall, createStackApi, logTails, type RunningStack, startStack } from '../src/testing/start-stack';
 import { eventually, readRunFile } from './helpers';
 
 // PostgreSQL killed outright in the middle of a bulk order: the launcher
@@ -27,19 +27,7 @@ describe('a PostgreSQL crash in the middle of a bulk order', () => {
     await stack?.stop();
   });
 
-  async function api<T>(path: string, init: { method?: string; token?: string; body?: unknown } = {}): Promise<T> {
-    const res = await fetch(`${stack.url}${path}`, {
-      method: init.method ?? 'GET',
-      headers: {
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(init.token ? { token: init.token } : {}),
-      },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path} → ${res.status} ${text.slice(0, 300)}`);
-    return JSON.parse(text) as T;
-  }
+  const api = <T>(path: string, init?: ApiCall) => createStackApi(stack.url)<T>(path, init);
 
   /** A query on the stack's own database, with a fresh connection (the server may have just come back). */
   async function query<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import type { BulkFilesReply, OrderProgress } from '@flatship/proto';
 import { io, type Socket } from 'socket.io-client';
-import { logTails, startStack } from '../../src/testing/start-stack';
+import { createStackApi, logTails, startStack } from '../../src/testing/start-stack';
 import { startExtraWorkers } from './extra-workers';
 import { amazonRows } from './rows';
 import { cpuTotals, lifetimePeaksMb, readStackProcesses, sampleRss } from './rss';
@@ -63,22 +63,6 @@ const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-
-function createApi(baseUrl: string) {
-  return async function api<T>(path: string, init: { method?: string; token?: string; body?: unknown } = {}) {
-    const res = await fetch(`${baseUrl}${path}`, {
-      method: init.method ?? 'GET',
-      headers: {
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(init.token ? { token: init.token } : {}),
-      },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path} → ${res.status} ${text.slice(0, 500)}`);
-    return JSON.parse(text) as T;
-  };
-}
 
 interface RunResult {
   seconds: number;
@@ -139,7 +123,7 @@ async function main() {
   let extras: Awaited<ReturnType<typeof startExtraWorkers>> | undefined;
   try {
     extras = await startExtraWorkers(stack.dataDir, extraWorkers, serviceEnv);
-    const api = createApi(stack.url);
+    const api = createStackApi(stack.url);
     const email = `bench-${Date.now()}@example.com`;
     const password = 'bench-parcels-42';
     const { user } = await api<{ user: { _id: string } }>('/api/auth/register', {

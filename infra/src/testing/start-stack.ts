@@ -197,3 +197,32 @@ export async function startStack(opts: StartStackOptions = {}): Promise<RunningS
   }
   return { url, btcpay, adminEmail, adminPassword, dataDir, launcher, stop: cleanUp };
 }
+
+export interface ApiCall {
+  method?: string;
+  /** Sent as the `token` header. */
+  token?: string;
+  /** Sent as JSON. */
+  body?: unknown;
+}
+
+/**
+ * Calls the product's public API at `baseUrl` as a script would: JSON in and
+ * out, the token header, and an error naming the call and the answer when it
+ * is not a success.
+ */
+export function createStackApi(baseUrl: string) {
+  return async function api<T>(path: string, init: ApiCall = {}): Promise<T> {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method: init.method ?? 'GET',
+      headers: {
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(init.token ? { token: init.token } : {}),
+      },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path} → ${res.status} ${text.slice(0, 500)}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+}
