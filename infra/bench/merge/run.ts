@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createSandboxCarrier } from '@flatship/carriers';
-import { mergePdfs, mergeWithPdfLib } from '../../../services/orders/src/domain/bulk/pdf-merge';
+import { createSandboxCarrier, mergePdfs, mergeWithPdfLib } from '@flatship/carriers';
 
 // How long merging bulk label PDFs takes: the fast path against pdf-lib on the same labels, in the same run.
 const { values } = parseArgs({

@@ -1,5 +1,6 @@
 export { formatShipDate, formatWeight } from './label/format';
 export type { LabelData } from './label/label-data';
+export { mergePdfs, mergeWithPdfLib } from './label/pdf-merge';
 export { labelDocument, renderLabel } from './label/render-label';
 export {
   createInlineRenderer,

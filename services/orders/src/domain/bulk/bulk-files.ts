@@ -1,7 +1,7 @@
+import { mergePdfs } from '@flatship/carriers';
 import { neutralizeCell } from '@flatship/order-files/spreadsheet-cell';
 import type { BulkOrderItem } from '@flatship/proto';
 import { stringify } from 'csv-stringify/sync';
-import { mergePdfs } from './pdf-merge';
 import type { BulkRowRecord } from './ports';
 
 /** Where an order's generated files live in the file store. */

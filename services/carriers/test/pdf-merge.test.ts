@@ -1,7 +1,7 @@
-import { createSandboxCarrier } from '@flatship/carriers';
 import { PDFDocument, PDFName, PDFString, rgb } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mergePdfs, parseClassicPdf } from '../src/domain/bulk/pdf-merge';
+import { createSandboxCarrier } from '../src';
+import { mergePdfs, parseClassicPdf } from '../src/label/pdf-merge';
 
 const carrier = createSandboxCarrier({ renderThreads: 0 });
 afterAll(() => carrier.close());
