@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { DEFAULT_COURIER } from '@flatship/proto';
+import { describe, expect, it, test } from 'vitest';
 import {
   CARRIER_PLUGINS,
   carrierListProblem,
@@ -91,4 +92,8 @@ describe('carrier registry', () => {
       expect(adapter.id).toBe(plugin.courier);
     }
   });
+});
+
+test("the default carriers' first courier is the one a new order row starts with", () => {
+  expect(createCarrierSet(DEFAULT_CARRIERS).couriers[0]).toBe(DEFAULT_COURIER);
 });
