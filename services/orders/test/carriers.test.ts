@@ -64,6 +64,10 @@ test('CARRIERS=sandbox-usps,test-parcel sells both carriers, each label bought f
     ['test-parcel', 'test_parcel_standard', 'completed'],
     ['usps', 'usps_priority_mail', 'completed'],
   ]);
+  // Any carrier id will do for the database, but a label still names one.
+  for (const courier of ['', 'Not An Id']) {
+    await expect(s.db('labels').where({ user_id: u.id }).update({ courier })).rejects.toThrow(/labels_courier_check/);
+  }
 });
 
 test("the Amazon confirmation file names each label's own carrier", () => {
