@@ -3,6 +3,7 @@ export * from './auth-api';
 export * from './body-limits';
 export * from './btcpay';
 export * from './bulk-api';
+export * from './courier';
 export * from './errors';
 export * from './events';
 export * from './money';

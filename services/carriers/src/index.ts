@@ -20,6 +20,19 @@ export type {
   LabelResult,
 } from './port';
 export {
+  CARRIER_PLUGINS,
+  CARRIERS_DESCRIPTION,
+  type CarrierPlugin,
+  type CarrierSet,
+  type CarrierSettings,
+  type ClosableCarrier,
+  carrierListProblem,
+  courierOfService,
+  createCarrierSet,
+  DEFAULT_CARRIERS,
+  findCarrierByCourier,
+} from './registry';
+export {
   createSandboxCarrier,
   SANDBOX_DEFAULT_MAILER_ID,
   SANDBOX_FAIL_RECIPIENT,
@@ -27,5 +40,6 @@ export {
   type SandboxCarrierOptions,
 } from './sandbox/sandbox-carrier';
 export { isSandboxFailureKey, sandboxTrackingNumber } from './sandbox/tracking';
+export { createTestParcelCarrier, TEST_PARCEL_SERVICES } from './test-parcel/test-parcel-carrier';
 export { buildImpb, computeMod10CheckDigit, formatTrackingNumber, isValidImpb, isValidMailerId } from './usps/impb';
 export { findUspsService, USPS_SERVICES, type UspsServiceDefinition } from './usps/services';

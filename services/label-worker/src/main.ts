@@ -1,4 +1,4 @@
-import { createSandboxCarrier } from '@flatship/carriers';
+import { createCarrierSet } from '@flatship/carriers';
 import {
   createDb,
   createInternalClient,
@@ -37,7 +37,7 @@ await runService(
     const outbox = createOutbox({ db, schema: ORDERS_SCHEMA, bus, logger });
     const stopRelay = await outbox.startRelay();
 
-    const carrier = createSandboxCarrier({
+    const carrier = createCarrierSet(config.CARRIERS, {
       failureRate: config.CARRIER_FAILURE_RATE,
       latencyMs: config.CARRIER_LATENCY_MS,
       renderThreads: config.LABEL_RENDER_THREADS,

@@ -1,4 +1,4 @@
-import { createSandboxCarrier } from '@flatship/carriers';
+import { createCarrierSet, createSandboxCarrier } from '@flatship/carriers';
 import type { Subscription } from '@flatship/kit/bus';
 import type { CarrierPort, LedgerPort } from '@flatship/orders';
 import { type Stack, startStack } from '../../orders/test/stack';
@@ -24,6 +24,8 @@ const silent = { info() {}, warn() {}, error() {}, debug() {} };
 export async function startWorkerStack(
   opts: {
     carrier?: CarrierPort;
+    /** A `CARRIERS` value for pricing, orders and the worker alike, instead of the sandbox alone. */
+    carriers?: string;
     /** Wraps the ledger client orders and the worker use (e.g. to cut a submit off mid-way). */
     ledger?: (real: LedgerPort) => LedgerPort;
     progressIntervalMs?: number;
@@ -36,14 +38,16 @@ export async function startWorkerStack(
   const s = await startStack({
     ...(opts.ledger ? { ledger: opts.ledger } : {}),
     ...(opts.adminUrl ? { adminUrl: opts.adminUrl } : {}),
+    ...(opts.carriers ? { carriers: opts.carriers } : {}),
   });
+  const carrierSet = opts.carriers && !opts.carrier ? createCarrierSet(opts.carriers) : null;
   const stopRelay = await s.outbox.startRelay();
   const workerDeps = createWorkerDeps({
     db: s.db,
     bus: s.bus,
     outbox: s.outbox,
     ledger: s.domain.ledger,
-    carrier: opts.carrier ?? createSandboxCarrier(),
+    carrier: opts.carrier ?? carrierSet ?? createSandboxCarrier(),
     files: s.domain.files,
     logger: silent,
     progressIntervalMs: opts.progressIntervalMs ?? 250,
@@ -65,6 +69,7 @@ export async function startWorkerStack(
       await ws.stopWorker();
       await workerDeps.progress.flush();
       await stopRelay();
+      await carrierSet?.close();
       await s.close();
     },
   };

@@ -1,4 +1,4 @@
-import { type BulkOrderItem, readDecimal } from '@flatship/proto';
+import { type BulkOrderItem, DEFAULT_COURIER as PROTO_DEFAULT_COURIER, readDecimal } from '@flatship/proto';
 import { normalizeCountry, normalizePhone, normalizeState, normalizeZip } from './states';
 
 /** One shipment in the bulk table (spec doc 2 §3 "Bulk row"). Dimensions in inches, weight in pounds. */
@@ -42,7 +42,8 @@ export type BulkRowTextField = {
 }[keyof BulkRow];
 export type BulkRowNumberField = 'quantity' | 'PackageLength' | 'PackageWidth' | 'PackageHeight' | 'PackageWeight';
 
-export const DEFAULT_COURIER = 'USPS';
+/** The shared default courier as the bulk table and its files have always shown it (`USPS`); the server reads it regardless of case. */
+export const DEFAULT_COURIER = PROTO_DEFAULT_COURIER.toUpperCase();
 export const DEFAULT_COUNTRY = 'US';
 export const WEIGHT_UNIT = 'LB';
 export const DEFAULT_QUANTITY = 1;

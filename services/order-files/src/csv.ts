@@ -22,8 +22,9 @@ interface Column {
 
 /**
  * The project's bulk CSV template, one column per bulk-row field of spec doc 2 §3 that a file
- * supplies. _id, courier and ServiceName are left out: the table assigns ids, the courier is
- * always USPS and the service is picked from the dropdown for the whole order.
+ * supplies. _id, courier and ServiceName are left out: the table assigns ids, the courier starts
+ * as the default one (the server records each label with the carrier of its service) and the
+ * service is picked from the dropdown for the whole order.
  */
 const COLUMNS: Column[] = [
   { header: 'Order ID', field: 'orderId', aliases: ['Order Number'] },

@@ -1,4 +1,4 @@
-import { createSandboxCarrier } from '@flatship/carriers';
+import { createCarrierSet } from '@flatship/carriers';
 import {
   createAuthTokenStateFetcher,
   createBusUserChangeFeed,
@@ -51,12 +51,13 @@ await runService('orders', async () => {
     config.TOKEN_STATE_TTL_MS,
   );
 
+  const carrier = createCarrierSet(config.CARRIERS, { failureRate: config.CARRIER_FAILURE_RATE });
   const ports = {
     db,
     lockDb,
     quotes: createPricingQuotes(client(config.PRICING_URL)),
     ledger: createPaymentsLedger(client(config.PAYMENTS_URL)),
-    carrier: createSandboxCarrier({ failureRate: config.CARRIER_FAILURE_RATE }),
+    carrier,
     files: createLocalFileStore(config.FILES_DIR),
     publishLabelPurchased: createLabelPurchasedPublisher(outbox),
     events: createEventRecorder(outbox),
@@ -85,6 +86,7 @@ await runService('orders', async () => {
       // Whatever committed in the last moments goes out now rather than at the next start.
       await outbox.flush().catch((err: unknown) => logger.warn({ err }, 'outbox not fully relayed at shutdown'));
       await bus.close();
+      await carrier.close();
       await db.destroy();
       await lockDb.destroy();
     },

@@ -29,6 +29,7 @@ async function crashedLabel(opts: { charged: boolean; confirmed: boolean; receiv
     id,
     userId: u.id,
     idempotencyKey: randomUUID(),
+    courier: 'usps',
     serviceUid: 'usps_priority_mail',
     serviceName: 'USPS Priority Mail',
     sender: v.shipment.sender,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createSandboxCarrier } from '@flatship/carriers';
+import { createCarrierSet, createSandboxCarrier } from '@flatship/carriers';
 import {
   createCachedTokenState,
   createDb,
@@ -25,6 +25,8 @@ export interface Stack extends OrdersHarness {
   setBalance(userId: string, cents: number): Promise<void>;
   balanceCents(userId: string): Promise<number>;
   ledgerEntries(userId: string): Promise<{ kind: string; amount_cents: string; idempotency_key: string }[]>;
+  /** An admin's token, for pricing's admin routes. */
+  adminToken: string;
   /** Enables or disables a default service in pricing, as an admin would. */
   setServiceEnabled(name: string, enabled: boolean): Promise<void>;
 }
@@ -44,6 +46,8 @@ async function listen(app: ServiceApp): Promise<string> {
 export async function startStack(
   opts: {
     carrier?: CarrierPort;
+    /** A `CARRIERS` value: pricing sells and orders buys from these carriers instead of the sandbox alone. */
+    carriers?: string;
     /** Wraps the ledger client orders talks to payments with (e.g. to cut a purchase off mid-way). */
     ledger?: (real: LedgerPort) => LedgerPort;
     /** A cluster of the test's own instead of the run's PostgreSQL. */
@@ -55,6 +59,8 @@ export async function startStack(
   let paymentsDb!: Knex;
   let pricingDb!: Knex;
   let tokenState!: () => ReturnType<typeof createCachedTokenState>;
+  const carrierSet = opts.carriers ? createCarrierSet(opts.carriers) : null;
+  const carrier = opts.carrier ?? carrierSet;
 
   const h = await startOrders(
     async ({ url, keys, states }) => {
@@ -76,13 +82,13 @@ export async function startStack(
         publicKey: keys.publicKey,
         internalSecret: INTERNAL_SECRET,
         tokenState: tokenState(),
-        source: { list: () => createSandboxCarrier().services() },
+        source: { list: () => (carrierSet ?? createSandboxCarrier()).services() },
       });
       const client = (baseUrl: string) => createInternalClient({ baseUrl, secret: INTERNAL_SECRET });
       return {
         quotes: createPricingQuotes(client(await listen(pricing))),
         ledger: (opts.ledger ?? ((real) => real))(createPaymentsLedger(client(await listen(payments)))),
-        ...(opts.carrier ? { carrier: opts.carrier } : {}),
+        ...(carrier ? { carrier } : {}),
       };
     },
     {
@@ -92,6 +98,7 @@ export async function startStack(
         await pricing.close();
         await paymentsDb.destroy();
         await pricingDb.destroy();
+        await carrierSet?.close();
       },
     },
   );
@@ -122,6 +129,7 @@ export async function startStack(
     payments,
     pricing,
     paymentsDb,
+    adminToken,
     internalPayments,
     async setBalance(userId, cents) {
       const r = await internalPayments('/internal/ledger/set-balance', {

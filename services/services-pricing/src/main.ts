@@ -1,4 +1,4 @@
-import { createSandboxCarrier } from '@flatship/carriers';
+import { createCarrierSet } from '@flatship/carriers';
 import {
   createAuthTokenStateFetcher,
   createCachedTokenState,
@@ -26,8 +26,9 @@ await runService('services-pricing', async () => {
   const applied = await migrate(db, PRICING_SCHEMA, migrations);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
 
-  // The built-in sandbox is the only carrier so far; a real adapter is chosen here when one exists.
-  const source = createCarrierServiceSource(createSandboxCarrier());
+  // Raw services are what the enabled carriers (CARRIERS) sell; prices and enabling stay an admin's decision.
+  const carriers = createCarrierSet(config.CARRIERS);
+  const source = createCarrierServiceSource(carriers);
   // A new install can sell labels at once: raw services and seeded defaults exist before the first request.
   const defaults = await syncServices(createDomainDeps({ db, source, logger }));
   logger.info({ services: defaults.length }, 'services synchronised with the carrier');
@@ -55,6 +56,7 @@ await runService('services-pricing', async () => {
     port: config.PORT,
     async close() {
       await bus.close();
+      await carriers.close();
       await db.destroy();
     },
   };

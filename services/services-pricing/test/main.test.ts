@@ -99,3 +99,17 @@ test('a missing AUTH_URL stops the start with a message naming it', async () => 
   expect(await s.exited).toBe(78);
   expect(s.logs()).toContain('AUTH_URL is required but not set');
 }, 30_000);
+
+test('a CARRIERS naming an unknown carrier stops the start with a message naming it', async () => {
+  const s = spawnMain({
+    DATABASE_URL: tdb.url,
+    JWT_PUBLIC_KEY: keys.publicKey,
+    INTERNAL_SECRET: 'main-test-internal-secret',
+    AUTH_URL: 'http://127.0.0.1:9',
+    CARRIERS: 'sandbox-usps,ups',
+  });
+  expect(await s.exited).toBe(78);
+  expect(s.logs()).toContain(
+    'CARRIERS="sandbox-usps,ups" is invalid: unknown carrier "ups"; known carriers: sandbox-usps, test-parcel',
+  );
+}, 30_000);

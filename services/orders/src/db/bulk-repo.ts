@@ -166,6 +166,7 @@ export function createBulkRepo(db: Knex): BulkRepo {
             row_index: r.rowIndex,
             attempt: 0,
             input: JSON.stringify(r.input),
+            courier: r.courier,
             service_uid: r.serviceUid,
             service_name: r.serviceName,
             sender: JSON.stringify(r.sender),

@@ -11,7 +11,7 @@ export interface LabelRow {
   bulk_order_id: string | null;
   idempotency_key: string | null;
   status: LabelStatus;
-  courier: 'usps';
+  courier: string;
   service_uid: string;
   service_name: string;
   sender: ShipmentAddress;
@@ -81,9 +81,9 @@ export function createLabelsRepo(db: Knex): LabelsRepo {
     async insertPending(label: NewLabel, tx) {
       const rows = await (fromTx(tx) ?? db)
         .raw(
-          `insert into labels (id, user_id, bulk_order_id, idempotency_key, service_uid, service_name,
+          `insert into labels (id, user_id, bulk_order_id, idempotency_key, courier, service_uid, service_name,
                                sender, receiver, package, price_cents, charge_key, request_hash)
-           values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?)
+           values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?)
            on conflict (user_id, idempotency_key) do nothing
            returning *`,
           [
@@ -91,6 +91,7 @@ export function createLabelsRepo(db: Knex): LabelsRepo {
             label.userId,
             label.bulkOrderId ?? null,
             label.idempotencyKey,
+            label.courier,
             label.serviceUid,
             label.serviceName,
             JSON.stringify(label.sender),

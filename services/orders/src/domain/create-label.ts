@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError, statusOf } from '@flatship/kit';
 import { centsToDollars, type OrderCreateBody, type OrderCreateReply } from '@flatship/proto';
+import { courierOf } from './courier-of';
 import {
   type FulfilDeps,
   type FulfilOutcome,
@@ -163,6 +164,7 @@ export async function createLabel(deps: CreateLabelDeps, input: CreateLabelInput
       id,
       userId: input.userId,
       idempotencyKey: input.idempotencyKey,
+      courier: courierOf(quote.serviceUid),
       serviceUid: quote.serviceUid,
       serviceName: quote.serviceName,
       sender: shipment.sender,

@@ -21,7 +21,8 @@ export interface LabelRecord {
   bulkOrderId: string | null;
   idempotencyKey: string | null;
   status: LabelStatus;
-  courier: 'usps';
+  /** The courier of the carrier that sells the service (`usps`, `test-parcel`): see @flatship/carriers' registry. */
+  courier: string;
   serviceUid: string;
   serviceName: string;
   sender: ShipmentAddress;
@@ -54,6 +55,7 @@ export interface NewLabel {
   userId: string;
   bulkOrderId?: string | null;
   idempotencyKey: string | null;
+  courier: string;
   serviceUid: string;
   serviceName: string;
   sender: ShipmentAddress;

@@ -1,10 +1,15 @@
-import { type Address, type AvailableService, type OrderCreateBody, readDecimal } from '@flatship/proto';
+import {
+  type Address,
+  type AvailableService,
+  DEFAULT_COURIER,
+  type OrderCreateBody,
+  readDecimal,
+} from '@flatship/proto';
 import { ApiError } from '../../app/http';
 
 /** Spec doc 1 §9. */
 export const DEFAULT_MAX_WEIGHT = 70;
 export const WEIGHT_UNIT = 'LB';
-export const COURIER = 'usps';
 export const COUNTRY = 'US';
 export const DEFAULT_QUANTITY = '1';
 /**
@@ -202,7 +207,7 @@ export function buildOrderPayload(form: LabelForm, service: AvailableService, us
     user_id: userId,
     service_name: service.name,
     manifested: false,
-    courier: COURIER,
+    courier: DEFAULT_COURIER,
     sender: {
       sender_name: from.name.trim(),
       sender_phone: from.phone.trim(),

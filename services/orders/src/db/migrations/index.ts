@@ -5,6 +5,7 @@ import { createBulkOrders } from './0003-bulk-orders';
 import { addLabelIdempotency } from './0004-label-idempotency';
 import { addBulkSubmitHash } from './0005-bulk-submit-hash';
 import { addLabelRefundStarted } from './0006-label-refund-started';
+import { relaxLabelCourier } from './0007-label-courier-any-carrier';
 
 export { ORDERS_SCHEMA } from './schema';
 
@@ -16,4 +17,5 @@ export const migrations: Migration[] = [
   addLabelIdempotency,
   addBulkSubmitHash,
   addLabelRefundStarted,
+  relaxLabelCourier,
 ];

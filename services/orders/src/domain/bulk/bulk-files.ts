@@ -1,4 +1,4 @@
-import { mergePdfs } from '@flatship/carriers';
+import { findCarrierByCourier, mergePdfs } from '@flatship/carriers';
 import { neutralizeCell } from '@flatship/order-files/spreadsheet-cell';
 import type { BulkOrderItem } from '@flatship/proto';
 import { stringify } from 'csv-stringify/sync';
@@ -93,6 +93,14 @@ export const AUTO_CONFIRM_COLUMNS = [
   'ship-method',
 ];
 
+/** The carrier-code and carrier-name columns of a label's carrier, as the carrier declares them in the registry. */
+function amazonCarrier(courier: string): [string, string] {
+  const carrier = findCarrierByCourier(courier);
+  // A courier no longer registered still has a name: its id, which Amazon accepts as carrier-name under code Other.
+  if (!carrier) return ['Other', courier];
+  return [carrier.amazon.carrierCode, carrier.amazon.carrierName];
+}
+
 /**
  * Amazon's shipping-confirmation upload: one line per bought label. A split
  * order item gives several lines, each with the quantity in its parcel.
@@ -105,8 +113,7 @@ export function autoConfirmTsv(rows: BulkRowRecord[]): Buffer {
       r.input.package.order_item_id ?? '',
       r.input.package.quantity ?? r.parcel.quantity ?? 1,
       r.updatedAt.toISOString().slice(0, 10),
-      'USPS',
-      'USPS',
+      ...amazonCarrier(r.courier),
       r.trackingNumber,
       r.serviceName,
     ]);

@@ -41,6 +41,7 @@ export interface NewBulkRow {
   id: string;
   rowIndex: number;
   input: BulkOrderItem;
+  courier: string;
   serviceUid: string;
   serviceName: string;
   sender: ShipmentAddress;

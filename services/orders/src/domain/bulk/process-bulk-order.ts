@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError, statusOf } from '@flatship/kit';
 import { BULK_MAX_ROWS, type BulkProcessBody, type BulkProcessReply, centsToDollars } from '@flatship/proto';
+import { courierOf } from '../courier-of';
 import { requestHash } from '../request-hash';
 import { type ValidShipment, validateShipment } from '../validate-shipment';
 import { BULK_MESSAGES } from './bulk-messages';
@@ -127,6 +128,7 @@ export async function processBulkOrder(
       id: randomUUID(),
       rowIndex: i,
       input: body.orderData[i] as BulkProcessBody['orderData'][number],
+      courier: courierOf(q.serviceUid),
       serviceUid: q.serviceUid,
       serviceName: q.serviceName,
       sender: s.sender,

@@ -1,0 +1,24 @@
+import type { CarrierPlugin } from '../registry';
+import { USPS_SERVICES } from '../usps/services';
+import { createSandboxCarrier } from './sandbox-carrier';
+
+/** The built-in USPS look-alike: sells as `usps`, so its labels read like USPS ones. */
+export const sandboxUspsPlugin: CarrierPlugin = {
+  id: 'sandbox-usps',
+  courier: 'usps',
+  name: 'USPS',
+  amazon: { carrierCode: 'USPS', carrierName: 'USPS' },
+  services: USPS_SERVICES.map(({ uid, name, category, carrier, maxWeight }) => ({
+    uid,
+    name,
+    category,
+    carrier,
+    maxWeight,
+  })),
+  create: (settings) =>
+    createSandboxCarrier({
+      failureRate: settings.failureRate,
+      latencyMs: settings.latencyMs,
+      renderThreads: settings.renderThreads,
+    }),
+};

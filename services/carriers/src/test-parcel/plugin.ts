@@ -1,0 +1,12 @@
+import type { CarrierPlugin } from '../registry';
+import { createTestParcelCarrier, TEST_PARCEL_SERVICES } from './test-parcel-carrier';
+
+/** A second carrier that shows what adding one takes, and proves the platform sells more than USPS. */
+export const testParcelPlugin: CarrierPlugin = {
+  id: 'test-parcel',
+  courier: 'test-parcel',
+  name: 'Test Parcel',
+  amazon: { carrierCode: 'Other', carrierName: 'Test Parcel' },
+  services: TEST_PARCEL_SERVICES,
+  create: () => createTestParcelCarrier(),
+};

@@ -1,0 +1,49 @@
+import { createPdf, pdfReady } from '../label/pdf';
+import type { CarrierService, LabelRequest, LabelResult } from '../port';
+import type { ClosableCarrier } from '../registry';
+import { digitsFromKey } from '../sandbox/key-hash';
+
+/** The smallest carrier there can be: one service, a number from the key, a one-page PDF. Off unless configured. */
+export const TEST_PARCEL_SERVICES: readonly CarrierService[] = [
+  {
+    uid: 'test_parcel_standard',
+    name: 'Test Parcel Standard',
+    category: 'Test Parcel',
+    carrier: 'test-parcel',
+    maxWeight: 20,
+  },
+];
+
+export function createTestParcelCarrier(): ClosableCarrier {
+  return {
+    id: 'test-parcel',
+    services: () => TEST_PARCEL_SERVICES.map((s) => ({ ...s })),
+    async purchaseLabel(req: LabelRequest): Promise<LabelResult> {
+      const service = TEST_PARCEL_SERVICES.find((s) => s.uid === req.serviceUid);
+      if (!service)
+        return { ok: false, message: `Unknown service ${req.serviceUid} for carrier test-parcel`, retryable: false };
+      if (req.parcel.weightLb > service.maxWeight) {
+        return {
+          ok: false,
+          message: `Weight limit exceeded: ${service.name} accepts parcels up to ${service.maxWeight} lb.`,
+          retryable: false,
+        };
+      }
+      // Same key, same number: a retried purchase gives the same label.
+      const trackingNumber = `TP${digitsFromKey(req.idempotencyKey, 12)}`;
+      await pdfReady;
+      const pdf = await createPdf({
+        pageSize: { width: 288, height: 432 },
+        defaultStyle: { font: 'LabelSans', fontSize: 10 },
+        content: [
+          { text: service.name.toUpperCase(), bold: true, fontSize: 14 },
+          { text: `FROM: ${req.from.name}, ${req.from.city} ${req.from.state} ${req.from.zip}`, margin: [0, 8, 0, 0] },
+          { text: `SHIP TO: ${req.to.name}, ${req.to.street1}, ${req.to.city} ${req.to.state} ${req.to.zip}` },
+          { text: `TRACKING # ${trackingNumber}`, font: 'LabelMono', margin: [0, 8, 0, 0] },
+        ],
+      }).getBuffer();
+      return { ok: true, trackingNumber, serviceUid: service.uid, pdf };
+    },
+    close: async () => {},
+  };
+}
