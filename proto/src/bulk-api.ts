@@ -153,23 +153,11 @@ export type Sku = Static<typeof SkuSchema>;
 
 // ---- Real-time progress over socket.io (gateway ↔ browser) ----
 
-/** Socket.io event names of the bulk progress channel. */
-export const REALTIME_EVENTS = {
-  joinOrderRoom: 'joinOrderRoom',
-  leaveOrderRoom: 'leaveOrderRoom',
-  orderProgress: 'orderProgress',
-} as const;
-
-/** `order_<orderId>`: the only room names a client may ask to join. Order ids are lower-case UUIDs. */
-export const ORDER_ROOM_PATTERN = /^order_[0-9a-f-]{36}$/;
-export const orderRoomName = (orderId: string) => `order_${orderId}`;
+// Event and room names live in realtime.ts, which the browser imports without the schema library.
 
 /** What `orderProgress` carries: the progress event without the owner's id. */
 export const OrderProgressSchema = Type.Omit(BulkProgressEventSchema, ['userId']);
 export type OrderProgress = Static<typeof OrderProgressSchema>;
-
-/** The acknowledgement of `joinOrderRoom(roomName, ack)` and `leaveOrderRoom(roomName, ack)`. */
-export type OrderRoomAck = { ok: true } | { ok: false; code: string; message: string };
 
 /** POST /api/orders/bulk/process/{userId} → 202: the order is charged and its labels are queued. Price in dollars. */
 export const BulkProcessReplySchema = Type.Object({
