@@ -1,7 +1,6 @@
-import type { Address } from '@flatship/proto';
+import { type Address, LIMITS } from '@flatship/proto';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { LIMITS } from '../../app/limits';
 import { type Column, DataTable, type RowChanges } from '../../components/data-table';
 import { createPendingRequest } from '../../components/data-table-requests';
 import { FormDialog, type FormField, type FormValues } from '../../components/form-dialog';

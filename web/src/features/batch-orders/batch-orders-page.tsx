@@ -1,9 +1,9 @@
+import type { BulkFileType } from '@flatship/proto';
 import { useEffect } from 'react';
 import { formatDateTime, formatMoney } from '../../app/format';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { type Column, DataTable } from '../../components/data-table';
 import { selectUser } from '../auth/auth-selectors';
-import type { BulkFileType } from '../bulk-progress/bulk-download';
 import { fileDownloadRequested } from '../bulk-progress/bulk-download-slice';
 import { selectDownloads } from '../bulk-progress/bulk-progress-selectors';
 import { progressUpdated, progressWindowShown } from '../bulk-progress/bulk-progress-slice';

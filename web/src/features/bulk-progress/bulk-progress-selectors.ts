@@ -1,5 +1,5 @@
+import type { BulkFileType } from '@flatship/proto';
 import type { RootState } from '../../app/store';
-import type { BulkFileType } from './bulk-download';
 import { downloadKey } from './bulk-download-slice';
 
 export const selectBulkProgress = (state: RootState) => state.bulkProgress;

@@ -1,6 +1,6 @@
+import type { BulkFileType } from '@flatship/proto';
 import { useEffect, useId, useRef } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import type { BulkFileType } from './bulk-download';
 import { fileDownloadRequested } from './bulk-download-slice';
 import { selectBulkProgress, selectDownloads } from './bulk-progress-selectors';
 import {
