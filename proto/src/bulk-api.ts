@@ -86,6 +86,7 @@ export const BulkInitReplySchema = Type.Object({
   message: Type.String(),
   data: Type.Object({ orderId: Type.String() }),
 });
+export type BulkInitReply = Static<typeof BulkInitReplySchema>;
 
 /** POST /api/orders/bulk/process/{userId} */
 export const BulkProcessBodySchema = Type.Object({

@@ -1,4 +1,4 @@
-import type { BulkProcessBody } from '@flatship/proto';
+import type { BulkInitReply, BulkProcessBody } from '@flatship/proto';
 import { postJson } from '../../app/http';
 
 const id = (userId: string) => encodeURIComponent(userId);
@@ -6,11 +6,7 @@ const id = (userId: string) => encodeURIComponent(userId);
 /** Public: the browser downloads it straight from the link. */
 export const BULK_TEMPLATE_URL = '/api/orders/file/template';
 
-export interface BulkInitReply {
-  data?: { orderId?: string };
-}
-
 export const bulkOrderApi = {
-  init: (userId: string) => postJson<BulkInitReply>('orders/bulk/init', { userId }),
+  init: (userId: string) => postJson<Partial<BulkInitReply>>('orders/bulk/init', { userId }),
   process: (userId: string, body: BulkProcessBody) => postJson<unknown>(`orders/bulk/process/${id(userId)}`, body),
 };

@@ -2,6 +2,7 @@ import { ADDRESS_REQUIRED_MESSAGE, type BulkRow, toBulkOrderItem, validateBulkRo
 import type {
   Address,
   AvailableService,
+  BulkInitReply,
   OrderSource,
   QuoteReply,
   SavedAddressReply,
@@ -21,7 +22,7 @@ import { bulkOrderInitialized } from '../bulk-progress/bulk-progress-actions';
 import { orderLabelApi } from '../order-label/order-label-api';
 import { normaliseService } from '../order-label/order-label-form';
 import { type SkuPresetInput, skuApi } from '../skus/sku-api';
-import { type BulkInitReply, bulkOrderApi } from './bulk-order-api';
+import { bulkOrderApi } from './bulk-order-api';
 import { BULK_MESSAGES } from './bulk-order-messages';
 import {
   selectBulkDataStatus,
@@ -238,7 +239,7 @@ export function* submitBulkOrder(action: PayloadAction<string>): SagaIterator {
   }
   let orderId: string | undefined;
   try {
-    const reply: BulkInitReply = yield call(bulkOrderApi.init, userId);
+    const reply: Partial<BulkInitReply> = yield call(bulkOrderApi.init, userId);
     orderId = reply?.data?.orderId;
     if (!orderId) throw new Error('The bulk order was created without an id');
   } catch (error) {
