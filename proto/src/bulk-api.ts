@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { BULK_FILE_NAME_MAX } from './limits';
 
 /** Batch order statuses (spec doc 2 §4), exactly. */
 export const BULK_STATUSES = [
@@ -93,7 +94,7 @@ export const BulkProcessBodySchema = Type.Object({
   orderId: Type.String(),
   orderData: Type.Array(BulkOrderItemSchema, { maxItems: BULK_MAX_ROWS }),
   source: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('amazon'), Type.Literal('walmart')])),
-  fileName: Type.Optional(Type.String({ maxLength: 255 })),
+  fileName: Type.Optional(Type.String({ maxLength: BULK_FILE_NAME_MAX })),
 });
 export type BulkProcessBody = Static<typeof BulkProcessBodySchema>;
 

@@ -30,5 +30,8 @@ export const SKU_LIMITS = {
   defaultMaxQty: 4,
 } as const;
 
+/** The longest file name a bulk order keeps (POST /api/orders/bulk/process); the bulk screen cuts a longer one. */
+export const BULK_FILE_NAME_MAX = 255;
+
 /** GET /api/payment/deposits/{userId}: what an absent page, limit or filter means; the deposit page asks for the same. */
 export const DEPOSITS_DEFAULT_QUERY = { page: 1, limit: 7, filter: 'all' } as const;

@@ -1,13 +1,14 @@
 import { ADDRESS_REQUIRED_MESSAGE, type BulkRow, toBulkOrderItem, validateBulkRows } from '@flatship/order-files/rows';
-import type {
-  Address,
-  AvailableService,
-  BulkInitReply,
-  OrderSource,
-  QuoteReply,
-  SavedAddressReply,
-  Sku,
-  SkuDataReply,
+import {
+  type Address,
+  type AvailableService,
+  BULK_FILE_NAME_MAX,
+  type BulkInitReply,
+  type OrderSource,
+  type QuoteReply,
+  type SavedAddressReply,
+  type Sku,
+  type SkuDataReply,
 } from '@flatship/proto';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
@@ -63,8 +64,6 @@ import type { ReadReply } from './read-file-protocol';
 export const BULK_PRICE_DEBOUNCE_MS = 300;
 /** Spec doc 2 §7: the price call uses weight 1 when a row's weight is not a positive number. */
 export const FALLBACK_PRICE_WEIGHT = 1;
-/** The process call's limit on the file name. */
-const FILE_NAME_MAX = 255;
 const MAX_WARNING_TOASTS = 4;
 
 const userIdOf = (user: SessionUser | null) => user?._id ?? '';
@@ -254,7 +253,7 @@ export function* submitBulkOrder(action: PayloadAction<string>): SagaIterator {
       orderId,
       orderData: rows.map((row) => toBulkOrderItem(row, serviceName)),
       ...(source ? { source } : {}),
-      ...(fileName ? { fileName: fileName.slice(0, FILE_NAME_MAX) } : {}),
+      ...(fileName ? { fileName: fileName.slice(0, BULK_FILE_NAME_MAX) } : {}),
     });
   } catch (error) {
     yield put(bulkOrderFailed());
