@@ -5,7 +5,9 @@ import {
   ORDER_ROOM_PATTERN,
   type OrderProgress,
   type OrderRoomAck,
+  orderIdOfRoom,
   orderRoomName,
+  REALTIME_EVENTS,
   type TokenState,
 } from '@flatship/proto';
 import { Server, type Socket } from 'socket.io';
@@ -26,12 +28,13 @@ export interface SocketData {
 type Ack = (reply: OrderRoomAck) => void;
 
 // Arguments are typed `unknown`: a client can send anything, so every handler checks what it got.
+type RoomRequest = (roomName: unknown, ack?: unknown) => void;
 interface ClientEvents {
-  joinOrderRoom(roomName: unknown, ack?: unknown): void;
-  leaveOrderRoom(roomName: unknown, ack?: unknown): void;
+  [REALTIME_EVENTS.joinOrderRoom]: RoomRequest;
+  [REALTIME_EVENTS.leaveOrderRoom]: RoomRequest;
 }
 interface ServerEvents {
-  orderProgress(progress: OrderProgress): void;
+  [REALTIME_EVENTS.orderProgress]: (progress: OrderProgress) => void;
 }
 // biome-ignore lint/complexity/noBannedTypes: socket.io's generics take event maps; there are no inter-server events.
 type NoEvents = {};
@@ -128,7 +131,7 @@ export function attachRealtime(server: HttpServer, opts: RealtimeOptions): Realt
         if (isAppError(e) && SESSION_ENDED.has(e.code)) setImmediate(() => socket.disconnect(true));
         throw e;
       }
-      const orderId = roomName.slice('order_'.length);
+      const orderId = orderIdOfRoom(roomName);
       const order = await orders(orderId);
       // The same answer for someone else's order as for none: a probe must not learn which ids exist.
       if (!order || (order.userId !== auth.userId && auth.role !== 'admin')) {
@@ -140,7 +143,7 @@ export function attachRealtime(server: HttpServer, opts: RealtimeOptions): Realt
       // Read again after joining: an event relayed while the first read was in flight would otherwise be missed,
       // and a final one (files ready) would never come again. Later events all reach the room.
       const current = (await orders(orderId).catch(() => null)) ?? order;
-      socket.emit('orderProgress', progressOf(current));
+      socket.emit(REALTIME_EVENTS.orderProgress, progressOf(current));
       return { ok: true };
     } catch (e) {
       if (!isAppError(e)) log.error({ err: e }, 'joining an order room failed');
@@ -153,13 +156,13 @@ export function attachRealtime(server: HttpServer, opts: RealtimeOptions): Realt
   io.on('connection', (socket) => {
     void socket.join(userRoom(socket.data.auth.userId));
 
-    socket.on('joinOrderRoom', (roomName, ack) => {
+    socket.on(REALTIME_EVENTS.joinOrderRoom, (roomName, ack) => {
       void joinOrderRoom(socket, roomName).then((reply) => {
         if (typeof ack === 'function') (ack as Ack)(reply);
       });
     });
 
-    socket.on('leaveOrderRoom', (roomName, ack) => {
+    socket.on(REALTIME_EVENTS.leaveOrderRoom, (roomName, ack) => {
       let reply: OrderRoomAck = { ok: true };
       if (typeof roomName !== 'string' || !ORDER_ROOM_PATTERN.test(roomName)) {
         reply = refusal('BAD_REQUEST', GATEWAY_MESSAGES.badOrderRoom);
@@ -182,7 +185,7 @@ export function attachRealtime(server: HttpServer, opts: RealtimeOptions): Realt
       }
     },
     relayProgress(event) {
-      io.to(orderRoomName(event.orderId)).emit('orderProgress', progressOf(event));
+      io.to(orderRoomName(event.orderId)).emit(REALTIME_EVENTS.orderProgress, progressOf(event));
     },
     close() {
       // Not io.close(): that would also close the HTTP server, which Fastify owns and closes itself.

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { BULK_FILE_NAME_MAX } from './limits';
 
 /** Batch order statuses (spec doc 2 §4), exactly. */
 export const BULK_STATUSES = [
@@ -86,13 +87,14 @@ export const BulkInitReplySchema = Type.Object({
   message: Type.String(),
   data: Type.Object({ orderId: Type.String() }),
 });
+export type BulkInitReply = Static<typeof BulkInitReplySchema>;
 
 /** POST /api/orders/bulk/process/{userId} */
 export const BulkProcessBodySchema = Type.Object({
   orderId: Type.String(),
   orderData: Type.Array(BulkOrderItemSchema, { maxItems: BULK_MAX_ROWS }),
   source: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('amazon'), Type.Literal('walmart')])),
-  fileName: Type.Optional(Type.String({ maxLength: 255 })),
+  fileName: Type.Optional(Type.String({ maxLength: BULK_FILE_NAME_MAX })),
 });
 export type BulkProcessBody = Static<typeof BulkProcessBodySchema>;
 
@@ -153,23 +155,11 @@ export type Sku = Static<typeof SkuSchema>;
 
 // ---- Real-time progress over socket.io (gateway ↔ browser) ----
 
-/** Socket.io event names of the bulk progress channel. */
-export const REALTIME_EVENTS = {
-  joinOrderRoom: 'joinOrderRoom',
-  leaveOrderRoom: 'leaveOrderRoom',
-  orderProgress: 'orderProgress',
-} as const;
-
-/** `order_<orderId>`: the only room names a client may ask to join. Order ids are lower-case UUIDs. */
-export const ORDER_ROOM_PATTERN = /^order_[0-9a-f-]{36}$/;
-export const orderRoomName = (orderId: string) => `order_${orderId}`;
+// Event and room names live in realtime.ts, which the browser imports without the schema library.
 
 /** What `orderProgress` carries: the progress event without the owner's id. */
 export const OrderProgressSchema = Type.Omit(BulkProgressEventSchema, ['userId']);
 export type OrderProgress = Static<typeof OrderProgressSchema>;
-
-/** The acknowledgement of `joinOrderRoom(roomName, ack)` and `leaveOrderRoom(roomName, ack)`. */
-export type OrderRoomAck = { ok: true } | { ok: false; code: string; message: string };
 
 /** POST /api/orders/bulk/process/{userId} → 202: the order is charged and its labels are queued. Price in dollars. */
 export const BulkProcessReplySchema = Type.Object({

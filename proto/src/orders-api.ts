@@ -71,5 +71,8 @@ export const OrderListItemSchema = Type.Object({
 export type OrderListItem = Static<typeof OrderListItemSchema>;
 
 export const RecentOrdersReplySchema = Type.Object({ recentOrders: Type.Array(OrderListItemSchema) });
+export type RecentOrdersReply = Static<typeof RecentOrdersReplySchema>;
 export const OrdersReplySchema = Type.Object({ orders: Type.Array(OrderListItemSchema) });
+export type OrdersReply = Static<typeof OrdersReplySchema>;
 export const TotalOrdersReplySchema = Type.Object({ totalOrders: Type.Integer() });
+export type TotalOrdersReply = Static<typeof TotalOrdersReplySchema>;

@@ -82,8 +82,7 @@ export type RecentDepositsReply = Static<typeof RecentDepositsReplySchema>;
 export const DEPOSIT_FILTERS = ['all', 'settled', 'expired', 'pending'] as const;
 export type DepositFilter = (typeof DEPOSIT_FILTERS)[number];
 
-/** GET /api/payment/deposits/{userId}?page&limit&filter — paged by the server, newest first. Absent means the default. */
-export const DEPOSITS_DEFAULT_QUERY = { page: 1, limit: 7, filter: 'all' } as const;
+/** GET /api/payment/deposits/{userId}?page&limit&filter — paged by the server, newest first. Absent means DEPOSITS_DEFAULT_QUERY. */
 export const DepositsQuerySchema = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),

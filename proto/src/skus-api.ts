@@ -1,23 +1,5 @@
 import { type Static, Type } from 'typebox';
 import { SkuSchema } from './bulk-api';
-import { NUMBER_RULES } from './numbers';
-
-/** Limits on saved SKU presets; the server enforces them and the SKU page shows the same bounds. */
-export const SKU_LIMITS = {
-  /** SKU and description. */
-  textMax: 200,
-  /** USPS domestic packages weigh at most 70 lb. */
-  weightMax: NUMBER_RULES.skuWeightLb.max,
-  /** Inches; no side of a USPS package may exceed 108 in. */
-  dimensionMax: NUMBER_RULES.skuDimensionIn.max,
-  /** A preset holds a package's worth; bulk orders are capped at 10,000 rows. */
-  maxQtyMax: NUMBER_RULES.skuMaxQty.max,
-  skusPerUserMax: 5_000,
-  /** Rows in one add-sku call (a CSV upload sends the whole file). */
-  listMax: 5_000,
-  /** Used by the bulk screen when a row's SKU has no preset. */
-  defaultMaxQty: 4,
-} as const;
 
 // A CSV upload sends every cell as text, the add dialog sends numbers: both are
 // accepted and the server's rules name the field when one is not a positive number.

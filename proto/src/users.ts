@@ -9,18 +9,6 @@ export const ACTIVATIONS = ['allow', 'block'] as const;
 export const ActivationSchema = Type.Union([Type.Literal('allow'), Type.Literal('block')]);
 export type Activation = Static<typeof ActivationSchema>;
 
-/** Limits shared by the browser and the server. */
-export const LIMITS = {
-  nameMax: 200,
-  emailMax: 254,
-  passwordMin: 8,
-  passwordMax: 200,
-  referralCodeMax: 32,
-  /** Every saved-address field. */
-  addressFieldMax: 200,
-  savedAddressesMax: 500,
-} as const;
-
 /**
  * Emails are compared and stored trimmed and lowercased, so "A@X.com " and
  * "a@x.com" are one account. Auth looks accounts up by it, and the gateway

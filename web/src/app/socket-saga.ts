@@ -1,3 +1,4 @@
+import { type OrderProgress, orderRoomName, REALTIME_EVENTS } from '@flatship/proto';
 import { type END, type EventChannel, eventChannel, type SagaIterator } from 'redux-saga';
 import { call, cancelled, getContext, put, race, select, take } from 'redux-saga/effects';
 import { io, type Socket } from 'socket.io-client';
@@ -13,10 +14,6 @@ export const SOCKET_OPTIONS = {
   timeout: 20000,
 } as const;
 
-export const JOIN_ORDER_ROOM = 'joinOrderRoom';
-export const ORDER_PROGRESS = 'orderProgress';
-export const orderRoom = (orderId: string) => `order_${orderId}`;
-
 /**
  * Saga context keys tests may set: another server address (null: no real-time
  * connection at all, for screen tests with no server), or websocket-only transport.
@@ -26,14 +23,8 @@ export interface SocketContext {
   socketTransports?: ('polling' | 'websocket')[];
 }
 
-interface ProgressMessage {
-  orderId?: unknown;
-  processedCount?: unknown;
-  failedCount?: unknown;
-  totalCount?: unknown;
-  status?: unknown;
-  fileData?: unknown;
-}
+/** What `orderProgress` carries; read defensively, as any part may be missing or of another shape. */
+type ProgressMessage = Partial<OrderProgress>;
 
 type SocketEvent = { kind: 'progress'; message: ProgressMessage };
 
@@ -58,9 +49,9 @@ export function createOrderChannel(
       ...(transports ? { transports } : {}),
     });
     socket.on('connect', () => {
-      socket.emit(JOIN_ORDER_ROOM, orderRoom(orderId));
+      socket.emit(REALTIME_EVENTS.joinOrderRoom, orderRoomName(orderId));
     });
-    socket.on(ORDER_PROGRESS, (message: ProgressMessage) => {
+    socket.on(REALTIME_EVENTS.orderProgress, (message: ProgressMessage) => {
       if (message && typeof message === 'object') emit({ kind: 'progress', message });
     });
     socket.on('connect_error', (error: Error) => {

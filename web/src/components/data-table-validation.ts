@@ -1,16 +1,9 @@
-import { readDecimal } from '@flatship/proto';
+import { PHONE_PATTERN, readDecimal } from '@flatship/proto';
 
 /**
  * Rules of the editable table (spec doc 1 §5, doc 2 §5 "Table inline edit").
  * Kept free of React so screens (the bulk order check, for one) can reuse them.
  */
-
-/**
- * Digits, spaces and hyphens with an optional leading plus. Mirrors
- * PHONE_PATTERN in @flatship/proto (importing it would pull the schema library
- * into the bundle); data-table-validation.test.ts keeps the two in step.
- */
-export const PHONE_PATTERN = /^\+?[\d\s-]+$/;
 
 export type EditableType = 'text' | 'number' | 'phone' | 'select';
 

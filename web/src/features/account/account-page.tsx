@@ -1,7 +1,6 @@
-import type { AccountUpdateBody } from '@flatship/proto';
+import { type AccountUpdateBody, LIMITS } from '@flatship/proto';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { LIMITS } from '../../app/limits';
 import { selectUser } from '../auth/auth-selectors';
 import { selectAccountError, selectAccountMessage, selectAccountStatus } from './account-selectors';
 import { accountFormOpened, accountUpdateSubmitted } from './account-slice';

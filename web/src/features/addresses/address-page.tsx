@@ -1,13 +1,11 @@
-import type { Address } from '@flatship/proto';
+import { type Address, LIMITS, US_STATES } from '@flatship/proto';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { LIMITS } from '../../app/limits';
 import { type Column, DataTable, type RowChanges } from '../../components/data-table';
 import { createPendingRequest } from '../../components/data-table-requests';
 import { FormDialog, type FormField, type FormValues } from '../../components/form-dialog';
 import { PinIcon } from '../../components/icons';
 import { selectUser } from '../auth/auth-selectors';
-import { US_STATES } from '../order-label/us-states';
 import { ADDRESS_MESSAGES } from './address-messages';
 import { selectAddresses, selectAddressesStatus } from './address-selectors';
 import {

@@ -1,6 +1,5 @@
 import type { FileData } from '@flatship/proto';
-import { getJson, postJson } from '../../app/http';
-import type { RetryReply } from '../bulk-progress/bulk-progress-api';
+import { getJson } from '../../app/http';
 
 /** A bulk order as the batch list shows it (spec doc 2 §3 "Batch order"). */
 export interface BatchOrder {
@@ -35,8 +34,6 @@ function listOf(reply: unknown): BatchOrder[] {
 export const batchOrdersApi = {
   /** GET /api/orders/bulk/{userId} */
   list: async (userId: string) => listOf(await getJson<unknown>(`orders/bulk/${encodeURIComponent(userId)}`)),
-  retryFailed: (orderId: string) => postJson<RetryReply>(`orders/bulk/retry-failed/${encodeURIComponent(orderId)}`, {}),
-  fix: (orderId: string) => postJson<unknown>(`orders/bulk/fix/${encodeURIComponent(orderId)}`, {}),
 };
 
 export type { FileData };

@@ -1,10 +1,10 @@
+import type { BulkFileType } from '@flatship/proto';
 import { useEffect } from 'react';
 import { formatDateTime, formatMoney } from '../../app/format';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { type Column, DataTable } from '../../components/data-table';
 import { selectUser } from '../auth/auth-selectors';
-import type { BulkFileType } from '../bulk-progress/bulk-download';
-import { fileDownloadRequested } from '../bulk-progress/bulk-download-slice';
+import { downloadKey, fileDownloadRequested } from '../bulk-progress/bulk-download-slice';
 import { selectDownloads } from '../bulk-progress/bulk-progress-selectors';
 import { progressUpdated, progressWindowShown } from '../bulk-progress/bulk-progress-slice';
 import type { BatchOrder } from './batch-orders-api';
@@ -81,7 +81,7 @@ export function BatchOrdersPage() {
         return (
           <span className="batch-orders__buttons">
             {LIST_FILES.filter((f) => f.type !== 'auto-csv' || cell.hasAutoConfirm).map((f) => {
-              const percent = downloads[`${o._id}:${f.type}`];
+              const percent = downloads[downloadKey(o._id, f.type)];
               return (
                 <button
                   key={f.type}

@@ -3,6 +3,7 @@ import type { SagaIterator } from 'redux-saga';
 import { all, call, delay, put, takeEvery, takeLatest } from 'redux-saga/effects';
 import { errorMessage } from '../../app/http';
 import { toastShown } from '../../components/toast-slice';
+import { bulkProgressApi } from '../bulk-progress/bulk-progress-api';
 import { type BatchOrder, batchOrdersApi } from './batch-orders-api';
 import {
   batchActionFinished,
@@ -45,7 +46,7 @@ export function* loadBatchOrders(action: PayloadAction<string>): SagaIterator {
 export function* retryBatch(action: PayloadAction<{ orderId: string; userId: string }>): SagaIterator {
   const { orderId, userId } = action.payload;
   try {
-    yield call(batchOrdersApi.retryFailed, orderId);
+    yield call(bulkProgressApi.retryFailed, orderId);
     yield put(toastShown({ kind: 'success', message: BATCH_MESSAGES.retryStarted }));
   } catch (error) {
     yield put(toastShown({ kind: 'error', message: errorMessage(error, BATCH_MESSAGES.retryFailed) }));
@@ -61,7 +62,7 @@ export function* fixBatch(action: PayloadAction<{ orderId: string; userId: strin
   const { orderId, userId } = action.payload;
   yield put(toastShown({ kind: 'info', message: BATCH_MESSAGES.fixing }));
   try {
-    yield call(batchOrdersApi.fix, orderId);
+    yield call(bulkProgressApi.fix, orderId);
     yield put(toastShown({ kind: 'success', message: BATCH_MESSAGES.fixed }));
     yield put(batchOrdersRequested(userId));
   } catch (error) {

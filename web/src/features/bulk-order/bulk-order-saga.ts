@@ -1,12 +1,14 @@
 import { ADDRESS_REQUIRED_MESSAGE, type BulkRow, toBulkOrderItem, validateBulkRows } from '@flatship/order-files/rows';
-import type {
-  Address,
-  AvailableService,
-  OrderSource,
-  QuoteReply,
-  SavedAddressReply,
-  Sku,
-  SkuDataReply,
+import {
+  type Address,
+  type AvailableService,
+  BULK_FILE_NAME_MAX,
+  type BulkInitReply,
+  type OrderSource,
+  type QuoteReply,
+  type SavedAddressReply,
+  type Sku,
+  type SkuDataReply,
 } from '@flatship/proto';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
@@ -14,11 +16,14 @@ import { all, call, delay, put, select, take, takeEvery, takeLatest, takeLeading
 import { errorMessage } from '../../app/http';
 import type { RootState } from '../../app/store';
 import { toastShown } from '../../components/toast-slice';
+import { addressApi } from '../addresses/address-api';
 import { selectUser } from '../auth/auth-selectors';
 import type { SessionUser } from '../auth/session-user';
 import { bulkOrderInitialized } from '../bulk-progress/bulk-progress-actions';
+import { orderLabelApi } from '../order-label/order-label-api';
 import { normaliseService } from '../order-label/order-label-form';
-import { type BulkInitReply, bulkOrderApi } from './bulk-order-api';
+import { type SkuPresetInput, skuApi } from '../skus/sku-api';
+import { bulkOrderApi } from './bulk-order-api';
 import { BULK_MESSAGES } from './bulk-order-messages';
 import {
   selectBulkDataStatus,
@@ -59,8 +64,6 @@ import type { ReadReply } from './read-file-protocol';
 export const BULK_PRICE_DEBOUNCE_MS = 300;
 /** Spec doc 2 §7: the price call uses weight 1 when a row's weight is not a positive number. */
 export const FALLBACK_PRICE_WEIGHT = 1;
-/** The process call's limit on the file name. */
-const FILE_NAME_MAX = 255;
 const MAX_WARNING_TOASTS = 4;
 
 const userIdOf = (user: SessionUser | null) => user?._id ?? '';
@@ -79,7 +82,7 @@ export function flattenServices(reply: unknown): AvailableService[] {
 
 function* loadServices(userId: string): SagaIterator {
   try {
-    const reply: unknown = yield call(bulkOrderApi.availableServices, userId);
+    const reply: unknown = yield call(orderLabelApi.availableServices, userId);
     yield put(servicesLoaded(flattenServices(reply)));
   } catch (error) {
     console.error('Bulk order: loading services failed', error);
@@ -93,8 +96,8 @@ function* loadSavedData(userId: string): SagaIterator {
   let skus: Sku[] = [];
   try {
     const [addressReply, skuReply]: [Partial<SavedAddressReply>, Partial<SkuDataReply>] = yield all([
-      call(bulkOrderApi.savedAddresses, userId),
-      call(bulkOrderApi.skus, userId),
+      call(addressApi.list, userId),
+      call(skuApi.list, userId),
     ]);
     addresses = Array.isArray(addressReply?.savedAddress) ? addressReply.savedAddress : [];
     skus = Array.isArray(skuReply?.SkuData) ? skuReply.SkuData : [];
@@ -173,7 +176,7 @@ export function* quoteBulkPrice(): SagaIterator {
   yield put(priceRequested());
   try {
     const user: SessionUser | null = yield select(selectUser);
-    const reply: Partial<QuoteReply> = yield call(bulkOrderApi.quote, {
+    const reply: Partial<QuoteReply> = yield call(orderLabelApi.quote, {
       userId: userIdOf(user),
       shipments: rows.map((row) => ({
         service_name: serviceName,
@@ -199,31 +202,25 @@ export function* saveSkuPreset(action: PayloadAction<{ id: string; changes: RowC
   const row: BulkRow | undefined = yield select((state: RootState) => selectBulkRow(state, action.payload.id));
   const sku = row && row.skuNumber !== null && row.skuNumber !== undefined ? String(row.skuNumber).trim() : '';
   if (!row || !sku) return;
-  const [weight, length, width, height] = [
-    row.PackageWeight,
-    row.PackageLength,
-    row.PackageWidth,
-    row.PackageHeight,
-  ].map(positive);
+  const weight = positive(row.PackageWeight);
+  const length = positive(row.PackageLength);
+  const width = positive(row.PackageWidth);
+  const height = positive(row.PackageHeight);
   // A preset needs every measure; the highlighted cells already tell the user what is missing.
   if (weight === null || length === null || width === null || height === null) return;
   const quantity = positive(row.quantity);
   const user: SessionUser | null = yield select(selectUser);
+  const preset: SkuPresetInput = {
+    sku,
+    maxQty: quantity === null ? 1 : Math.max(1, Math.round(quantity)),
+    weight,
+    length,
+    width,
+    height,
+    description: row.PackageDescription ? String(row.PackageDescription) : '',
+  };
   try {
-    const reply: Partial<SkuDataReply> | null = yield call(bulkOrderApi.saveSkus, userIdOf(user), {
-      parsedData: [
-        {
-          sku,
-          maxQty: quantity === null ? 1 : Math.max(1, Math.round(quantity)),
-          weight,
-          length,
-          width,
-          height,
-          description: row.PackageDescription ? String(row.PackageDescription) : '',
-        },
-      ],
-      upsert: true,
-    });
+    const reply: Partial<SkuDataReply> | null = yield call(skuApi.add, userIdOf(user), [preset], true);
     if (reply && Array.isArray(reply.SkuData)) yield put(skusChanged(reply.SkuData));
   } catch (error) {
     yield put(toastShown({ kind: 'error', message: errorMessage(error, BULK_MESSAGES.skuSaveFailed) }));
@@ -241,7 +238,7 @@ export function* submitBulkOrder(action: PayloadAction<string>): SagaIterator {
   }
   let orderId: string | undefined;
   try {
-    const reply: BulkInitReply = yield call(bulkOrderApi.init, userId);
+    const reply: Partial<BulkInitReply> = yield call(bulkOrderApi.init, userId);
     orderId = reply?.data?.orderId;
     if (!orderId) throw new Error('The bulk order was created without an id');
   } catch (error) {
@@ -256,7 +253,7 @@ export function* submitBulkOrder(action: PayloadAction<string>): SagaIterator {
       orderId,
       orderData: rows.map((row) => toBulkOrderItem(row, serviceName)),
       ...(source ? { source } : {}),
-      ...(fileName ? { fileName: fileName.slice(0, FILE_NAME_MAX) } : {}),
+      ...(fileName ? { fileName: fileName.slice(0, BULK_FILE_NAME_MAX) } : {}),
     });
   } catch (error) {
     yield put(bulkOrderFailed());

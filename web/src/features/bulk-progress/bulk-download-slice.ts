@@ -1,5 +1,5 @@
+import type { BulkFileType } from '@flatship/proto';
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { BulkFileType } from './bulk-download';
 
 /** Where a download was asked for: a failed one from the list reopens the window for its order. */
 export type DownloadSource = 'window' | 'list';

@@ -1,8 +1,6 @@
+import type { BulkFileType } from '@flatship/proto';
 import { HTTPError } from 'ky';
 import { http } from '../../app/http';
-
-/** The three files of a bulk order and the path segment that fetches each (spec doc 2 §7). */
-export type BulkFileType = 'pdf' | 'result-csv' | 'auto-csv';
 
 /** Toast labels: '{label} download completed successfully!' */
 export const FILE_LABELS: Record<BulkFileType, string> = {

@@ -15,6 +15,7 @@ export interface FixReply {
 
 const id = (orderId: string) => encodeURIComponent(orderId);
 
+/** Also the retry and fix buttons of the batch orders list. */
 export const bulkProgressApi = {
   /** POST /api/orders/bulk/retry-failed/{orderId}: buys the failed labels again. */
   retryFailed: (orderId: string) => postJson<RetryReply>(`orders/bulk/retry-failed/${id(orderId)}`, {}),

@@ -1,7 +1,7 @@
+import type { BulkFileType } from '@flatship/proto';
 import { useEffect, useId, useRef } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import type { BulkFileType } from './bulk-download';
-import { fileDownloadRequested } from './bulk-download-slice';
+import { downloadKey, fileDownloadRequested } from './bulk-download-slice';
 import { selectBulkProgress, selectDownloads } from './bulk-progress-selectors';
 import {
   bulkProgressReset,
@@ -247,7 +247,7 @@ export function BulkProgressWindow() {
           ) : null}
           <div className="bulk-progress__downloads">
             {FILE_BUTTONS.filter((b) => p.fileData?.[b.name]).map((b) => {
-              const running = downloads[`${orderId}:${b.type}`];
+              const running = downloads[downloadKey(orderId, b.type)];
               const isRunning = running !== undefined;
               return (
                 <button

@@ -195,23 +195,6 @@ export function MoonIcon(props: IconProps) {
   );
 }
 
-export function BoltIcon(props: IconProps) {
-  return (
-    <LineIcon {...props}>
-      <path d="M13 2 4 14h7l-1 8 9-12h-7l1-8Z" />
-    </LineIcon>
-  );
-}
-
-export function BitcoinIcon(props: IconProps) {
-  return (
-    <LineIcon {...props}>
-      <circle cx="12" cy="12" r="10" />
-      <path d="M9.5 7.5h3.8a2.2 2.2 0 0 1 0 4.5H9.5Zm0 4.5h4.3a2.3 2.3 0 0 1 0 4.5H9.5Zm0-4.5v9M11 6v1.5M11 16.5V18M13 6v1.5M13 16.5V18" />
-    </LineIcon>
-  );
-}
-
 export function QuoteIcon(props: IconProps) {
   return (
     <svg viewBox="0 0 24 24" width="24" height="24" fill="currentColor" aria-hidden="true" focusable="false" {...props}>

@@ -1,8 +1,8 @@
-import type { Address } from '@flatship/proto';
+import { type Address, isUsState } from '@flatship/proto';
 import { AddressPicker } from '../../components/address-picker';
 import { SearchableSelect } from '../../components/searchable-select';
 import { type AddressForm, COUNTRY, fieldId } from './order-label-form';
-import { isUsState, US_STATE_OPTIONS } from './us-states';
+import { US_STATE_OPTIONS } from './us-states';
 
 interface AddressCardProps {
   side: 'from' | 'to';

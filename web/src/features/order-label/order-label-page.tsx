@@ -1,4 +1,4 @@
-import type { Address } from '@flatship/proto';
+import { type Address, isUsState } from '@flatship/proto';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { formatMoney } from '../../app/format';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
@@ -33,7 +33,6 @@ import {
   selectSubmitStatus,
 } from './order-label-selectors';
 import { labelOrderSubmitted, orderLabelOpened, priceRequested, successDialogClosed } from './order-label-slice';
-import { isUsState } from './us-states';
 import './order-label.css';
 
 export function OrderLabelPage() {

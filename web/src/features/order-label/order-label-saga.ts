@@ -11,6 +11,7 @@ import type { SagaIterator } from 'redux-saga';
 import { all, call, delay, put, select, takeLatest, takeLeading } from 'redux-saga/effects';
 import { ApiError } from '../../app/http';
 import { toastShown } from '../../components/toast-slice';
+import { addressApi } from '../addresses/address-api';
 import { selectUser } from '../auth/auth-selectors';
 import { sessionVerifyRequested } from '../auth/auth-slice';
 import type { SessionUser } from '../auth/session-user';
@@ -48,7 +49,7 @@ function* loadServices(userId: string): SagaIterator {
 
 function* loadAddresses(userId: string): SagaIterator {
   try {
-    const reply: Partial<SavedAddressReply> = yield call(orderLabelApi.savedAddresses, userId);
+    const reply: Partial<SavedAddressReply> = yield call(addressApi.list, userId);
     const list: Address[] = Array.isArray(reply?.savedAddress) ? reply.savedAddress : [];
     yield put(addressesLoaded(list));
   } catch (error) {

@@ -1,13 +1,10 @@
-import type { OrderListItem } from '@flatship/proto';
+import type { OrderListItem, OrdersReply } from '@flatship/proto';
 import { getJson } from '../../app/http';
 
-export type { OrderListItem };
-/** GET /api/orders/{userId} (spec doc 2 §7). */
-export interface OrdersReply {
-  orders: OrderListItem[];
-}
+export type { OrderListItem, OrdersReply };
 
 export const ordersApi = {
+  /** GET /api/orders/{userId} (spec doc 2 §7). */
   list: (userId: string) => getJson<Partial<OrdersReply>>(`orders/${encodeURIComponent(userId)}`),
 };
 

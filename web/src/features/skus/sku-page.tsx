@@ -1,4 +1,4 @@
-import { readDecimal, type Sku } from '@flatship/proto';
+import { readDecimal, SKU_LIMITS, type Sku } from '@flatship/proto';
 import { type ChangeEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { type Column, DataTable, type RowChanges } from '../../components/data-table';
@@ -9,7 +9,6 @@ import { toastShown } from '../../components/toast-slice';
 import { selectUser } from '../auth/auth-selectors';
 import type { SkuPresetInput } from './sku-api';
 import { parseSkuCsv } from './sku-csv';
-import { SKU_LIMITS } from './sku-limits';
 import { SKU_MESSAGES, SKU_TOAST_DURATION } from './sku-messages';
 import { selectSkus, selectSkusStatus } from './sku-selectors';
 import {

@@ -5,7 +5,7 @@ import { all, call, put, takeEvery, takeLatest } from 'redux-saga/effects';
 import { ApiError } from '../../app/http';
 import { settlePendingRequest } from '../../components/data-table-requests';
 import { toastShown } from '../../components/toast-slice';
-import { type SkuPresetInput, skuApi } from './sku-api';
+import { skuApi } from './sku-api';
 import { SKU_MESSAGES, SKU_TOAST_DURATION } from './sku-messages';
 import {
   type SkuAddRequest,
@@ -90,22 +90,6 @@ function* deleteSku(action: PayloadAction<SkuDeleteRequest>): SagaIterator {
     yield call(settlePendingRequest, requestId, { ok: true, message: reply.message });
   } catch (error) {
     yield call(settlePendingRequest, requestId, { ok: false, message: serverMessage(error) ?? '' });
-  }
-}
-
-/**
- * Saves a preset from an edited bulk row (spec doc 2 §5 file rules): creates it, or updates the user's preset with
- * the same SKU in any case. Call it from a saga: `const saved: boolean = yield call(saveSkuPreset, userId, preset)`.
- * The store's SKU list follows the server's answer. Returns false when the call fails (spec doc 2 §8); the caller
- * decides what to tell the user.
- */
-export function* saveSkuPreset(userId: string, preset: SkuPresetInput): SagaIterator<boolean> {
-  try {
-    const reply: AddSkuReply = yield call(skuApi.add, userId, [preset], true);
-    yield put(skusLoaded(reply.SkuData));
-    return true;
-  } catch {
-    return false;
   }
 }
 

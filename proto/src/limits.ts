@@ -1,0 +1,37 @@
+// No schema library here: the browser bundle imports these values.
+import { NUMBER_RULES } from './numbers';
+
+/** Limits shared by the browser and the server. */
+export const LIMITS = {
+  nameMax: 200,
+  emailMax: 254,
+  passwordMin: 8,
+  passwordMax: 200,
+  referralCodeMax: 32,
+  /** Every saved-address field. */
+  addressFieldMax: 200,
+  savedAddressesMax: 500,
+} as const;
+
+/** Limits on saved SKU presets; the server enforces them and the SKU page shows the same bounds. */
+export const SKU_LIMITS = {
+  /** SKU and description. */
+  textMax: 200,
+  /** USPS domestic packages weigh at most 70 lb. */
+  weightMax: NUMBER_RULES.skuWeightLb.max,
+  /** Inches; no side of a USPS package may exceed 108 in. */
+  dimensionMax: NUMBER_RULES.skuDimensionIn.max,
+  /** A preset holds a package's worth; bulk orders are capped at 10,000 rows. */
+  maxQtyMax: NUMBER_RULES.skuMaxQty.max,
+  skusPerUserMax: 5_000,
+  /** Rows in one add-sku call (a CSV upload sends the whole file). */
+  listMax: 5_000,
+  /** Used by the bulk screen when a row's SKU has no preset. */
+  defaultMaxQty: 4,
+} as const;
+
+/** The longest file name a bulk order keeps (POST /api/orders/bulk/process); the bulk screen cuts a longer one. */
+export const BULK_FILE_NAME_MAX = 255;
+
+/** GET /api/payment/deposits/{userId}: what an absent page, limit or filter means; the deposit page asks for the same. */
+export const DEPOSITS_DEFAULT_QUERY = { page: 1, limit: 7, filter: 'all' } as const;
