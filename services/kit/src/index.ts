@@ -8,4 +8,5 @@ export * from './internal';
 export * from './logger';
 export * from './remote-token-state';
 export * from './run';
+export * from './transactor';
 export * from './validation';

@@ -3,6 +3,7 @@ import {
   authPlugin,
   type createLogger,
   createServiceApp,
+  createTransactor,
   databaseReadiness,
   type Knex,
   type ReadinessCheck,
@@ -13,7 +14,6 @@ import type { UserChangedEvent } from '@flatship/proto';
 import { createBulkRepo } from './db/bulk-repo';
 import { createLabelsRepo } from './db/labels-repo';
 import { createPurchaseLocks } from './db/purchase-locks';
-import { createTransactor } from './db/transactor';
 import type { EventRecorder } from './domain/bulk/ports';
 import type { CarrierPort, FileStore, LedgerPort, PublishLabelPurchased, QuotePort } from './domain/ports';
 import { registerBulkRoutes } from './routes/bulk';

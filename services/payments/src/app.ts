@@ -3,6 +3,7 @@ import {
   authPlugin,
   type createLogger,
   createServiceApp,
+  createTransactor,
   databaseReadiness,
   type Knex,
   type ReadinessCheck,
@@ -12,7 +13,6 @@ import {
 import type { UserChangedEvent } from '@flatship/proto';
 import { createDepositsRepo } from './db/deposits-repo';
 import { createLedgerRepo } from './db/ledger-repo';
-import { createTransactor } from './db/transactor';
 import type { Clock } from './domain/ports';
 import { registerDepositRoutes } from './routes/deposits';
 import type { BtcpayDeps, DomainDeps } from './routes/deps';

@@ -2,6 +2,7 @@ import {
   authPlugin,
   type createLogger,
   createServiceApp,
+  createTransactor,
   databaseReadiness,
   type Knex,
   type ReadinessCheck,
@@ -12,7 +13,6 @@ import { BODY_LIMITS, type UserChangedEvent } from '@flatship/proto';
 import type { UserChangeFeed } from './adapters/bus-user-changes';
 import { createDefaultServicesRepo, createUserServicesRepo } from './db/configured-services-repo';
 import { createRawServicesRepo } from './db/raw-services-repo';
-import { createTransactor } from './db/transactor';
 import type { RawServiceSource } from './domain/ports';
 import { registerAdminServiceRoutes } from './routes/admin-services';
 import type { DomainDeps } from './routes/deps';

@@ -1,7 +1,7 @@
 import type { Knex } from '@flatship/kit';
+import { fromTx } from '@flatship/kit';
 import type { AddressesRepo, AddressFields, AddressRecord, Tx, WriteAddressResult } from '../domain/ports';
 import { isUuid, uniqueViolation } from './pg-errors';
-import { fromTx } from './transactor';
 
 interface AddressRow {
   id: string;

@@ -1,8 +1,8 @@
 import type { Knex } from '@flatship/kit';
+import { fromTx } from '@flatship/kit';
 import type { Tx } from '../domain/ports';
 import type { SkuFields, SkuRecord, SkusRepo, WriteSkusResult } from '../domain/sku-ports';
 import { isUuid, uniqueViolation } from './pg-errors';
-import { fromTx } from './transactor';
 
 interface SkuRow {
   id: string;

@@ -1,8 +1,8 @@
 import type { Knex } from '@flatship/kit';
+import { fromTx } from '@flatship/kit';
 import type { Activation, Role } from '@flatship/proto';
 import type { InsertUserResult, NewUser, SetReferralCodeResult, Tx, UserRecord, UsersRepo } from '../domain/ports';
 import { isUuid, uniqueViolation } from './pg-errors';
-import { fromTx } from './transactor';
 
 interface UserRow {
   id: string;

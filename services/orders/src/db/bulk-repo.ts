@@ -1,10 +1,10 @@
 import type { Knex } from '@flatship/kit';
+import { fromTx } from '@flatship/kit';
 import type { BulkOrderItem, BulkStatus, OrderSource } from '@flatship/proto';
 import { TERMINAL_BULK_STATUSES } from '@flatship/proto';
 import type { BulkOrderRecord, BulkRepo, BulkRowRecord } from '../domain/bulk/ports';
 import type { Tx } from '../domain/ports';
 import { isUuid, type LabelRow, toRecord } from './labels-repo';
-import { fromTx } from './transactor';
 
 interface BulkOrderRow {
   id: string;

@@ -1,9 +1,9 @@
 import type { Knex } from '@flatship/kit';
+import { fromTx } from '@flatship/kit';
 import type { ErrorCode } from '@flatship/proto';
 import type { LabelRecord, LabelStatus, LabelsRepo, NewLabel, Tx } from '../domain/ports';
 import type { ShipmentAddress, ShipmentParcel } from '../domain/validate-shipment';
 import { heldLockKeysSql, labelLockKeySql } from './purchase-locks';
-import { fromTx } from './transactor';
 
 export interface LabelRow {
   id: string;

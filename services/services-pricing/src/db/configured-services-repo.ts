@@ -1,4 +1,5 @@
 import type { Knex } from '@flatship/kit';
+import { fromTx } from '@flatship/kit';
 import type {
   DefaultServicesRepo,
   PriceBand,
@@ -8,7 +9,6 @@ import type {
   Tx,
   UserServicesRepo,
 } from '../domain/ports';
-import { fromTx } from './transactor';
 
 interface ServiceRow {
   id: string;
