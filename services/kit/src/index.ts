@@ -6,6 +6,7 @@ export * from './db';
 export * from './errors';
 export * from './internal';
 export * from './logger';
+export * from './periodic-job';
 export * from './remote-token-state';
 export * from './run';
 export * from './transactor';
