@@ -1,4 +1,3 @@
-import type { UserChangeFeed } from '@flatship/kit';
 import {
   authPlugin,
   type createLogger,
@@ -6,7 +5,9 @@ import {
   type InternalClient,
   type ReadinessCheck,
   type ServiceApp,
+  subscribeWhileOpen,
   type TokenStateSource,
+  type UserChangeFeed,
 } from '@flatship/kit';
 import type { UserChangedEvent } from '@flatship/proto';
 import { createAuthUserDirectory } from './adapters/auth-users';
@@ -41,11 +42,7 @@ export async function buildApp(deps: AdminAppDeps): Promise<ServiceApp> {
 
   const feed = deps.userChanges;
   if (feed) {
-    let subscription: { close(): Promise<void> } | undefined;
-    app.addHook('onReady', async () => {
-      subscription = await feed.subscribe((event) => deps.tokenState.apply(event));
-    });
-    app.addHook('onClose', async () => subscription?.close());
+    subscribeWhileOpen(app, feed, (event) => deps.tokenState.apply(event));
   }
   return app;
 }

@@ -9,5 +9,6 @@ export * from './logger';
 export * from './periodic-job';
 export * from './remote-token-state';
 export * from './run';
+export * from './subscribe-while-open';
 export * from './transactor';
 export * from './validation';

@@ -1,4 +1,3 @@
-import type { UserChangeFeed } from '@flatship/kit';
 import {
   authPlugin,
   type createLogger,
@@ -8,7 +7,9 @@ import {
   type Knex,
   type ReadinessCheck,
   type ServiceApp,
+  subscribeWhileOpen,
   type TokenStateSource,
+  type UserChangeFeed,
 } from '@flatship/kit';
 import type { UserChangedEvent } from '@flatship/proto';
 import { createBulkRepo } from './db/bulk-repo';
@@ -67,11 +68,7 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
   const feed = deps.userChanges;
   const apply = deps.tokenState.apply?.bind(deps.tokenState);
   if (feed && apply) {
-    let subscription: { close(): Promise<void> } | undefined;
-    app.addHook('onReady', async () => {
-      subscription = await feed.subscribe((event) => apply(event));
-    });
-    app.addHook('onClose', async () => subscription?.close());
+    subscribeWhileOpen(app, feed, (event) => apply(event));
   }
 
   const domain: DomainDeps = createDomainDeps(deps, app.log);

@@ -1,4 +1,3 @@
-import type { UserChangeFeed } from '@flatship/kit';
 import {
   authPlugin,
   type createLogger,
@@ -8,7 +7,9 @@ import {
   type Knex,
   type ReadinessCheck,
   type ServiceApp,
+  subscribeWhileOpen,
   type TokenStateSource,
+  type UserChangeFeed,
 } from '@flatship/kit';
 import type { UserChangedEvent } from '@flatship/proto';
 import { createDepositsRepo } from './db/deposits-repo';
@@ -61,11 +62,7 @@ export async function buildApp(deps: PaymentsAppDeps): Promise<ServiceApp> {
 
   const feed = deps.userChanges;
   if (feed) {
-    let subscription: { close(): Promise<void> } | undefined;
-    app.addHook('onReady', async () => {
-      subscription = await feed.subscribe((event) => deps.tokenState.apply(event));
-    });
-    app.addHook('onClose', async () => subscription?.close());
+    subscribeWhileOpen(app, feed, (event) => deps.tokenState.apply(event));
   }
   return app;
 }

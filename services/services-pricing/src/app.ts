@@ -7,10 +7,11 @@ import {
   type Knex,
   type ReadinessCheck,
   type ServiceApp,
+  subscribeWhileOpen,
   type TokenStateSource,
+  type UserChangeFeed,
 } from '@flatship/kit';
 import { BODY_LIMITS, type UserChangedEvent } from '@flatship/proto';
-import type { UserChangeFeed } from './adapters/bus-user-changes';
 import { createDefaultServicesRepo, createUserServicesRepo } from './db/configured-services-repo';
 import { createRawServicesRepo } from './db/raw-services-repo';
 import type { RawServiceSource } from './domain/ports';
@@ -59,11 +60,7 @@ export async function buildApp(deps: PricingAppDeps): Promise<ServiceApp> {
   const feed = deps.userChanges;
   const apply = deps.tokenState.apply?.bind(deps.tokenState);
   if (feed && apply) {
-    let subscription: { close(): Promise<void> } | undefined;
-    app.addHook('onReady', async () => {
-      subscription = await feed.subscribe((event) => apply(event));
-    });
-    app.addHook('onClose', async () => subscription?.close());
+    subscribeWhileOpen(app, feed, (event) => apply(event));
   }
 
   const domain = createDomainDeps(deps);
