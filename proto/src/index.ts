@@ -5,6 +5,7 @@ export * from './btcpay';
 export * from './bulk-api';
 export * from './errors';
 export * from './events';
+export * from './ids';
 export * from './money';
 export * from './multiline-string';
 export * from './numbers';
