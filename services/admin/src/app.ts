@@ -2,10 +2,10 @@ import {
   authPlugin,
   type createLogger,
   createServiceApp,
+  followUserChanges,
   type InternalClient,
   type ReadinessCheck,
   type ServiceApp,
-  subscribeWhileOpen,
   type TokenStateSource,
   type UserChangeFeed,
 } from '@flatship/kit';
@@ -40,9 +40,6 @@ export async function buildApp(deps: AdminAppDeps): Promise<ServiceApp> {
     balances: createPaymentsBalances(deps.payments),
   });
 
-  const feed = deps.userChanges;
-  if (feed) {
-    subscribeWhileOpen(app, feed, (event) => deps.tokenState.apply(event));
-  }
+  followUserChanges(app, deps.userChanges, deps.tokenState);
   return app;
 }

@@ -1,3 +1,4 @@
+import type { UserChangedEvent } from '@flatship/proto';
 import type { FastifyInstance } from 'fastify';
 
 /** A stream of events one can subscribe to, such as the `user.changed` feed. */
@@ -22,4 +23,18 @@ export function subscribeWhileOpen<E>(
   app.addHook('onClose', async () => {
     await subscription?.close();
   });
+}
+
+/**
+ * Keeps a service's token-state cache current while the app is open: every `user.changed` event from
+ * `feed` is applied the moment it arrives. Without a feed (or a cache that takes changes) a revoked
+ * token still works until its cache entry expires.
+ */
+export function followUserChanges(
+  app: Pick<FastifyInstance, 'addHook'>,
+  feed: EventFeed<UserChangedEvent> | undefined,
+  tokenState: { apply?(state: UserChangedEvent): void },
+): void {
+  const apply = tokenState.apply?.bind(tokenState);
+  if (feed && apply) subscribeWhileOpen(app, feed, (event) => apply(event));
 }

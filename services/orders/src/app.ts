@@ -4,10 +4,10 @@ import {
   createServiceApp,
   createTransactor,
   databaseReadiness,
+  followUserChanges,
   type Knex,
   type ReadinessCheck,
   type ServiceApp,
-  subscribeWhileOpen,
   type TokenStateSource,
   type UserChangeFeed,
 } from '@flatship/kit';
@@ -65,11 +65,7 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
   });
   await app.register(authPlugin, { publicKey: deps.jwtPublicKey, tokenState: deps.tokenState });
 
-  const feed = deps.userChanges;
-  const apply = deps.tokenState.apply?.bind(deps.tokenState);
-  if (feed && apply) {
-    subscribeWhileOpen(app, feed, (event) => apply(event));
-  }
+  followUserChanges(app, deps.userChanges, deps.tokenState);
 
   const domain: DomainDeps = createDomainDeps(deps, app.log);
   registerOrderRoutes(app, domain);

@@ -4,10 +4,10 @@ import {
   createServiceApp,
   createTransactor,
   databaseReadiness,
+  followUserChanges,
   type Knex,
   type ReadinessCheck,
   type ServiceApp,
-  subscribeWhileOpen,
   type TokenStateSource,
   type UserChangeFeed,
 } from '@flatship/kit';
@@ -60,9 +60,6 @@ export async function buildApp(deps: PaymentsAppDeps): Promise<ServiceApp> {
   await registerWebhookRoutes(app, domain);
   registerInternalRoutes(app, domain, deps.internalSecret);
 
-  const feed = deps.userChanges;
-  if (feed) {
-    subscribeWhileOpen(app, feed, (event) => deps.tokenState.apply(event));
-  }
+  followUserChanges(app, deps.userChanges, deps.tokenState);
   return app;
 }

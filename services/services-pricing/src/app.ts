@@ -4,10 +4,10 @@ import {
   createServiceApp,
   createTransactor,
   databaseReadiness,
+  followUserChanges,
   type Knex,
   type ReadinessCheck,
   type ServiceApp,
-  subscribeWhileOpen,
   type TokenStateSource,
   type UserChangeFeed,
 } from '@flatship/kit';
@@ -57,11 +57,7 @@ export async function buildApp(deps: PricingAppDeps): Promise<ServiceApp> {
 
   await app.register(authPlugin, { publicKey: deps.publicKey, tokenState: deps.tokenState });
 
-  const feed = deps.userChanges;
-  const apply = deps.tokenState.apply?.bind(deps.tokenState);
-  if (feed && apply) {
-    subscribeWhileOpen(app, feed, (event) => apply(event));
-  }
+  followUserChanges(app, deps.userChanges, deps.tokenState);
 
   const domain = createDomainDeps(deps);
   registerAdminServiceRoutes(app, domain);
