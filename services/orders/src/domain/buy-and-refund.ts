@@ -1,16 +1,8 @@
 import { isAppError } from '@flatship/kit';
 import { MESSAGES } from './messages';
-import type {
-  CarrierLabelRequest,
-  CarrierLabelResult,
-  CarrierPort,
-  DomainLogger,
-  LabelRecord,
-  LedgerPort,
-} from './ports';
+import type { CarrierLabelRequest, CarrierLabelResult, CarrierPort, DomainLogger, LedgerPort } from './ports';
 
-// The two halves every label purchase shares, single or bulk: buying at the carrier, and giving the money back
-// when the carrier refuses.
+// What every purchase shares, single label or bulk row: buying at the carrier, and giving a charge back once.
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -43,23 +35,16 @@ export async function buyLabel(
 export const refundKeyFor = (labelId: string) => `refund:${labelId}`;
 
 /**
- * Gives a label's charge back under `key`, which payments takes at most once, so calling again (a retry, a
+ * Gives a charge back under `key`, which payments takes at most once, so calling again (a retry, a
  * redelivery, a reconciler finishing the job) moves no more money. False when payments knows no such charge
- * (the label was never charged); any other failure is thrown and the caller leaves the refund for later.
+ * (it was never taken); any other failure is thrown and the caller leaves the refund for later.
  */
-export async function refundLabelCharge(
+export async function refundCharge(
   deps: { ledger: LedgerPort },
-  label: Pick<LabelRecord, 'userId' | 'priceCents' | 'chargeKey'>,
-  refund: { key: string; memo: string },
+  refund: { userId: string; amountCents: number; chargeKey: string; key: string; memo: string },
 ): Promise<boolean> {
   try {
-    await deps.ledger.refund({
-      userId: label.userId,
-      amountCents: label.priceCents,
-      key: refund.key,
-      chargeKey: label.chargeKey,
-      memo: refund.memo,
-    });
+    await deps.ledger.refund(refund);
     return true;
   } catch (err) {
     if (isAppError(err) && err.code === 'PAYMENTS_CHARGE_NOT_FOUND') return false;

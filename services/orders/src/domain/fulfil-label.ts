@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, retryWhileDatabaseUnavailable } from '@flatship/kit';
 import type { ErrorCode } from '@flatship/proto';
-import { buyLabel, refundKeyFor, refundLabelCharge } from './buy-and-refund';
+import { buyLabel, refundCharge, refundKeyFor } from './buy-and-refund';
 
 import { labelFileKey } from './files';
 import { MESSAGES } from './messages';
@@ -86,8 +86,11 @@ export async function refundAndCancel(
   }
   let refunded: boolean;
   try {
-    refunded = await refundLabelCharge(deps, label, {
+    refunded = await refundCharge(deps, {
+      userId: label.userId,
+      amountCents: label.priceCents,
       key: refundKeyFor(label.id),
+      chargeKey: label.chargeKey,
       memo: `Refund of label ${label.id}`,
     });
   } catch (err) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LabelRequestedEvent } from '@flatship/proto';
-import { buyLabel, refundLabelCharge } from '../buy-and-refund';
+import { buyLabel, refundCharge } from '../buy-and-refund';
 import { labelFileKey } from '../files';
 import { carrierRequestFor } from '../fulfil-label';
 import { type BulkWorkerDeps, carrierKeyOf, rowRefundKey } from './deps';
@@ -34,8 +34,11 @@ async function purchase(deps: BulkWorkerDeps, row: BulkRowRecord): Promise<Purch
 /** Refunds a refused row once (the key is the row and attempt); false when payments has no charge to refund. */
 async function refund(deps: BulkWorkerDeps, row: BulkRowRecord): Promise<boolean> {
   // Anything but "no such charge" is thrown, so the row stays pending and its event comes again.
-  const refunded = await refundLabelCharge(deps, row, {
+  const refunded = await refundCharge(deps, {
+    userId: row.userId,
+    amountCents: row.priceCents,
     key: rowRefundKey(row.id, row.attempt),
+    chargeKey: row.chargeKey,
     memo: `Refund of bulk label ${row.id}`,
   });
   if (!refunded) deps.logger.error({ labelId: row.id, chargeKey: row.chargeKey }, 'bulk row had no charge to refund');
