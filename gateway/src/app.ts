@@ -3,6 +3,7 @@ import {
   type CreateServiceAppOptions,
   createServiceApp,
   type ServiceApp,
+  subscribeWhileOpen,
   type TokenStateSource,
 } from '@flatship/kit';
 import type { UserChangedEvent } from '@flatship/proto';
@@ -70,23 +71,15 @@ export async function buildGateway(deps: GatewayDeps): Promise<ServiceApp> {
 
   const feed = deps.userChanges;
   if (feed) {
-    let subscription: { close(): Promise<void> } | undefined;
-    app.addHook('onReady', async () => {
-      subscription = await feed.subscribe(async (event) => {
-        deps.tokenState.apply(event);
-        await realtime.endRevokedSessions(event);
-      });
+    subscribeWhileOpen(app, feed, async (event) => {
+      deps.tokenState.apply(event);
+      await realtime.endRevokedSessions(event);
     });
-    app.addHook('onClose', async () => subscription?.close());
   }
 
   const progress = deps.progress;
   if (progress) {
-    let subscription: { close(): Promise<void> } | undefined;
-    app.addHook('onReady', async () => {
-      subscription = await progress.subscribe((event) => realtime.relayProgress(event));
-    });
-    app.addHook('onClose', async () => subscription?.close());
+    subscribeWhileOpen(app, progress, (event) => realtime.relayProgress(event));
   }
 
   return app;

@@ -6,6 +6,7 @@ export * from './bulk-api';
 export * from './courier';
 export * from './errors';
 export * from './events';
+export * from './ids';
 export * from './limits';
 export * from './money';
 export * from './multiline-string';

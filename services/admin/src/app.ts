@@ -1,12 +1,13 @@
-import type { UserChangeFeed } from '@flatship/kit';
 import {
   authPlugin,
   type createLogger,
   createServiceApp,
+  followUserChanges,
   type InternalClient,
   type ReadinessCheck,
   type ServiceApp,
   type TokenStateSource,
+  type UserChangeFeed,
 } from '@flatship/kit';
 import type { UserChangedEvent } from '@flatship/proto';
 import { createAuthUserDirectory } from './adapters/auth-users';
@@ -39,13 +40,6 @@ export async function buildApp(deps: AdminAppDeps): Promise<ServiceApp> {
     balances: createPaymentsBalances(deps.payments),
   });
 
-  const feed = deps.userChanges;
-  if (feed) {
-    let subscription: { close(): Promise<void> } | undefined;
-    app.addHook('onReady', async () => {
-      subscription = await feed.subscribe((event) => deps.tokenState.apply(event));
-    });
-    app.addHook('onClose', async () => subscription?.close());
-  }
+  followUserChanges(app, deps.userChanges, deps.tokenState);
   return app;
 }

@@ -2,6 +2,7 @@ import {
   authPlugin,
   type createLogger,
   createServiceApp,
+  createTransactor,
   databaseReadiness,
   type Knex,
   type ReadinessCheck,
@@ -10,7 +11,6 @@ import {
 import { createArgon2Hasher } from './adapters/argon2-hasher';
 import { createAddressesRepo } from './db/addresses-repo';
 import { createSkusRepo } from './db/skus-repo';
-import { createTransactor } from './db/transactor';
 import { createUsersRepo } from './db/users-repo';
 import type { MoneySummarySource, PasswordHasher, PublishUserChanged } from './domain/ports';
 import { toTokenState } from './domain/session-user';

@@ -1,4 +1,12 @@
-import { createDb, createInternalClient, createLogger, loadConfig, migrate, runService } from '@flatship/kit';
+import {
+  createDb,
+  createInternalClient,
+  createLogger,
+  createTransactor,
+  loadConfig,
+  migrate,
+  runService,
+} from '@flatship/kit';
 import { createOutbox, createPostgresBus, migrateBus } from '@flatship/kit/bus';
 import { createArgon2Hasher } from './adapters/argon2-hasher';
 import { createPaymentsMoneySummary } from './adapters/payments-money-summary';
@@ -7,7 +15,6 @@ import { buildApp } from './app';
 import { type AuthConfig, AuthConfigSchema, assertMatchingKeys } from './config';
 import { AUTH_SCHEMA, migrations } from './db/migrations';
 import { createUserChangedPublisher } from './db/outbox';
-import { createTransactor } from './db/transactor';
 import { createUsersRepo } from './db/users-repo';
 import { ensureAdmin } from './domain/ensure-admin';
 

@@ -1,8 +1,7 @@
-import { createDb, type Knex, migrate } from '@flatship/kit';
+import { createDb, createTransactor, type Knex, migrate } from '@flatship/kit';
 import { createTestDatabase } from '@flatship/kit/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AUTH_SCHEMA, migrations } from '../src/db/migrations';
-import { createTransactor } from '../src/db/transactor';
 import { createUsersRepo } from '../src/db/users-repo';
 import { insertUserWithReferralCode } from '../src/domain/insert-user';
 import type { NewUser, UsersRepo } from '../src/domain/ports';

@@ -1,3 +1,4 @@
+import { startPeriodicJob } from '@flatship/kit';
 import { type BulkDeps, sweepStalledBulkOrders } from '@flatship/orders';
 
 /**
@@ -9,24 +10,12 @@ export function startSweeper(
   deps: BulkDeps,
   opts: { stallMs: number; intervalMs: number; now?: () => Date },
 ): { stop(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = sweepStalledBulkOrders({ ...deps, now: opts.now ?? (() => new Date()) }, { stallMs: opts.stallMs })
-      .then(() => undefined)
-      .catch((err: unknown) => deps.logger.error({ err }, 'sweeping stalled bulk orders failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(tick, opts.intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+  return startPeriodicJob({
+    intervalMs: opts.intervalMs,
+    logger: deps.logger,
+    failedMessage: 'sweeping stalled bulk orders failed',
+    run: async () => {
+      await sweepStalledBulkOrders({ ...deps, now: opts.now ?? (() => new Date()) }, { stallMs: opts.stallMs });
     },
-  };
+  });
 }

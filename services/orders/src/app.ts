@@ -1,19 +1,20 @@
-import type { UserChangeFeed } from '@flatship/kit';
 import {
   authPlugin,
   type createLogger,
   createServiceApp,
+  createTransactor,
   databaseReadiness,
+  followUserChanges,
   type Knex,
   type ReadinessCheck,
   type ServiceApp,
   type TokenStateSource,
+  type UserChangeFeed,
 } from '@flatship/kit';
 import type { UserChangedEvent } from '@flatship/proto';
 import { createBulkRepo } from './db/bulk-repo';
 import { createLabelsRepo } from './db/labels-repo';
 import { createPurchaseLocks } from './db/purchase-locks';
-import { createTransactor } from './db/transactor';
 import type { EventRecorder } from './domain/bulk/ports';
 import type { CarrierPort, FileStore, LedgerPort, PublishLabelPurchased, QuotePort } from './domain/ports';
 import { registerBulkRoutes } from './routes/bulk';
@@ -64,15 +65,7 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
   });
   await app.register(authPlugin, { publicKey: deps.jwtPublicKey, tokenState: deps.tokenState });
 
-  const feed = deps.userChanges;
-  const apply = deps.tokenState.apply?.bind(deps.tokenState);
-  if (feed && apply) {
-    let subscription: { close(): Promise<void> } | undefined;
-    app.addHook('onReady', async () => {
-      subscription = await feed.subscribe((event) => apply(event));
-    });
-    app.addHook('onClose', async () => subscription?.close());
-  }
+  followUserChanges(app, deps.userChanges, deps.tokenState);
 
   const domain: DomainDeps = createDomainDeps(deps, app.log);
   registerOrderRoutes(app, domain);

@@ -1,3 +1,4 @@
+export { createTransactor } from '@flatship/kit';
 export { createLocalFileStore } from './adapters/local-file-store';
 export { createPaymentsLedger } from './adapters/payments-ledger';
 export { createPricingQuotes } from './adapters/pricing-quotes';
@@ -6,7 +7,6 @@ export { type OrdersConfig, OrdersConfigSchema } from './config';
 export { createBulkRepo } from './db/bulk-repo';
 export { migrations, ORDERS_SCHEMA } from './db/migrations';
 export { createEventRecorder, createLabelPurchasedPublisher } from './db/outbox';
-export { createTransactor } from './db/transactor';
 export { progressOf } from './domain/bulk/bulk-view';
 export type { BulkDeps, BulkWorkerDeps } from './domain/bulk/deps';
 export type { BulkOrderRecord, ProgressNotifier } from './domain/bulk/ports';

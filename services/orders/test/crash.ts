@@ -101,7 +101,7 @@ export function createCuttableCarrier(real: CarrierPort) {
  */
 export async function crashHolderOf(db: Knex, table: string, id: string): Promise<void> {
   await db.raw(
-    `select pg_terminate_backend(pid) from pg_stat_activity
+    `select pg_terminate_backend(pid, 5000) from pg_stat_activity
       where pid <> pg_backend_pid() and backend_xid = (select xmax from ?? where id = ?)`,
     [table, id],
   );

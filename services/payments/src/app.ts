@@ -1,18 +1,19 @@
-import type { UserChangeFeed } from '@flatship/kit';
 import {
   authPlugin,
   type createLogger,
   createServiceApp,
+  createTransactor,
   databaseReadiness,
+  followUserChanges,
   type Knex,
   type ReadinessCheck,
   type ServiceApp,
   type TokenStateSource,
+  type UserChangeFeed,
 } from '@flatship/kit';
 import type { UserChangedEvent } from '@flatship/proto';
 import { createDepositsRepo } from './db/deposits-repo';
 import { createLedgerRepo } from './db/ledger-repo';
-import { createTransactor } from './db/transactor';
 import type { Clock } from './domain/ports';
 import { registerDepositRoutes } from './routes/deposits';
 import type { BtcpayDeps, DomainDeps } from './routes/deps';
@@ -59,13 +60,6 @@ export async function buildApp(deps: PaymentsAppDeps): Promise<ServiceApp> {
   await registerWebhookRoutes(app, domain);
   registerInternalRoutes(app, domain, deps.internalSecret);
 
-  const feed = deps.userChanges;
-  if (feed) {
-    let subscription: { close(): Promise<void> } | undefined;
-    app.addHook('onReady', async () => {
-      subscription = await feed.subscribe((event) => deps.tokenState.apply(event));
-    });
-    app.addHook('onClose', async () => subscription?.close());
-  }
+  followUserChanges(app, deps.userChanges, deps.tokenState);
   return app;
 }

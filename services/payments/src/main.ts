@@ -5,6 +5,7 @@ import {
   createDb,
   createInternalClient,
   createLogger,
+  createTransactor,
   loadConfig,
   migrate,
   runService,
@@ -16,7 +17,6 @@ import { btcpaySettingsOf, PaymentsConfigSchema } from './config';
 import { createDepositsRepo } from './db/deposits-repo';
 import { createLedgerRepo } from './db/ledger-repo';
 import { migrations, PAYMENTS_SCHEMA } from './db/migrations';
-import { createTransactor } from './db/transactor';
 import { reconcileDeposits } from './domain/reconcile-deposits';
 import { type DepositReconciler, startDepositReconciler } from './jobs/deposit-reconciler';
 

@@ -34,6 +34,20 @@ async function start(
   return { child, logs: () => out, exited };
 }
 
+/** Waits for /readyz: the service starts its jobs before it listens, so their effects can come first. */
+async function untilReady(s: Awaited<ReturnType<typeof start>>, port: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (s.child.exitCode !== null) throw new Error(`payments exited early:\n${s.logs()}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`payments did not become ready:\n${s.logs()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 test('the service migrates, answers /readyz and internal calls, and stops cleanly on SIGTERM', async () => {
   const port = await freePort();
   const s = await start({
@@ -44,16 +58,7 @@ test('the service migrates, answers /readyz and internal calls, and stops cleanl
     PORT: String(port),
     LOG_LEVEL: 'info',
   });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (s.child.exitCode !== null) throw new Error(`payments exited early:\n${s.logs()}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error(`payments did not become ready:\n${s.logs()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await untilReady(s, port);
   const userId = randomUUID();
   const res = await fetch(`http://127.0.0.1:${port}/internal/accounts/summaries`, {
     method: 'POST',
@@ -161,6 +166,7 @@ test('with BTCPay configured, the reconciler credits a settled invoice on its ow
       storeId: 'main-store',
       invoiceId,
     });
+    await untilReady(s, port);
     const url = `http://127.0.0.1:${port}/api/payment/webhook/btcpay`;
     const sign = (secret: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
     const post = (sig: string) =>

@@ -3,6 +3,7 @@ import {
   createBusUserChangeFeed,
   createCachedTokenState,
   createDb,
+  createTransactor,
   type Knex,
   migrate,
   type ServiceApp,
@@ -15,7 +16,6 @@ import { buildApp } from '../src/app';
 import { createDepositsRepo } from '../src/db/deposits-repo';
 import { createLedgerRepo } from '../src/db/ledger-repo';
 import { migrations, PAYMENTS_SCHEMA } from '../src/db/migrations';
-import { createTransactor } from '../src/db/transactor';
 import type { Clock, Logger } from '../src/domain/ports';
 import type { SyncDepositDeps } from '../src/domain/sync-deposit';
 import type { BtcpayDeps } from '../src/routes/deps';

@@ -2,17 +2,18 @@ import {
   authPlugin,
   type createLogger,
   createServiceApp,
+  createTransactor,
   databaseReadiness,
+  followUserChanges,
   type Knex,
   type ReadinessCheck,
   type ServiceApp,
   type TokenStateSource,
+  type UserChangeFeed,
 } from '@flatship/kit';
 import { BODY_LIMITS, type UserChangedEvent } from '@flatship/proto';
-import type { UserChangeFeed } from './adapters/bus-user-changes';
 import { createDefaultServicesRepo, createUserServicesRepo } from './db/configured-services-repo';
 import { createRawServicesRepo } from './db/raw-services-repo';
-import { createTransactor } from './db/transactor';
 import type { RawServiceSource } from './domain/ports';
 import { registerAdminServiceRoutes } from './routes/admin-services';
 import type { DomainDeps } from './routes/deps';
@@ -56,15 +57,7 @@ export async function buildApp(deps: PricingAppDeps): Promise<ServiceApp> {
 
   await app.register(authPlugin, { publicKey: deps.publicKey, tokenState: deps.tokenState });
 
-  const feed = deps.userChanges;
-  const apply = deps.tokenState.apply?.bind(deps.tokenState);
-  if (feed && apply) {
-    let subscription: { close(): Promise<void> } | undefined;
-    app.addHook('onReady', async () => {
-      subscription = await feed.subscribe((event) => apply(event));
-    });
-    app.addHook('onClose', async () => subscription?.close());
-  }
+  followUserChanges(app, deps.userChanges, deps.tokenState);
 
   const domain = createDomainDeps(deps);
   registerAdminServiceRoutes(app, domain);

@@ -1,6 +1,7 @@
 import { createCarrierSet } from '@flatship/carriers';
 import {
   createAuthTokenStateFetcher,
+  createBusUserChangeFeed,
   createCachedTokenState,
   createDb,
   createInternalClient,
@@ -10,7 +11,6 @@ import {
   runService,
 } from '@flatship/kit';
 import { createPostgresBus, migrateBus } from '@flatship/kit/bus';
-import { createBusUserChangeFeed } from './adapters/bus-user-changes';
 import { createCarrierServiceSource } from './adapters/carrier-service-source';
 import { buildApp, createDomainDeps } from './app';
 import { PricingConfigSchema } from './config';
@@ -46,7 +46,7 @@ await runService('services-pricing', async () => {
     publicKey: config.JWT_PUBLIC_KEY,
     internalSecret: config.INTERNAL_SECRET,
     tokenState,
-    userChanges: createBusUserChangeFeed(bus, logger),
+    userChanges: createBusUserChangeFeed(bus, logger, 'services-pricing'),
     source,
   });
 

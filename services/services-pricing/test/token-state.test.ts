@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { AUTH_SCHEMA, migrations as authMigrations, buildApp as buildAuthApp } from '@flatship/auth';
 import {
   createAuthTokenStateFetcher,
+  createBusUserChangeFeed,
   createCachedTokenState,
   createDb,
   createInternalClient,
@@ -13,7 +14,6 @@ import { createOutbox, createPostgresBus, migrateBus, type PostgresBus } from '@
 import { createTestDatabase, generateTokenKeys } from '@flatship/kit/testing';
 import { TOPICS } from '@flatship/proto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createBusUserChangeFeed } from '../src/adapters/bus-user-changes';
 import { buildApp } from '../src/app';
 import { migrations, PRICING_SCHEMA } from '../src/db/migrations';
 import { createFakeCarrier, INTERNAL_SECRET } from './support';
@@ -64,7 +64,7 @@ beforeAll(async () => {
     internalSecret: INTERNAL_SECRET,
     // A long cache: only the event can make a block take effect within this test.
     tokenState: createCachedTokenState(createAuthTokenStateFetcher(client, silent), 60_000),
-    userChanges: createBusUserChangeFeed(pricingBus, silent),
+    userChanges: createBusUserChangeFeed(pricingBus, silent, 'services-pricing'),
     source: createFakeCarrier(),
   });
   await pricing.ready();

@@ -1,7 +1,8 @@
 import type { Knex } from '@flatship/kit';
+import { fromTx } from '@flatship/kit';
+import { isId } from '@flatship/proto';
 import type { AddressesRepo, AddressFields, AddressRecord, Tx, WriteAddressResult } from '../domain/ports';
-import { isUuid, uniqueViolation } from './pg-errors';
-import { fromTx } from './transactor';
+import { uniqueViolation } from './pg-errors';
 
 interface AddressRow {
   id: string;
@@ -75,14 +76,14 @@ export function createAddressesRepo(db: Knex): AddressesRepo {
 
   return {
     async listByUser(userId, tx) {
-      if (!isUuid(userId)) return [];
+      if (!isId(userId)) return [];
       const rows = await q(tx)
         .where({ user_id: userId })
         .orderBy([{ column: 'created_at' }, { column: 'id' }]);
       return rows.map(toRecord);
     },
     async countByUser(userId, tx) {
-      if (!isUuid(userId)) return 0;
+      if (!isId(userId)) return 0;
       const row = await q(tx).where({ user_id: userId }).count<{ count: string }[]>('* as count').first();
       return Number(row?.count ?? 0);
     },
@@ -96,7 +97,7 @@ export function createAddressesRepo(db: Knex): AddressesRepo {
       return result;
     },
     async update(userId, id, fields, tx) {
-      if (!isUuid(userId) || !isUuid(id)) return null;
+      if (!isId(userId) || !isId(id)) return null;
       return write(tx, (k) =>
         k<AddressRow>('addresses')
           .where({ id, user_id: userId })
@@ -105,7 +106,7 @@ export function createAddressesRepo(db: Knex): AddressesRepo {
       );
     },
     async delete(userId, id, tx) {
-      if (!isUuid(userId) || !isUuid(id)) return false;
+      if (!isId(userId) || !isId(id)) return false;
       return (await q(tx).where({ id, user_id: userId }).delete()) > 0;
     },
   };

@@ -1,7 +1,7 @@
+import { fromTx } from '@flatship/kit';
 import type { Outbox } from '@flatship/kit/bus';
 import { TOPICS } from '@flatship/proto';
 import type { PublishUserChanged } from '../domain/ports';
-import { fromTx } from './transactor';
 
 /**
  * Records `user.changed` in the outbox inside the caller's transaction; the

@@ -1,8 +1,9 @@
 import type { Knex } from '@flatship/kit';
+import { fromTx } from '@flatship/kit';
+import { isId } from '@flatship/proto';
 import type { Tx } from '../domain/ports';
 import type { SkuFields, SkuRecord, SkusRepo, WriteSkusResult } from '../domain/sku-ports';
-import { isUuid, uniqueViolation } from './pg-errors';
-import { fromTx } from './transactor';
+import { uniqueViolation } from './pg-errors';
 
 interface SkuRow {
   id: string;
@@ -69,17 +70,17 @@ export function createSkusRepo(db: Knex): SkusRepo {
 
   return {
     async listByUser(userId, tx) {
-      if (!isUuid(userId)) return [];
+      if (!isId(userId)) return [];
       const rows = await q(tx).where({ user_id: userId }).orderByRaw('lower(sku), sku, id');
       return rows.map(toRecord);
     },
     async countByUser(userId, tx) {
-      if (!isUuid(userId)) return 0;
+      if (!isId(userId)) return 0;
       const row = await q(tx).where({ user_id: userId }).count<{ count: string }[]>('* as count').first();
       return Number(row?.count ?? 0);
     },
     async findBySkus(userId, skus, tx) {
-      if (!isUuid(userId) || skus.length === 0) return [];
+      if (!isId(userId) || skus.length === 0) return [];
       const rows = await q(tx)
         .where({ user_id: userId })
         .whereRaw('lower(sku) in (select lower(s) from unnest(?::text[]) s)', [`{${skus.map(pgArrayItem).join(',')}}`]);
@@ -113,7 +114,7 @@ export function createSkusRepo(db: Knex): SkusRepo {
       return result;
     },
     async update(userId, id, fields, tx) {
-      if (!isUuid(userId) || !isUuid(id)) return null;
+      if (!isId(userId) || !isId(id)) return null;
       return write(tx, (k) =>
         k<SkuRow>('skus')
           .where({ id, user_id: userId })
@@ -122,7 +123,7 @@ export function createSkusRepo(db: Knex): SkusRepo {
       );
     },
     async delete(id, userId, tx) {
-      if (!isUuid(id) || (userId !== null && !isUuid(userId))) return false;
+      if (!isId(id) || (userId !== null && !isId(userId))) return false;
       const query = q(tx).where({ id });
       if (userId !== null) query.andWhere({ user_id: userId });
       return (await query.delete()) > 0;

@@ -1,8 +1,9 @@
 import type { Knex } from '@flatship/kit';
+import { fromTx } from '@flatship/kit';
 import type { Activation, Role } from '@flatship/proto';
+import { isId } from '@flatship/proto';
 import type { InsertUserResult, NewUser, SetReferralCodeResult, Tx, UserRecord, UsersRepo } from '../domain/ports';
-import { isUuid, uniqueViolation } from './pg-errors';
-import { fromTx } from './transactor';
+import { uniqueViolation } from './pg-errors';
 
 interface UserRow {
   id: string;
@@ -47,7 +48,7 @@ export function createUsersRepo(db: Knex): UsersRepo {
 
   return {
     async findById(id, tx) {
-      if (!isUuid(id)) return null;
+      if (!isId(id)) return null;
       return first(await q(tx).where({ id }).limit(1));
     },
     async findByEmail(email, tx) {
@@ -83,11 +84,11 @@ export function createUsersRepo(db: Knex): UsersRepo {
       }
     },
     async updateName(id, name, tx) {
-      if (!isUuid(id)) return null;
+      if (!isId(id)) return null;
       return first(await q(tx).where({ id }).update({ name, updated_at: db.fn.now() }).returning('*'));
     },
     async updatePassword(id, passwordHash, tx) {
-      if (!isUuid(id)) return null;
+      if (!isId(id)) return null;
       return first(
         await q(tx)
           .where({ id })
@@ -96,7 +97,7 @@ export function createUsersRepo(db: Knex): UsersRepo {
       );
     },
     async setReferredByOnce(id, referrerId, tx) {
-      if (!isUuid(id)) return null;
+      if (!isId(id)) return null;
       return first(
         await q(tx)
           .where({ id })
@@ -106,7 +107,7 @@ export function createUsersRepo(db: Knex): UsersRepo {
       );
     },
     async changeActivation(id, activation, tx) {
-      if (!isUuid(id)) return null;
+      if (!isId(id)) return null;
       return first(
         await q(tx)
           .where({ id })
@@ -116,7 +117,7 @@ export function createUsersRepo(db: Knex): UsersRepo {
       );
     },
     async changeRole(id, role, tx) {
-      if (!isUuid(id)) return null;
+      if (!isId(id)) return null;
       return first(
         await q(tx)
           .where({ id })
@@ -126,7 +127,7 @@ export function createUsersRepo(db: Knex): UsersRepo {
       );
     },
     async listReferredBy(referrerId, tx) {
-      if (!isUuid(referrerId)) return [];
+      if (!isId(referrerId)) return [];
       const rows = await q(tx)
         .where({ referred_by: referrerId })
         .orderBy([
@@ -139,7 +140,7 @@ export function createUsersRepo(db: Knex): UsersRepo {
       return (await q(tx).where({ role: 'admin' }).first('id')) !== undefined;
     },
     async setReferralCode(id, code, tx): Promise<SetReferralCodeResult | null> {
-      if (!isUuid(id)) return null;
+      if (!isId(id)) return null;
       const outer = fromTx(tx) ?? db;
       try {
         const rows = await outer.transaction((sp) =>

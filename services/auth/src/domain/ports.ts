@@ -1,19 +1,7 @@
+import type { Tx } from '@flatship/kit';
 import type { Activation, Role, TokenClaims, UserChangedEvent } from '@flatship/proto';
 
-declare const txBrand: unique symbol;
-/**
- * An open database transaction. The domain only hands it on to repositories
- * and the event publisher, so it stays opaque here and the database client
- * never leaks into the rules.
- */
-export interface Tx {
-  readonly [txBrand]: true;
-}
-
-export interface Transactor {
-  /** Runs `fn` in one transaction; `lockKey` serialises runs that share it (an advisory lock). */
-  run<T>(fn: (tx: Tx) => Promise<T>, opts?: { lockKey?: string }): Promise<T>;
-}
+export type { Transactor, Tx } from '@flatship/kit';
 
 /** A user row as the domain sees it. */
 export interface UserRecord {

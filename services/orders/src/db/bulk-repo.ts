@@ -1,10 +1,10 @@
 import type { Knex } from '@flatship/kit';
+import { fromTx } from '@flatship/kit';
 import type { BulkOrderItem, BulkStatus, OrderSource } from '@flatship/proto';
-import { TERMINAL_BULK_STATUSES } from '@flatship/proto';
+import { isId, TERMINAL_BULK_STATUSES } from '@flatship/proto';
 import type { BulkOrderRecord, BulkRepo, BulkRowRecord } from '../domain/bulk/ports';
 import type { Tx } from '../domain/ports';
-import { isUuid, type LabelRow, toRecord } from './labels-repo';
-import { fromTx } from './transactor';
+import { type LabelRow, toRecord } from './labels-repo';
 
 interface BulkOrderRow {
   id: string;
@@ -86,17 +86,17 @@ export function createBulkRepo(db: Knex): BulkRepo {
     },
 
     async findById(id, tx) {
-      if (!isUuid(id)) return null;
+      if (!isId(id)) return null;
       return one(await orders(tx).where({ id }).limit(1));
     },
 
     async lock(id, tx) {
-      if (!isUuid(id)) return null;
+      if (!isId(id)) return null;
       return one(await orders(tx).where({ id }).forUpdate().limit(1));
     },
 
     async listForUser(userId, limit) {
-      if (!isUuid(userId)) return [];
+      if (!isId(userId)) return [];
       const rows = await orders()
         .where({ user_id: userId })
         .whereNotNull('submitted_at')
@@ -109,7 +109,7 @@ export function createBulkRepo(db: Knex): BulkRepo {
     },
 
     async tryLock(id, tx) {
-      if (!isUuid(id)) return null;
+      if (!isId(id)) return null;
       // skip locked rather than nowait: no error, so the caller's transaction stays usable.
       return one(await orders(tx).where({ id }).forUpdate().skipLocked().limit(1));
     },
@@ -218,7 +218,7 @@ export function createBulkRepo(db: Knex): BulkRepo {
     },
 
     async rows(orderId, tx) {
-      if (!isUuid(orderId)) return [];
+      if (!isId(orderId)) return [];
       return (await labels(tx).where({ bulk_order_id: orderId }).orderBy('row_index')).map(toRow);
     },
 
@@ -242,7 +242,7 @@ export function createBulkRepo(db: Knex): BulkRepo {
     },
 
     async findRows(labelIds, tx) {
-      const ids = [...new Set(labelIds)].filter(isUuid);
+      const ids = [...new Set(labelIds)].filter(isId);
       if (ids.length === 0) return [];
       return (await labels(tx).whereIn('id', ids).whereNotNull('bulk_order_id')).map(toRow);
     },

@@ -1,9 +1,9 @@
 import type { Knex } from '@flatship/kit';
-import type { ErrorCode } from '@flatship/proto';
+import { fromTx } from '@flatship/kit';
+import { type ErrorCode, isId } from '@flatship/proto';
 import type { LabelRecord, LabelStatus, LabelsRepo, NewLabel, Tx } from '../domain/ports';
 import type { ShipmentAddress, ShipmentParcel } from '../domain/validate-shipment';
 import { heldLockKeysSql, labelLockKeySql } from './purchase-locks';
-import { fromTx } from './transactor';
 
 export interface LabelRow {
   id: string;
@@ -60,10 +60,6 @@ export const toRecord = (r: LabelRow): LabelRecord => ({
   updatedAt: r.updated_at,
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Ids come from URLs and bodies; anything that is not a uuid names nothing (and must not reach a uuid column). */
-export const isUuid = (id: string) => UUID.test(id);
-
 export function createLabelsRepo(db: Knex): LabelsRepo {
   const q = (tx?: Tx) => (fromTx(tx) ?? db)<LabelRow>('labels');
   const first = (rows: LabelRow[]) => (rows[0] ? toRecord(rows[0]) : null);
@@ -73,7 +69,7 @@ export function createLabelsRepo(db: Knex): LabelsRepo {
   ] as const;
 
   const findByIdempotencyKey = async (userId: string, key: string, tx?: Tx) => {
-    if (!isUuid(userId)) return null;
+    if (!isId(userId)) return null;
     return first(await q(tx).where({ user_id: userId, idempotency_key: key }).limit(1));
   };
 
@@ -111,7 +107,7 @@ export function createLabelsRepo(db: Knex): LabelsRepo {
     },
 
     async findById(id, tx) {
-      if (!isUuid(id)) return null;
+      if (!isId(id)) return null;
       return first(await q(tx).where({ id }).limit(1));
     },
 
@@ -211,7 +207,7 @@ export function createLabelsRepo(db: Knex): LabelsRepo {
     },
 
     async listForUser(userId, opts, tx) {
-      if (!isUuid(userId)) return [];
+      if (!isId(userId)) return [];
       const query = q(tx)
         .where({ user_id: userId })
         .orderBy([...newest])
@@ -221,7 +217,7 @@ export function createLabelsRepo(db: Knex): LabelsRepo {
     },
 
     async countCompleted(userId, tx) {
-      if (!isUuid(userId)) return 0;
+      if (!isId(userId)) return 0;
       const row = await q(tx).where({ user_id: userId, status: 'completed' }).count<{ count: string }[]>('* as count');
       return Number(row[0]?.count ?? 0);
     },

@@ -1,8 +1,8 @@
+import { fromTx } from '@flatship/kit';
 import type { Outbox } from '@flatship/kit/bus';
 import { type LabelPurchasedEvent, TOPICS } from '@flatship/proto';
 import type { EventRecorder } from '../domain/bulk/ports';
 import type { PublishLabelPurchased, Tx } from '../domain/ports';
-import { fromTx } from './transactor';
 
 /**
  * Records `label.purchased` in the outbox inside the completing transaction,

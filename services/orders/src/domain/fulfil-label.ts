@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, isAppError, retryWhileDatabaseUnavailable } from '@flatship/kit';
+import { AppError, retryWhileDatabaseUnavailable } from '@flatship/kit';
 import type { ErrorCode } from '@flatship/proto';
+import { buyLabel, refundCharge, refundKeyFor } from './buy-and-refund';
+
 import { labelFileKey } from './files';
 import { MESSAGES } from './messages';
 import type {
   CarrierLabelRequest,
-  CarrierLabelResult,
   CarrierPort,
   DomainLogger,
   FileStore,
@@ -15,6 +16,9 @@ import type {
   PublishLabelPurchased,
   Transactor,
 } from './ports';
+
+// Callers that give back a late charge use the same single-label refund key.
+export { refundKeyFor };
 
 export interface FulfilDeps {
   labels: LabelsRepo;
@@ -34,12 +38,8 @@ export type FulfilOutcome =
   /** Nothing final yet (a retryable carrier failure, or a refund payments could not take now); the reconciler goes on. */
   | { kind: 'pending'; errorCode: ErrorCode; message: string; retryable: boolean };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** How long recording a bought label waits for a database that is away (restarting) before giving up. */
 const DATABASE_WAIT_MS = 15_000;
-
-export const refundKeyFor = (labelId: string) => `refund:${labelId}`;
 
 export function carrierRequestFor(label: LabelRecord): CarrierLabelRequest {
   const { parcel } = label;
@@ -64,22 +64,6 @@ export function carrierRequestFor(label: LabelRecord): CarrierLabelRequest {
   };
 }
 
-async function buy(deps: FulfilDeps, label: LabelRecord): Promise<CarrierLabelResult> {
-  const delays = deps.carrierRetryDelaysMs ?? [];
-  for (let attempt = 0; ; attempt++) {
-    let result: CarrierLabelResult;
-    try {
-      result = await deps.carrier.purchaseLabel(carrierRequestFor(label));
-    } catch (err) {
-      // Whether the carrier bought the label is unknown; the same idempotency key makes a retry safe.
-      deps.logger.warn({ err, labelId: label.id }, 'carrier call failed');
-      result = { ok: false, message: MESSAGES.carrierUnreachable, retryable: true };
-    }
-    if (result.ok || !result.retryable || attempt >= delays.length) return result;
-    await sleep(delays[attempt] ?? 0);
-  }
-}
-
 /**
  * Returns a charged label's money and cancels it. Idempotent: the refund key is
  * fixed per label, and a label that was never charged (payments knows no such
@@ -100,9 +84,9 @@ export async function refundAndCancel(
   if (!(await deps.labels.startRefund(label.id, { errorCode, error: message, retryable: opts.retryable }))) {
     return settledOutcome(deps, label.id);
   }
-  let refunded = true;
+  let refunded: boolean;
   try {
-    await deps.ledger.refund({
+    refunded = await refundCharge(deps, {
       userId: label.userId,
       amountCents: label.priceCents,
       key: refundKeyFor(label.id),
@@ -110,13 +94,9 @@ export async function refundAndCancel(
       memo: `Refund of label ${label.id}`,
     });
   } catch (err) {
-    if (isAppError(err) && err.code === 'PAYMENTS_CHARGE_NOT_FOUND') {
-      refunded = false;
-    } else {
-      // The row stays pending with its refund begun, so the reconciler refunds it later.
-      deps.logger.error({ err, labelId: label.id }, 'refund failed; left for the reconciler');
-      return { kind: 'pending', errorCode, message, retryable: false };
-    }
+    // The row stays pending with its refund begun, so the reconciler refunds it later.
+    deps.logger.error({ err, labelId: label.id }, 'refund failed; left for the reconciler');
+    return { kind: 'pending', errorCode, message, retryable: false };
   }
   const cancelled = await deps.labels.cancel(label.id, {
     errorCode,
@@ -175,7 +155,7 @@ export async function fulfilLabel(
   label: LabelRecord,
   opts: { keepRetryable: boolean },
 ): Promise<FulfilOutcome> {
-  const result = await buy(deps, label);
+  const result = await buyLabel(deps, label.id, carrierRequestFor(label));
   if (!result.ok) {
     if (result.retryable && opts.keepRetryable) {
       await deps.labels.noteError(label.id, { errorCode: 'ORDERS_CARRIER_FAILED', error: result.message });

@@ -1,16 +1,9 @@
 import type { Carrier, LabelRequest, LabelResult } from '@flatship/carriers';
+import type { Tx } from '@flatship/kit';
 import type { ErrorCode } from '@flatship/proto';
 import type { ShipmentAddress, ShipmentParcel } from './validate-shipment';
 
-declare const txBrand: unique symbol;
-/** An open database transaction; the domain only hands it on, so the database client stays out of the rules. */
-export interface Tx {
-  readonly [txBrand]: true;
-}
-
-export interface Transactor {
-  run<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
-}
+export type { Transactor, Tx } from '@flatship/kit';
 
 export type LabelStatus = 'pending' | 'completed' | 'cancelled';
 

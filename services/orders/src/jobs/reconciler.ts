@@ -1,3 +1,4 @@
+import { startPeriodicJob } from '@flatship/kit';
 import type { Clock, DomainLogger } from '../domain/ports';
 import { type ReconcileOptions, reconcilePendingLabels } from '../domain/reconcile-pending-labels';
 import type { DomainDeps } from '../routes/deps';
@@ -11,29 +12,16 @@ export function startReconciler(
   intervalMs: number,
   opts: ReconcileOptions = {},
 ): { stop(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = reconcilePendingLabels(deps, opts)
-      .then((report) => {
-        if (report.completed + report.cancelled + report.stillPending > 0) {
-          deps.logger.info({ ...report }, 'pending labels reconciled');
-        }
-      })
-      .catch((err: unknown) => deps.logger.error({ err }, 'reconciling pending labels failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  tick();
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+  return startPeriodicJob({
+    intervalMs,
+    runAtStart: true,
+    logger: deps.logger,
+    failedMessage: 'reconciling pending labels failed',
+    run: async () => {
+      const report = await reconcilePendingLabels(deps, opts);
+      if (report.completed + report.cancelled + report.stillPending > 0) {
+        deps.logger.info({ ...report }, 'pending labels reconciled');
+      }
     },
-  };
+  });
 }

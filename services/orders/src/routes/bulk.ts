@@ -11,10 +11,10 @@ import {
   BulkInitReplySchema,
   BulkProcessBodySchema,
   BulkProcessReplySchema,
+  isId,
   RetryReplySchema,
 } from '@flatship/proto';
 import { Type } from 'typebox';
-import { isUuid } from '../db/labels-repo';
 import { bulkFileAvailability, getBulkFile } from '../domain/bulk/bulk-file-access';
 import { BULK_MESSAGES } from '../domain/bulk/bulk-messages';
 import { initBulkOrder } from '../domain/bulk/init-bulk-order';
@@ -36,7 +36,7 @@ export function registerBulkRoutes(app: ServiceApp, deps: DomainDeps): void {
     { onRequest: [app.requireUser], schema: { body: BulkInitBodySchema, response: { 201: BulkInitReplySchema } } },
     async (request, reply) => {
       assertSelfOrAdmin(request.auth, request.body.userId);
-      if (!isUuid(request.body.userId)) throw new AppError('ORDERS_INVALID', MESSAGES.badUserId);
+      if (!isId(request.body.userId)) throw new AppError('ORDERS_INVALID', MESSAGES.badUserId);
       return reply.status(201).send(await initBulkOrder(deps, request.body.userId));
     },
   );

@@ -1,5 +1,6 @@
 import { AppError, assertSelfOrAdmin, requireAuth, type ServiceApp } from '@flatship/kit';
 import {
+  isId,
   OrderCreateBodySchema,
   OrderCreateReplySchema,
   OrdersReplySchema,
@@ -7,7 +8,6 @@ import {
   TotalOrdersReplySchema,
 } from '@flatship/proto';
 import { Type } from 'typebox';
-import { isUuid } from '../db/labels-repo';
 import { createLabel } from '../domain/create-label';
 import { countOrders, listOrders, listRecentOrders } from '../domain/list-orders';
 import { MESSAGES } from '../domain/messages';
@@ -31,7 +31,7 @@ export function registerOrderRoutes(app: ServiceApp, deps: DomainDeps): void {
     async (request, reply) => {
       const { user_id: userId } = request.body;
       assertSelfOrAdmin(request.auth, userId);
-      if (!isUuid(userId)) throw new AppError('ORDERS_INVALID', MESSAGES.badUserId);
+      if (!isId(userId)) throw new AppError('ORDERS_INVALID', MESSAGES.badUserId);
       const key = request.headers['idempotency-key'];
       if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
         throw new AppError('BAD_REQUEST', MESSAGES.badIdempotencyKey);

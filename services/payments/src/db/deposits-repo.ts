@@ -1,6 +1,6 @@
 import type { Knex } from '@flatship/kit';
+import { fromTx } from '@flatship/kit';
 import type { DepositFilter, DepositRecord, DepositsRepo } from '../domain/ports';
-import { fromTx } from './transactor';
 
 interface DepositRow {
   id: string;

@@ -1,6 +1,6 @@
 import type { Knex } from '@flatship/kit';
+import { fromTx } from '@flatship/kit';
 import type { AccountTotals, LedgerEntryRecord, LedgerKind, LedgerRepo, NewLedgerEntry, Tx } from '../domain/ports';
-import { fromTx } from './transactor';
 
 interface EntryRow {
   id: string;

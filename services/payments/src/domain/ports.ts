@@ -1,16 +1,8 @@
+import type { Tx } from '@flatship/kit';
 import type { CreateInvoiceRequest, DepositFilter, Invoice, LEDGER_KINDS } from '@flatship/proto';
 
+export type { Transactor, Tx } from '@flatship/kit';
 export type { DepositFilter };
-
-declare const txBrand: unique symbol;
-/** An open database transaction; opaque to the domain, which only hands it on to repositories. */
-export interface Tx {
-  readonly [txBrand]: true;
-}
-
-export interface Transactor {
-  run<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
-}
 
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 

@@ -1,9 +1,9 @@
 import { AppError } from '@flatship/kit';
+import { isId } from '@flatship/proto';
 import { MESSAGES } from './messages';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** User ids are auth's uuids; anything else cannot name an account (and must not reach a uuid column). */
-export const isUserId = (id: string) => UUID.test(id);
+export const isUserId = isId;
 
 /**
  * Far above any real balance, and below 2^53 so cents stay exact as

@@ -1,4 +1,6 @@
 import type { Knex } from '@flatship/kit';
+import { fromTx } from '@flatship/kit';
+import { isId } from '@flatship/proto';
 import type {
   DefaultServicesRepo,
   PriceBand,
@@ -8,7 +10,6 @@ import type {
   Tx,
   UserServicesRepo,
 } from '../domain/ports';
-import { fromTx } from './transactor';
 
 interface ServiceRow {
   id: string;
@@ -32,10 +33,6 @@ const toRecord = (r: ServiceRow): ServiceRecord => ({
   prices: r.prices.map((p) => ({ fromWeight: p.fromWeight, toWeight: p.toWeight, priceCents: p.priceCents })),
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Ids come from URLs; anything that is not a uuid cannot name a service (and must not reach a uuid column). */
-const isUuid = (id: string) => UUID.test(id);
-
 // Only the keys the domain defined are stored, whatever else an object carries.
 const pricesJson = (prices: readonly PriceBand[]) =>
   JSON.stringify(prices.map((p) => ({ fromWeight: p.fromWeight, toWeight: p.toWeight, priceCents: p.priceCents })));
@@ -56,7 +53,7 @@ function createTableAccess(db: Knex, table: 'default_services' | 'user_services'
     return row ? toRecord(row) : null;
   };
   const update = async (id: string, values: Record<string, unknown>, tx?: Tx) => {
-    if (!isUuid(id)) return null;
+    if (!isId(id)) return null;
     const n = await k(tx)(table)
       .where({ id })
       .update({ ...values, updated_at: db.fn.now() });
@@ -67,7 +64,7 @@ function createTableAccess(db: Knex, table: 'default_services' | 'user_services'
     select,
     update,
     async findById(id: string, tx?: Tx) {
-      return isUuid(id) ? byId(id, tx) : null;
+      return isId(id) ? byId(id, tx) : null;
     },
     setEnabled: (id: string, enabled: boolean, tx?: Tx) => update(id, { enabled }, tx),
     setPrices: (id: string, prices: PriceBand[], tx?: Tx) =>
@@ -136,7 +133,7 @@ export function createUserServicesRepo(db: Knex): UserServicesRepo {
     },
     async findForUser(userId, idOrUid, tx) {
       const q = t.select(tx).where('s.user_id', userId);
-      const row = await (isUuid(idOrUid)
+      const row = await (isId(idOrUid)
         ? q.where((w) => w.where('s.id', idOrUid).orWhere('s.uid', idOrUid))
         : q.where('s.uid', idOrUid)
       ).first();

@@ -1,6 +1,6 @@
 import type { Knex } from '@flatship/kit';
+import { fromTx } from '@flatship/kit';
 import type { RawServiceRecord, RawServicesRepo, ServiceStatus, Tx } from '../domain/ports';
-import { fromTx } from './transactor';
 
 interface RawServiceRow {
   id: string;

@@ -1,17 +1,8 @@
+import type { Tx } from '@flatship/kit';
 import type { CarrierServiceInfo, PriceBand, RawServiceRecord, ServiceRecord } from './types';
 
+export type { Transactor, Tx } from '@flatship/kit';
 export type { CarrierServiceInfo, PriceBand, RawServiceRecord, ServiceRecord, ServiceStatus } from './types';
-
-declare const txBrand: unique symbol;
-/** An open database transaction; the domain only hands it on to repositories. */
-export interface Tx {
-  readonly [txBrand]: true;
-}
-
-export interface Transactor {
-  /** Runs `fn` in one transaction; `lockKey` serialises runs that share it (an advisory lock). */
-  run<T>(fn: (tx: Tx) => Promise<T>, opts?: { lockKey?: string }): Promise<T>;
-}
 
 /** Where the carrier's current services come from (the carriers library at the composition root). */
 export interface RawServiceSource {

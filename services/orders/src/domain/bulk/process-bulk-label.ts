@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { isAppError } from '@flatship/kit';
 import type { LabelRequestedEvent } from '@flatship/proto';
+import { buyLabel, refundCharge } from '../buy-and-refund';
 import { labelFileKey } from '../files';
 import { carrierRequestFor } from '../fulfil-label';
-import { MESSAGES } from '../messages';
-import type { CarrierLabelResult } from '../ports';
 import { type BulkWorkerDeps, carrierKeyOf, rowRefundKey } from './deps';
 import { finishBulkOrder } from './finish-bulk-order';
 import type { BulkOrderRecord, BulkRowRecord } from './ports';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Statuses in which rows are being worked on; the last row to settle moves the order to generating_files. */
 export const WORKING_STATUSES = [
@@ -20,30 +16,14 @@ export const WORKING_STATUSES = [
   'recovery_failed',
 ] as const;
 
-async function buy(deps: BulkWorkerDeps, row: BulkRowRecord): Promise<CarrierLabelResult> {
-  const delays = deps.carrierRetryDelaysMs ?? [];
-  const request = { ...carrierRequestFor(row), idempotencyKey: carrierKeyOf(row.id, row.attempt) };
-  for (let attempt = 0; ; attempt++) {
-    let result: CarrierLabelResult;
-    try {
-      result = await deps.carrier.purchaseLabel(request);
-    } catch (err) {
-      // Whether the carrier bought it is unknown; the same key makes the next try safe.
-      deps.logger.warn({ err, labelId: row.id }, 'carrier call failed');
-      result = { ok: false, message: MESSAGES.carrierUnreachable, retryable: true };
-    }
-    if (result.ok || !result.retryable || attempt >= delays.length) return result;
-    await sleep(delays[attempt] ?? 0);
-  }
-}
-
 type Purchase =
   | { row: BulkRowRecord; ok: true; trackingNumber: string; pdfName: string; key: string }
   | { row: BulkRowRecord; ok: false; message: string };
 
 /** Buys one row's label and stores its PDF; a refusal is an outcome, a failure to store is thrown. */
 async function purchase(deps: BulkWorkerDeps, row: BulkRowRecord): Promise<Purchase> {
-  const result = await buy(deps, row);
+  const request = { ...carrierRequestFor(row), idempotencyKey: carrierKeyOf(row.id, row.attempt) };
+  const result = await buyLabel(deps, row.id, request);
   if (!result.ok) return { row, ok: false, message: result.message };
   const pdfName = `${randomUUID()}.pdf`;
   const key = labelFileKey(row.userId, pdfName);
@@ -53,21 +33,16 @@ async function purchase(deps: BulkWorkerDeps, row: BulkRowRecord): Promise<Purch
 
 /** Refunds a refused row once (the key is the row and attempt); false when payments has no charge to refund. */
 async function refund(deps: BulkWorkerDeps, row: BulkRowRecord): Promise<boolean> {
-  try {
-    await deps.ledger.refund({
-      userId: row.userId,
-      amountCents: row.priceCents,
-      key: rowRefundKey(row.id, row.attempt),
-      chargeKey: row.chargeKey,
-      memo: `Refund of bulk label ${row.id}`,
-    });
-    return true;
-  } catch (err) {
-    // Anything but "no such charge" is thrown, so the row stays pending and its event comes again.
-    if (!(isAppError(err) && err.code === 'PAYMENTS_CHARGE_NOT_FOUND')) throw err;
-    deps.logger.error({ labelId: row.id, chargeKey: row.chargeKey }, 'bulk row had no charge to refund');
-    return false;
-  }
+  // Anything but "no such charge" is thrown, so the row stays pending and its event comes again.
+  const refunded = await refundCharge(deps, {
+    userId: row.userId,
+    amountCents: row.priceCents,
+    key: rowRefundKey(row.id, row.attempt),
+    chargeKey: row.chargeKey,
+    memo: `Refund of bulk label ${row.id}`,
+  });
+  if (!refunded) deps.logger.error({ labelId: row.id, chargeKey: row.chargeKey }, 'bulk row had no charge to refund');
+  return refunded;
 }
 
 const removeQuietly = (deps: BulkWorkerDeps, keys: string[]) =>

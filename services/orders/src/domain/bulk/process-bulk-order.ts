@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError, statusOf } from '@flatship/kit';
 import { BULK_MAX_ROWS, type BulkProcessBody, type BulkProcessReply, centsToDollars } from '@flatship/proto';
+import { refundCharge } from '../buy-and-refund';
 import { courierOf } from '../courier-of';
 import { requestHash } from '../request-hash';
 import { type ValidShipment, validateShipment } from '../validate-shipment';
@@ -206,8 +207,9 @@ export async function abandonUnsubmitted(deps: BulkDeps, orderId: string): Promi
     if (!locked?.chargeKey || locked.submittedAt) return;
     if (!(UNSUBMITTED_STATUSES as readonly string[]).includes(locked.status)) return;
     // Under the lock, so no submit can carry the claim on while its charge is being given back.
+    let refunded: boolean;
     try {
-      await deps.ledger.refund({
+      refunded = await refundCharge(deps, {
         userId: locked.userId,
         amountCents: locked.costCents,
         key: abandonRefundKey(orderId),
@@ -215,12 +217,12 @@ export async function abandonUnsubmitted(deps: BulkDeps, orderId: string): Promi
         memo: `Refund of unsubmitted bulk order ${orderId}`,
       });
     } catch (err) {
-      if (isAppError(err) && err.code === 'PAYMENTS_CHARGE_NOT_FOUND') {
-        // Never charged: nothing to give back, and the charge key is still unused.
-        await deps.bulk.releaseCharge(orderId, tx);
-        return;
-      }
       refundFailed = err;
+      return;
+    }
+    if (!refunded) {
+      // Never charged: nothing to give back, and the charge key is still unused.
+      await deps.bulk.releaseCharge(orderId, tx);
       return;
     }
     await deps.bulk.transition(orderId, UNSUBMITTED_STATUSES, 'failed', {}, tx);

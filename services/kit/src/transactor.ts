@@ -1,5 +1,19 @@
-import type { Knex } from '@flatship/kit';
-import type { Transactor, Tx } from '../domain/ports';
+import type { Knex } from 'knex';
+
+declare const txBrand: unique symbol;
+/**
+ * An open database transaction. The domain only hands it on to repositories
+ * and the event publisher, so it stays opaque there and the database client
+ * never leaks into the rules.
+ */
+export interface Tx {
+  readonly [txBrand]: true;
+}
+
+export interface Transactor {
+  /** Runs `fn` in one transaction; `lockKey` serialises runs that share it (an advisory lock). */
+  run<T>(fn: (tx: Tx) => Promise<T>, opts?: { lockKey?: string }): Promise<T>;
+}
 
 // The only place the opaque domain transaction meets knex: both directions are
 // the same object, the domain just may not look inside.
