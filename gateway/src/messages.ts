@@ -1,6 +1,8 @@
+import { UNAVAILABLE_MESSAGE } from '@flatship/kit';
+
 /** Texts the gateway itself answers with; everything else comes from the services. */
 export const GATEWAY_MESSAGES = {
-  unavailable: 'This part of Flatship is not available right now. Please try again later.',
+  unavailable: UNAVAILABLE_MESSAGE,
   rateLimited: 'Too many attempts. Please wait a minute and try again.',
   notFound: 'This address does not exist.',
   // The same text the services answer with, so a client sees one message whichever side refused.

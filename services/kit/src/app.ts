@@ -5,11 +5,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstanc
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { isDatabaseUnavailable } from './db';
-import { AppError, isAppError, statusOf } from './errors';
+import { AppError, isAppError, statusOf, UNAVAILABLE_MESSAGE } from './errors';
 import { findTextProblem, typeboxValidatorCompiler } from './validation';
-
-/** What a caller sees while the database is away: the same words the gateway uses for a service that is down. */
-export const DATABASE_UNAVAILABLE = 'This part of Flatship is not available right now. Please try again later.';
 
 export type ServiceApp = FastifyInstance<
   import('node:http').Server,
@@ -72,7 +69,7 @@ export function createServiceApp(opts: CreateServiceAppOptions): ServiceApp {
     // The database is away (down, restarting): a temporary condition worth retrying, not a bug.
     if (!isAppError(error) && isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'request failed: the database is unreachable');
-      return reply.status(503).send({ code: 'SERVICE_UNAVAILABLE', message: DATABASE_UNAVAILABLE });
+      return reply.status(503).send({ code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE_MESSAGE });
     }
     if (isAppError(error)) {
       const status = statusOf(error.code);

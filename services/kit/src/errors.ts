@@ -18,3 +18,6 @@ export function statusOf(code: string): number {
 }
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+/** What a caller sees when a part of Flatship it needs is away for a moment (a service, the database). */
+export const UNAVAILABLE_MESSAGE = 'This part of Flatship is not available right now. Please try again later.';

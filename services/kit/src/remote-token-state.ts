@@ -2,14 +2,12 @@ import { hostname } from 'node:os';
 import { TOPICS, type TokenState, type UserChangedEvent, UserChangedEventSchema } from '@flatship/proto';
 import { Value } from 'typebox/value';
 import type { EventBus } from './bus/port';
-import { AppError, isAppError, statusOf } from './errors';
+import { AppError, isAppError, statusOf, UNAVAILABLE_MESSAGE } from './errors';
 import type { InternalClient } from './internal';
 
 interface WarnLogger {
   warn(obj: object, msg?: string): void;
 }
-
-export const TOKEN_STATE_UNAVAILABLE = 'This part of Flatship is not available right now. Please try again later.';
 
 /**
  * Reads a user's token state from auth (`GET /internal/users/:id/token-state`),
@@ -26,7 +24,7 @@ export function createAuthTokenStateFetcher(auth: InternalClient, log: WarnLogge
     } catch (e) {
       if (isAppError(e) && statusOf(e.code) === 404) return null;
       log.warn({ err: e, userId }, 'could not read token state from auth');
-      throw new AppError('SERVICE_UNAVAILABLE', TOKEN_STATE_UNAVAILABLE);
+      throw new AppError('SERVICE_UNAVAILABLE', UNAVAILABLE_MESSAGE);
     }
   };
 }

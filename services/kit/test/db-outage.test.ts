@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createServiceApp, DATABASE_UNAVAILABLE } from '../src/app';
+import { createServiceApp } from '../src/app';
 import {
   createDb,
   databaseReadiness,
@@ -8,7 +8,7 @@ import {
   type Knex,
   retryWhileDatabaseUnavailable,
 } from '../src/db';
-import { AppError } from '../src/errors';
+import { AppError, UNAVAILABLE_MESSAGE } from '../src/errors';
 import { createTestDatabase } from '../src/testing/database';
 import { freePort } from '../src/testing/embedded-pg';
 
@@ -97,7 +97,7 @@ describe('requests during a database outage', () => {
     try {
       const rows = await app.inject({ url: '/rows' });
       expect(rows.statusCode).toBe(503);
-      expect(rows.json()).toEqual({ code: 'SERVICE_UNAVAILABLE', message: DATABASE_UNAVAILABLE });
+      expect(rows.json()).toEqual({ code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE_MESSAGE });
       expect((await app.inject({ url: '/refused' })).statusCode).toBe(400);
       const bug = await app.inject({ url: '/bug' });
       expect(bug.statusCode).toBe(500);
