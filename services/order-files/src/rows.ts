@@ -10,6 +10,7 @@ export {
   DEFAULT_QUANTITY,
   emptyBulkRow,
   fromBulkOrderItem,
+  fromOrderCreateBody,
   normalizeBulkRow,
   parseNumberCell,
   toBulkOrderItem,
@@ -21,7 +22,10 @@ export { normalizeCountry, normalizePhone, normalizeState, normalizeZip } from '
 export {
   type BulkRowProblem,
   bulkRowProblems,
+  courierMessage,
   fileValidationWarning,
+  MAX_TEXT,
+  type RowRules,
   SERVICE_REQUIRED_MESSAGE,
   summarizeValidation,
   validateBulkRow,
