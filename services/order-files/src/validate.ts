@@ -1,5 +1,6 @@
 import {
   type DecimalRule,
+  isRecipientState,
   isUsState,
   NUMBER_RULES,
   PHONE_PATTERN,
@@ -9,7 +10,6 @@ import {
   ZIP_PATTERN,
 } from '@flatship/proto';
 import { type BulkRow, type BulkRowNumberField, type BulkRowTextField, normalizeBulkRow } from './bulk-row';
-import { isRecipientState } from './states';
 
 export const SERVICE_REQUIRED_MESSAGE = 'Service name must be selected from the dropdown';
 
