@@ -16,6 +16,7 @@ export {
   toBulkOrderItem,
   WEIGHT_UNIT,
 } from './bulk-row';
+export { ORDER_FILE_EXTENSIONS, type OrderFileKind, orderFileKind, UNSUPPORTED_FILE_MESSAGE } from './file-kind';
 export { ADDRESS_REQUIRED_MESSAGE } from './sender';
 export { applySkuPresets, countSplitRows, splitByMaxQty } from './sku';
 export { normalizeCountry, normalizePhone, normalizeState, normalizeZip } from './states';
