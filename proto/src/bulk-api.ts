@@ -25,7 +25,11 @@ export const BulkStatusSchema = Type.Union([
   Type.Literal('retry_processing_error'),
   Type.Literal('recovery_failed'),
 ]);
+/** The statuses after which nothing more happens to an order by itself (spec doc 2 §4). */
 export const TERMINAL_BULK_STATUSES: readonly BulkStatus[] = ['completed', 'completed_with_errors', 'failed'];
+/** Whether a status (as any text, e.g. from a progress event) is one of TERMINAL_BULK_STATUSES. */
+export const isTerminalBulkStatus = (status: string): boolean =>
+  (TERMINAL_BULK_STATUSES as readonly string[]).includes(status);
 
 /** Where a bulk order's rows came from; Amazon orders get the shipping-confirmation file. */
 export const ORDER_SOURCES = ['csv', 'amazon', 'walmart'] as const;

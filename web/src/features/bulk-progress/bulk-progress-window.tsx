@@ -1,3 +1,4 @@
+import { isTerminalBulkStatus } from '@flatship/proto';
 import { useEffect, useId, useRef } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import type { BulkFileType } from './bulk-download';
@@ -18,7 +19,6 @@ import {
   formatElapsed,
   hasFiles,
   isClosable,
-  isTerminalStatus,
   progressPercent,
   progressTitle,
   progressTone,
@@ -92,7 +92,7 @@ export function BulkProgressWindow() {
   const tone = progressTone(p);
   const elapsed = formatElapsed(p.elapsedTime);
   const close = () => dispatch(bulkProgressReset());
-  const isDone = isTerminalStatus(p.orderStatus);
+  const isDone = isTerminalBulkStatus(p.orderStatus);
 
   if (p.isMinimized) {
     return (
