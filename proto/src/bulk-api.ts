@@ -237,3 +237,18 @@ export type BulkFilesReply = Static<typeof BulkFilesReplySchema>;
 /** The `{type}` of GET /api/orders/download/{type}/{orderId}. */
 export const BULK_FILE_TYPES = ['pdf', 'result-csv', 'auto-csv'] as const;
 export type BulkFileType = (typeof BULK_FILE_TYPES)[number];
+
+const twoDigits = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * The names an order's files are saved as (spec doc 2 §9), stamped with a month (1–12) and day:
+ * `Labels_03-07.pdf`, `Order_Results_03-07.csv`, `Auto_Confirm_03-07.tsv`.
+ */
+export function bulkFileNames(month: number, day: number): Record<BulkFileType, string> {
+  const stamp = `${twoDigits(month)}-${twoDigits(day)}`;
+  return {
+    pdf: `Labels_${stamp}.pdf`,
+    'result-csv': `Order_Results_${stamp}.csv`,
+    'auto-csv': `Auto_Confirm_${stamp}.tsv`,
+  };
+}
