@@ -26,7 +26,11 @@ export const BulkStatusSchema = Type.Union([
   Type.Literal('retry_processing_error'),
   Type.Literal('recovery_failed'),
 ]);
+/** The statuses after which nothing more happens to an order by itself (spec doc 2 §4). */
 export const TERMINAL_BULK_STATUSES: readonly BulkStatus[] = ['completed', 'completed_with_errors', 'failed'];
+/** Whether a status (as any text, e.g. from a progress event) is one of TERMINAL_BULK_STATUSES. */
+export const isTerminalBulkStatus = (status: string): boolean =>
+  (TERMINAL_BULK_STATUSES as readonly string[]).includes(status);
 
 /** Where a bulk order's rows came from; Amazon orders get the shipping-confirmation file. */
 export const ORDER_SOURCES = ['csv', 'amazon', 'walmart'] as const;
@@ -223,3 +227,18 @@ export type BulkFilesReply = Static<typeof BulkFilesReplySchema>;
 /** The `{type}` of GET /api/orders/download/{type}/{orderId}. */
 export const BULK_FILE_TYPES = ['pdf', 'result-csv', 'auto-csv'] as const;
 export type BulkFileType = (typeof BULK_FILE_TYPES)[number];
+
+const twoDigits = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * The names an order's files are saved as (spec doc 2 §9), stamped with a month (1–12) and day:
+ * `Labels_03-07.pdf`, `Order_Results_03-07.csv`, `Auto_Confirm_03-07.tsv`.
+ */
+export function bulkFileNames(month: number, day: number): Record<BulkFileType, string> {
+  const stamp = `${twoDigits(month)}-${twoDigits(day)}`;
+  return {
+    pdf: `Labels_${stamp}.pdf`,
+    'result-csv': `Order_Results_${stamp}.csv`,
+    'auto-csv': `Auto_Confirm_${stamp}.tsv`,
+  };
+}

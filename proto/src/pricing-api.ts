@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { BULK_MAX_ROWS } from './bulk-api';
 
 /** One weight range of a price list, in pounds and dollars (doc 3 §5). */
 export const PriceRangeSchema = Type.Object({
@@ -52,7 +53,7 @@ export const QuoteBodySchema = Type.Object({
         Type.Object({ package_weight: Type.Optional(Type.Union([Type.Number(), Type.String(), Type.Null()])) }),
       ),
     }),
-    { maxItems: 10000 },
+    { maxItems: BULK_MAX_ROWS },
   ),
 });
 export type QuoteBody = Static<typeof QuoteBodySchema>;
@@ -62,7 +63,9 @@ export type QuoteReply = Static<typeof QuoteReplySchema>;
 /** POST /internal/quotes — used by orders before charging. Weights in pounds; prices in cents. */
 export const InternalQuoteBodySchema = Type.Object({
   userId: Type.String(),
-  shipments: Type.Array(Type.Object({ service_name: Type.String(), weight: Type.Number() }), { maxItems: 10000 }),
+  shipments: Type.Array(Type.Object({ service_name: Type.String(), weight: Type.Number() }), {
+    maxItems: BULK_MAX_ROWS,
+  }),
 });
 export type InternalQuoteBody = Static<typeof InternalQuoteBodySchema>;
 export const InternalQuoteReplySchema = Type.Object({

@@ -57,6 +57,30 @@ export type UsStateCode = (typeof US_STATES)[number][0];
 const CODES = new Set<string>(US_STATES.map(([code]) => code));
 export const isUsState = (s: string): s is UsStateCode => CODES.has(s);
 
+/**
+ * Where else USPS delivers domestically: DC, the territories and military post offices. A
+ * recipient may be there (a marketplace buyer, or one typed into the single-label form); a
+ * sender's address comes from the address book, which offers the 50 states only.
+ */
+export const USPS_EXTRA_STATES = [
+  ['DC', 'District of Columbia'],
+  ['PR', 'Puerto Rico'],
+  ['VI', 'Virgin Islands'],
+  ['GU', 'Guam'],
+  ['AS', 'American Samoa'],
+  ['MP', 'Northern Mariana Islands'],
+  ['AA', 'Armed Forces Americas'],
+  ['AE', 'Armed Forces Europe'],
+  ['AP', 'Armed Forces Pacific'],
+] as const;
+
+/** Every state code a recipient may have: the 50 states, then USPS_EXTRA_STATES. */
+export const RECIPIENT_STATES = [...US_STATES, ...USPS_EXTRA_STATES] as const;
+export type RecipientStateCode = (typeof RECIPIENT_STATES)[number][0];
+
+const RECIPIENT_CODES = new Set<string>(RECIPIENT_STATES.map(([code]) => code));
+export const isRecipientState = (s: string): s is RecipientStateCode => RECIPIENT_CODES.has(s);
+
 /** 5-digit ZIP or ZIP+4. */
 export const ZIP_PATTERN = /^\d{5}(-\d{4})?$/;
 /** Digits, spaces and hyphens with an optional leading plus (spec doc 1 §5). */

@@ -12,7 +12,7 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import type { BulkFilesReply, OrderProgress } from '@flatship/proto';
+import { type BulkFilesReply, isTerminalBulkStatus, type OrderProgress } from '@flatship/proto';
 import { io, type Socket } from 'socket.io-client';
 import { createStackApi, logTails, startStack } from '../../src/testing/start-stack';
 import { startExtraWorkers } from './extra-workers';
@@ -163,7 +163,7 @@ async function main() {
         onProgress = (p) => {
           events++;
           if (settledAt === null && p.processedCount + p.failedCount >= p.totalCount) settledAt = performance.now();
-          if (['completed', 'completed_with_errors', 'failed'].includes(p.status) && filesReady(p)) {
+          if (isTerminalBulkStatus(p.status) && filesReady(p)) {
             clearTimeout(timer);
             resolve(p);
           }

@@ -1,4 +1,9 @@
-import { type BulkOrderItem, DEFAULT_COURIER as PROTO_DEFAULT_COURIER, readDecimal } from '@flatship/proto';
+import {
+  type BulkOrderItem,
+  type OrderCreateBody,
+  DEFAULT_COURIER as PROTO_DEFAULT_COURIER,
+  readDecimal,
+} from '@flatship/proto';
 import { normalizeCountry, normalizePhone, normalizeState, normalizeZip } from './states';
 
 /** One shipment in the bulk table (spec doc 2 §3 "Bulk row"). Dimensions in inches, weight in pounds. */
@@ -97,6 +102,19 @@ export function parseNumberCell(v: unknown): number | null {
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 
+/**
+ * A number as sent: blank is null (`<Field> is required`); anything else that is not a plain
+ * decimal is NaN, which the rules name as not a positive number rather than as missing.
+ */
+const wireNumber = (v: unknown): number | null => {
+  if (text(v).trim() === '' && typeof v !== 'number') return null;
+  return parseNumberCell(v) ?? Number.NaN;
+};
+
+/** A ZIP sent as a number lost its leading zeros on the way (02134 → 2134); a US ZIP has five digits. */
+const wireZip = (v: unknown): string =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 ? String(v).padStart(5, '0') : text(v);
+
 // A spreadsheet cell may wrap onto several lines (Alt+Enter in Excel); on a label and in the
 // results file every field is one line, and the server refuses tabs and line breaks in them.
 const LINE_BREAKS = /\s*[\t\n\r\u2028\u2029]\s*/g;
@@ -183,7 +201,7 @@ export function fromBulkOrderItem(item: BulkOrderItem, index: number): BulkRow {
     orderId: text(s.order_id),
     orderItemId: text(p.order_item_id),
     skuNumber: text(p.sku_number),
-    quantity: quantityText === '' ? DEFAULT_QUANTITY : parseNumberCell(p.quantity),
+    quantity: quantityText === '' ? DEFAULT_QUANTITY : wireNumber(p.quantity),
     courier: item.courier ?? DEFAULT_COURIER,
     ServiceName: item.service_name,
     FromSenderName: text(s.sender_name),
@@ -193,7 +211,7 @@ export function fromBulkOrderItem(item: BulkOrderItem, index: number): BulkRow {
     FromStreet2: text(s.sender_address2),
     FromCity: text(s.sender_city),
     FromStateProvince: text(s.sender_state_province),
-    FromZipPostal: text(s.sender_zip_postal),
+    FromZipPostal: wireZip(s.sender_zip_postal),
     FromCountry: text(s.sender_country) || DEFAULT_COUNTRY,
     ToRecipientName: text(r.receiver_name),
     ToCompany: text(r.receiver_company),
@@ -202,14 +220,41 @@ export function fromBulkOrderItem(item: BulkOrderItem, index: number): BulkRow {
     ToStreet2: text(r.receiver_address2),
     ToCity: text(r.receiver_city),
     ToStateProvince: text(r.receiver_state_province),
-    ToZipPostal: text(r.receiver_zip_postal),
+    ToZipPostal: wireZip(r.receiver_zip_postal),
     ToCountry: text(r.receiver_country) || DEFAULT_COUNTRY,
-    PackageLength: parseNumberCell(p.package_length),
-    PackageWidth: parseNumberCell(p.package_width),
-    PackageHeight: parseNumberCell(p.package_height),
-    PackageWeight: parseNumberCell(p.package_weight),
+    PackageLength: wireNumber(p.package_length),
+    PackageWidth: wireNumber(p.package_width),
+    PackageHeight: wireNumber(p.package_height),
+    PackageWeight: wireNumber(p.package_weight),
     PackageDescription: text(p.package_description),
     PackageReference1: text(p.package_reference1),
     PackageReference2: text(p.package_reference2),
   };
+}
+
+/**
+ * The row a single-label order describes (spec doc 1 §3), so one label is judged by the same
+ * rules as a bulk row: reference1 is the form's Quantity (blank: the default 1) and reference2
+ * its SKU Number. Nothing is normalised here either.
+ */
+export function fromOrderCreateBody(body: OrderCreateBody): BulkRow {
+  const p = body.package;
+  const quantityText = text(p.package_reference1).trim();
+  return fromBulkOrderItem(
+    {
+      courier: body.courier,
+      service_name: body.service_name,
+      sender: { ...body.sender, order_id: null },
+      receiver: body.receiver,
+      package: {
+        ...p,
+        order_item_id: null,
+        quantity: quantityText === '' ? null : p.package_reference1,
+        sku_number: p.package_reference2,
+        package_reference1: null,
+        package_reference2: null,
+      },
+    },
+    0,
+  );
 }

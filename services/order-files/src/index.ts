@@ -2,11 +2,9 @@ export { isAmazonHeader, splitTabText } from './amazon';
 export { rowsToCsv, TEMPLATE_HEADERS, templateCsv } from './csv';
 export { OrderFileError } from './errors';
 export {
-  orderFileKind,
   type ReadContext,
   type ReadResult,
   readOrderFile,
-  UNSUPPORTED_FILE_MESSAGE,
 } from './read-order-file';
 export * from './rows';
 export { neutralizeCell, restoreCell } from './spreadsheet-cell';

@@ -4,6 +4,7 @@ import type { BulkRow } from './bulk-row';
 import { hasNoSender, parseCsvGrid, templateRowsFromGrid } from './csv';
 import { decodeText, toBytes } from './decode';
 import { OrderFileError } from './errors';
+import { orderFileKind, UNSUPPORTED_FILE_MESSAGE } from './file-kind';
 import { type Grid, headerKey, isBlankRow } from './grid';
 import { requireSender, withSender } from './sender';
 import { applySkuPresets, countSplitRows, indexSkus, splitByMaxQty } from './sku';
@@ -20,20 +21,6 @@ export interface ReadResult {
   source: OrderSource;
   rows: BulkRow[];
   warnings: string[];
-}
-
-export const UNSUPPORTED_FILE_MESSAGE =
-  'Unsupported file type. Please upload a .csv, Amazon .txt or Walmart .xlsx file';
-
-type Kind = 'csv' | 'txt' | 'xlsx';
-
-/** Types are judged by the name's ending (spec doc 2 §5). */
-export function orderFileKind(name: string): Kind | null {
-  const lower = name.trim().toLowerCase();
-  if (lower.endsWith('.csv')) return 'csv';
-  if (lower.endsWith('.txt')) return 'txt';
-  if (lower.endsWith('.xlsx')) return 'xlsx';
-  return null;
 }
 
 const tooManyMessage = (n: number): string =>

@@ -10,18 +10,23 @@ export {
   DEFAULT_QUANTITY,
   emptyBulkRow,
   fromBulkOrderItem,
+  fromOrderCreateBody,
   normalizeBulkRow,
   parseNumberCell,
   toBulkOrderItem,
   WEIGHT_UNIT,
 } from './bulk-row';
+export { ORDER_FILE_EXTENSIONS, type OrderFileKind, orderFileKind, UNSUPPORTED_FILE_MESSAGE } from './file-kind';
 export { ADDRESS_REQUIRED_MESSAGE } from './sender';
 export { applySkuPresets, countSplitRows, splitByMaxQty } from './sku';
 export { normalizeCountry, normalizePhone, normalizeState, normalizeZip } from './states';
 export {
   type BulkRowProblem,
   bulkRowProblems,
+  courierMessage,
   fileValidationWarning,
+  MAX_TEXT,
+  type RowRules,
   SERVICE_REQUIRED_MESSAGE,
   summarizeValidation,
   validateBulkRow,

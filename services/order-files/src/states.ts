@@ -1,31 +1,9 @@
-import { US_STATES } from '@flatship/proto';
+import { RECIPIENT_STATES } from '@flatship/proto';
 
-/**
- * USPS also delivers domestically to DC, the territories and military post offices. Recipients
- * there are real customers of a marketplace seller, so they are accepted; a sender's address
- * comes from the address book, which offers the 50 states only.
- */
-const EXTRA_RECIPIENT_STATES = [
-  ['DC', 'District of Columbia'],
-  ['PR', 'Puerto Rico'],
-  ['VI', 'Virgin Islands'],
-  ['GU', 'Guam'],
-  ['AS', 'American Samoa'],
-  ['MP', 'Northern Mariana Islands'],
-  ['AA', 'Armed Forces Americas'],
-  ['AE', 'Armed Forces Europe'],
-  ['AP', 'Armed Forces Pacific'],
-] as const;
-
-const RECIPIENT_CODES = new Set<string>([...US_STATES, ...EXTRA_RECIPIENT_STATES].map(([code]) => code));
-const CODE_BY_NAME = new Map<string, string>(
-  [...US_STATES, ...EXTRA_RECIPIENT_STATES].map(([code, name]) => [name.toUpperCase(), code]),
-);
+const CODE_BY_NAME = new Map<string, string>(RECIPIENT_STATES.map(([code, name]) => [name.toUpperCase(), code]));
 CODE_BY_NAME.set('WASHINGTON DC', 'DC');
 CODE_BY_NAME.set('WASHINGTON D C', 'DC');
 CODE_BY_NAME.set('US VIRGIN ISLANDS', 'VI');
-
-export const isRecipientState = (code: string): boolean => RECIPIENT_CODES.has(code);
 
 /** 'ca', 'N.Y.', 'California' → two-letter code; anything unrecognised is returned trimmed, for validation to name. */
 export function normalizeState(value: string): string {

@@ -1,5 +1,6 @@
 import {
   type DecimalRule,
+  isRecipientState,
   isUsState,
   NUMBER_RULES,
   PHONE_PATTERN,
@@ -9,9 +10,31 @@ import {
   ZIP_PATTERN,
 } from '@flatship/proto';
 import { type BulkRow, type BulkRowNumberField, type BulkRowTextField, normalizeBulkRow } from './bulk-row';
-import { isRecipientState } from './states';
 
 export const SERVICE_REQUIRED_MESSAGE = 'Service name must be selected from the dropdown';
+
+/** The longest text a field may hold; a label and the results file have no room for more. */
+export const MAX_TEXT = 200;
+
+/** What a row is judged against beyond its own cells. */
+export interface RowRules {
+  /**
+   * The carrier ids the server buys labels from (`usps`). A row's courier, read from the row,
+   * must be one of them, in any case; without the list the courier is not judged (the table
+   * offers only the carriers the server named).
+   */
+  carriers?: readonly string[];
+  /**
+   * Judge the row's own service (`ServiceName`), saying this when it is blank. The table picks
+   * one service for the whole order (validateBulkRows), so only the server asks for this.
+   */
+  serviceMissingMessage?: string;
+}
+
+/** `Only USPS labels are available`, for the carriers given. */
+export function courierMessage(carriers: readonly string[]): string {
+  return `Only ${carriers.map((c) => c.toUpperCase()).join(', ')} labels are available`;
+}
 
 interface Side {
   label: 'Sender' | 'Recipient';
@@ -86,6 +109,8 @@ const TEXT_LABELS: [BulkRowTextField, string][] = [
 
 /** Where each cell's problems are listed: the table's column order, quantity after the sizes as before. */
 const FIELD_ORDER: readonly (keyof BulkRow)[] = [
+  'ServiceName',
+  'courier',
   ...TEXT_LABELS.slice(0, -3).map(([field]) => field),
   ...PACKAGE.map(([field]) => field),
   'quantity',
@@ -103,19 +128,35 @@ export interface BulkRowProblem {
  * Every problem of one row with the cell it belongs to, in column order. A cell whose text
  * the server would refuse gets only that problem. The server runs the same rules on what it receives.
  */
-export function bulkRowProblems(row: BulkRow): BulkRowProblem[] {
+export function bulkRowProblems(row: BulkRow, rules: RowRules = {}): BulkRowProblem[] {
   const r = normalizeBulkRow(row);
   const problems: BulkRowProblem[] = [];
   const badText = new Set<keyof BulkRow>();
   for (const [field, label] of TEXT_LABELS) {
     const problem = textProblem(r[field]);
-    if (!problem) continue;
-    badText.add(field);
-    problems.push({ field, message: textProblemMessage(label, problem) });
+    if (problem) {
+      badText.add(field);
+      problems.push({ field, message: textProblemMessage(label, problem) });
+    } else if (r[field].length > MAX_TEXT) {
+      badText.add(field);
+      problems.push({ field, message: `${label} must be at most ${MAX_TEXT} characters` });
+    }
   }
   const report = (field: keyof BulkRow, message: string) => {
     if (!badText.has(field)) problems.push({ field, message });
   };
+  const { carriers, serviceMissingMessage } = rules;
+  if (serviceMissingMessage !== undefined) {
+    const problem = textProblem(r.ServiceName);
+    if (problem) report('ServiceName', textProblemMessage('Service name', problem));
+    else if (r.ServiceName === '') report('ServiceName', serviceMissingMessage);
+    else if (r.ServiceName.length > MAX_TEXT) {
+      report('ServiceName', `Service name must be at most ${MAX_TEXT} characters`);
+    }
+  }
+  if (carriers && !carriers.some((c) => c.toLowerCase() === r.courier.toLowerCase())) {
+    report('courier', courierMessage(carriers));
+  }
   for (const side of SIDES) {
     const required = (field: BulkRowTextField, label: string): boolean => {
       if (r[field] !== '') return true;
@@ -158,8 +199,8 @@ export function bulkRowProblems(row: BulkRow): BulkRowProblem[] {
  * Every problem of one row, in column order, as the user reads them in the 'Validation
  * Errors' modal. The server runs the same rules on what it receives.
  */
-export function validateBulkRow(row: BulkRow): string[] {
-  return bulkRowProblems(row).map((p) => p.message);
+export function validateBulkRow(row: BulkRow, rules: RowRules = {}): string[] {
+  return bulkRowProblems(row, rules).map((p) => p.message);
 }
 
 /**

@@ -115,9 +115,9 @@ describe('bulk order items', () => {
       FromCountry: 'US',
       PackageLength: 10,
       PackageHeight: 2.5,
-      PackageWeight: null,
+      PackageWeight: Number.NaN,
       courier: 'USPS',
     });
-    expect(validateBulkRow(back)).toEqual(['Weight is required']);
+    expect(validateBulkRow(back)).toEqual(['Weight must be a positive number']);
   });
 });

@@ -13,4 +13,4 @@ export type { BulkOrderRecord, ProgressNotifier } from './domain/bulk/ports';
 export { processBulkLabels } from './domain/bulk/process-bulk-label';
 export { resumeBulkOrder, sweepStalledBulkOrders } from './domain/bulk/resume-bulk-order';
 export type { CarrierPort, FileStore, LedgerPort, QuotePort } from './domain/ports';
-export { validateShipment } from './domain/validate-shipment';
+export { validateBulkItem, validateOrderBody, validateShipment } from './domain/validate-shipment';

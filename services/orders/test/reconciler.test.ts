@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chargeKeyFor } from '../src/domain/create-label';
 import { reconcilePendingLabels } from '../src/domain/reconcile-pending-labels';
-import { validateShipment } from '../src/domain/validate-shipment';
+import { validateOrderBody } from '../src/domain/validate-shipment';
 import { type Stack, startStack } from './stack';
 import { labelRows, orderBody, outboxRows, user } from './support';
 
@@ -22,7 +22,7 @@ afterAll(() => s.close());
 async function crashedLabel(opts: { charged: boolean; confirmed: boolean; receiver?: string }) {
   const u = user(s);
   await s.setBalance(u.id, 2000);
-  const v = validateShipment(orderBody(u.id, { receiver: { receiver_name: opts.receiver ?? 'Bob' } }));
+  const v = validateOrderBody(orderBody(u.id, { receiver: { receiver_name: opts.receiver ?? 'Bob' } }));
   if (!v.ok) throw new Error(v.errors.join());
   const id = randomUUID();
   const inserted = await s.domain.labels.insertPending({

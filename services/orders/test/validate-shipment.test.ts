@@ -1,18 +1,19 @@
+import type { OrderCreateBody } from '@flatship/proto';
 import { describe, expect, test } from 'vitest';
-import { type ShipmentInput, validateShipment } from '../src/domain/validate-shipment';
+import { validateBulkItem, validateOrderBody } from '../src/domain/validate-shipment';
 import { orderBody } from './support';
 
-const valid = (): ShipmentInput => orderBody('00000000-0000-4000-8000-000000000001');
-const errorsOf = (mutate: (s: ShipmentInput) => void): string[] => {
+const valid = (): OrderCreateBody => orderBody('00000000-0000-4000-8000-000000000001');
+const errorsOf = (mutate: (s: OrderCreateBody) => void): string[] => {
   const s = valid();
   mutate(s);
-  const r = validateShipment(s);
+  const r = validateOrderBody(s);
   return r.ok ? [] : r.errors;
 };
 
 describe('validateShipment', () => {
   test('a complete order gives a normalised shipment', () => {
-    const r = validateShipment(valid());
+    const r = validateOrderBody(valid());
     expect(r).toEqual({
       ok: true,
       shipment: {
@@ -47,9 +48,12 @@ describe('validateShipment', () => {
         s.service_name = '  ';
       }),
     ).toEqual(['Please select a service']);
-    const s = valid();
-    s.service_name = '';
-    const r = validateShipment(s, { serviceMissingMessage: 'Service name must be selected from the dropdown' });
+    const { user_id: _, ...item } = valid();
+    const r = validateBulkItem(
+      { ...item, service_name: '', package: { ...item.package, quantity: 1, sku_number: 'SKU-1' } } as never,
+      0,
+      { serviceMissingMessage: 'Service name must be selected from the dropdown' },
+    );
     expect(r).toEqual({ ok: false, errors: ['Service name must be selected from the dropdown'] });
   });
 
@@ -72,22 +76,24 @@ describe('validateShipment', () => {
     ]);
   });
 
-  test('states must be US two-letter codes (lower case accepted), no DC or territories', () => {
+  test('states are US codes or names (any case); a recipient may also be in DC, a territory or at a military post', () => {
     expect(
       errorsOf((s) => {
         s.sender.sender_state_province = 'TE';
       }),
-    ).toEqual(['Sender state must be a US state (two-letter code)']);
+    ).toEqual(['Sender state must be a US state']);
+    for (const code of ['DC', 'PR', 'VI', 'GU', 'AS', 'MP', 'AA', 'AE', 'AP']) {
+      expect(
+        errorsOf((s) => {
+          s.receiver.receiver_state_province = code;
+        }),
+      ).toEqual([]);
+    }
     expect(
       errorsOf((s) => {
-        s.receiver.receiver_state_province = 'PR';
+        s.receiver.receiver_state_province = 'Texas';
       }),
-    ).toEqual(['Recipient state must be a US state (two-letter code)']);
-    expect(
-      errorsOf((s) => {
-        s.receiver.receiver_state_province = 'DC';
-      }),
-    ).toHaveLength(1);
+    ).toEqual([]);
     expect(
       errorsOf((s) => {
         s.receiver.receiver_state_province = 'ny';
@@ -113,7 +119,7 @@ describe('validateShipment', () => {
     ).toEqual([]);
     const s = valid();
     s.receiver.receiver_zip_postal = 2134;
-    const r = validateShipment(s);
+    const r = validateOrderBody(s);
     expect(r.ok && r.shipment.receiver.zip).toBe('02134');
   });
 
@@ -122,7 +128,7 @@ describe('validateShipment', () => {
       errorsOf((s) => {
         s.receiver.receiver_country = 'CA';
       }),
-    ).toEqual(['Only US addresses are supported']);
+    ).toEqual(['Recipient country must be US']);
     expect(
       errorsOf((s) => {
         s.receiver.receiver_country = 'usa';
@@ -143,12 +149,13 @@ describe('validateShipment', () => {
         }),
       ).toEqual([`${label} must be a positive number`]);
     }
+    // Not a plain decimal is not a positive number (spec doc 2 §5).
     for (const bad of ['abc', '0x10', '1e1', Number.NaN, Number.POSITIVE_INFINITY]) {
       expect(
         errorsOf((s) => {
           s.package[field] = bad;
         }),
-      ).toEqual([`${label} must be a number like 12 or 2.5`]);
+      ).toEqual([`${label} must be a positive number`]);
     }
     expect(
       errorsOf((s) => {
@@ -185,7 +192,7 @@ describe('validateShipment', () => {
       errorsOf((s) => {
         s.sender.sender_phone = '555-CALL';
       }),
-    ).toEqual(['Sender phone may contain only digits, spaces and hyphens, with an optional leading +']);
+    ).toEqual(['Sender phone must contain only digits, spaces and hyphens, with an optional leading +']);
     expect(
       errorsOf((s) => {
         s.receiver.receiver_phone = '+44 20 7946-0000';
@@ -213,7 +220,7 @@ describe('validateShipment', () => {
   });
 
   test('quantity, when given, is a whole number of at least 1', () => {
-    for (const bad of ['0', '1.5', 'two', -3]) {
+    for (const bad of ['0', '1.5', 'two', '-3']) {
       expect(
         errorsOf((s) => {
           s.package.package_reference1 = bad;

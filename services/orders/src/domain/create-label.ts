@@ -13,7 +13,7 @@ import {
 import { MESSAGES } from './messages';
 import type { LabelRecord, PurchaseHold, PurchaseLocks, QuotePort } from './ports';
 import { requestHash } from './request-hash';
-import { validateShipment } from './validate-shipment';
+import { validateOrderBody } from './validate-shipment';
 
 export interface CreateLabelDeps extends FulfilDeps {
   quotes: QuotePort;
@@ -137,7 +137,7 @@ async function carryOn(
  * settles it while it runs, and a crash lets go of it at once.
  */
 export async function createLabel(deps: CreateLabelDeps, input: CreateLabelInput): Promise<OrderCreateReply> {
-  const checked = validateShipment(input.body);
+  const checked = validateOrderBody(input.body);
   if (!checked.ok) throw new AppError('ORDERS_INVALID', checked.errors[0] ?? 'The order is not valid');
   const { shipment } = checked;
 

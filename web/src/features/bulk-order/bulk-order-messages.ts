@@ -1,10 +1,12 @@
+import { UNSUPPORTED_FILE_MESSAGE } from '@flatship/order-files/rows';
+
 /** Spec doc 2 §5 and §8: the bulk screen's texts. */
 export const BULK_MESSAGES = {
   servicesFailed: 'Error loading services',
   initialDataFailed: 'Error loading initial data',
   parseFailed: 'Error parsing file',
   processingFailed: 'File processing failed',
-  unsupported: 'Unsupported file type. Please upload a .csv, Amazon .txt or Walmart .xlsx file',
+  unsupported: UNSUPPORTED_FILE_MESSAGE,
   uploaded: 'File Uploaded successfully.',
   reset: 'File reset successfully.',
   priceFailed: 'Price calculation failed',

@@ -1,4 +1,4 @@
-import { summarizeValidation } from '@flatship/order-files/rows';
+import { ORDER_FILE_EXTENSIONS, summarizeValidation } from '@flatship/order-files/rows';
 import { type DragEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { formatMoney } from '../../app/format';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
@@ -30,7 +30,7 @@ import {
   validationDismissed,
 } from './bulk-order-slice';
 import { BulkTable } from './bulk-table';
-import { holdFile, SUPPORTED_EXTENSIONS } from './file-reader';
+import { holdFile } from './file-reader';
 import './bulk-order.css';
 
 /** A dialog listing thousands of rows helps nobody; the first ones show what to fix. */
@@ -149,7 +149,7 @@ function DropZone({ onFile }: { onFile: (file: File) => void }) {
         ref={input}
         type="file"
         hidden
-        accept={SUPPORTED_EXTENSIONS.join(',')}
+        accept={ORDER_FILE_EXTENSIONS.join(',')}
         data-testid="bulk-file-input"
         onChange={(event) => {
           const file = event.target.files?.[0];

@@ -1,4 +1,10 @@
-import { ADDRESS_REQUIRED_MESSAGE, type BulkRow, toBulkOrderItem, validateBulkRows } from '@flatship/order-files/rows';
+import {
+  ADDRESS_REQUIRED_MESSAGE,
+  type BulkRow,
+  orderFileKind,
+  toBulkOrderItem,
+  validateBulkRows,
+} from '@flatship/order-files/rows';
 import {
   type Address,
   type AvailableService,
@@ -57,7 +63,7 @@ import {
   skusChanged,
   validationFailed,
 } from './bulk-order-slice';
-import { fileKind, readOrderFileOf, takeFile } from './file-reader';
+import { readOrderFileOf, takeFile } from './file-reader';
 import type { ReadReply } from './read-file-protocol';
 
 /** Editing a cell, deleting a few rows in a row, or flicking through services asks for one quote. */
@@ -114,7 +120,7 @@ export function* openBulkOrder(action: PayloadAction<string>): SagaIterator {
 
 export function* readChosenFile(action: PayloadAction<{ fileId: string; name: string }>): SagaIterator {
   const file = takeFile(action.payload.fileId);
-  const kind = fileKind(action.payload.name);
+  const kind = orderFileKind(action.payload.name);
   if (!file || !kind) {
     yield put(fileReadFailed());
     yield put(toastShown({ kind: 'error', message: BULK_MESSAGES.parseFailed, detail: BULK_MESSAGES.unsupported }));

@@ -20,19 +20,6 @@ export function takeFile(fileId: string): File | undefined {
   return file;
 }
 
-export const SUPPORTED_EXTENSIONS = ['.csv', '.txt', '.xlsx'] as const;
-
-/**
- * Spec doc 2 §5: types are judged by the name's ending. The reader has the same check, but
- * importing it here would pull the spreadsheet library into the page's bundle; it stays in the worker.
- */
-export function fileKind(name: string): 'csv' | 'txt' | 'xlsx' | null {
-  const lower = name.trim().toLowerCase();
-  return (
-    (SUPPORTED_EXTENSIONS.find((ext) => lower.endsWith(ext))?.slice(1) as 'csv' | 'txt' | 'xlsx' | undefined) ?? null
-  );
-}
-
 function readInWorker(request: ReadRequest): Promise<ReadReply> {
   return new Promise((resolve) => {
     const worker = new Worker(new URL('./read-file.worker.ts', import.meta.url), { type: 'module' });

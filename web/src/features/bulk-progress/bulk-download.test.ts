@@ -75,9 +75,9 @@ describe('download file names', () => {
 
   it('falls back to dated names per type', () => {
     const day = new Date(2026, 2, 7);
-    expect(fallbackFileName('pdf', day)).toBe('Labels_3-7.pdf');
-    expect(fallbackFileName('result-csv', day)).toBe('Order_Results_3-7.csv');
-    expect(fallbackFileName('auto-csv', day)).toBe('Auto_Confirm_3-7.tsv');
+    expect(fallbackFileName('pdf', day)).toBe('Labels_03-07.pdf');
+    expect(fallbackFileName('result-csv', day)).toBe('Order_Results_03-07.csv');
+    expect(fallbackFileName('auto-csv', day)).toBe('Auto_Confirm_03-07.tsv');
   });
 
   it('uses the fallback when the server names nothing, and reports progress capped at 90 without a length', async () => {

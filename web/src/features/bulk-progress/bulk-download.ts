@@ -1,4 +1,4 @@
-import type { BulkFileType } from '@flatship/proto';
+import { type BulkFileType, bulkFileNames } from '@flatship/proto';
 import { HTTPError } from 'ky';
 import { http } from '../../app/http';
 
@@ -74,12 +74,9 @@ async function serverMessage(response: Response): Promise<string | null> {
   return null;
 }
 
-/** Labels_{month}-{day}.pdf, Order_Results_{month}-{day}.csv, Auto_Confirm_{month}-{day}.tsv (spec doc 2 §9). */
+/** The server's names for the file (proto's bulkFileNames), dated today on this device. */
 export function fallbackFileName(type: BulkFileType, now = new Date()): string {
-  const stamp = `${now.getMonth() + 1}-${now.getDate()}`;
-  if (type === 'pdf') return `Labels_${stamp}.pdf`;
-  if (type === 'result-csv') return `Order_Results_${stamp}.csv`;
-  return `Auto_Confirm_${stamp}.tsv`;
+  return bulkFileNames(now.getMonth() + 1, now.getDate())[type];
 }
 
 /** The name in a Content-Disposition header (RFC 6266 `filename*` first), or null. */

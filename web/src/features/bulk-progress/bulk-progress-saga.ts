@@ -1,3 +1,4 @@
+import { isTerminalBulkStatus } from '@flatship/proto';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { channel, type SagaIterator } from 'redux-saga';
 import { all, call, cancelled, delay, fork, put, select, take, takeEvery, takeLeading } from 'redux-saga/effects';
@@ -37,7 +38,6 @@ import {
   timerTicked,
 } from './bulk-progress-slice';
 import { clearFollowedOrder, readFollowedOrder, saveFollowedOrder } from './bulk-progress-storage';
-import { isTerminalStatus } from './bulk-progress-view';
 
 /** Spec doc 2 §9: the progress timer ticks every second. */
 export const TICK_MS = 1000;
@@ -50,7 +50,7 @@ export const RETRY_MESSAGES = {
 
 const isTimerRunning = (state: RootState) => {
   const p = state.bulkProgress;
-  return p.isVisible && p.orderId !== null && p.startTime !== null && !isTerminalStatus(p.orderStatus);
+  return p.isVisible && p.orderId !== null && p.startTime !== null && !isTerminalBulkStatus(p.orderStatus);
 };
 
 /** Ticks while the window shows an unfinished order; any action may start or stop it. */

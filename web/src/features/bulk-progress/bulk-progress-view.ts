@@ -1,8 +1,5 @@
+import { isTerminalBulkStatus } from '@flatship/proto';
 import type { BulkProgressState } from './bulk-progress-slice';
-
-/** Spec doc 2 §4: the statuses after which nothing more happens by itself. */
-export const TERMINAL_STATUSES = ['completed', 'completed_with_errors', 'failed'] as const;
-export const isTerminalStatus = (status: string) => (TERMINAL_STATUSES as readonly string[]).includes(status);
 
 export const CLOSE_HINT = 'Please wait for processing to complete';
 
@@ -60,7 +57,7 @@ export function progressPercent(view: Pick<View, 'orderStatus' | 'processedCount
 /** Closable once finished or failed, never while a retry runs (spec doc 2 §4). */
 export function isClosable(view: View): boolean {
   if (view.isRetrying) return false;
-  return isTerminalStatus(view.orderStatus) || Boolean(view.error || view.statusError);
+  return isTerminalBulkStatus(view.orderStatus) || Boolean(view.error || view.statusError);
 }
 
 export function failureMessage(view: Pick<View, 'failedCount' | 'orderStatus'>): string | null {

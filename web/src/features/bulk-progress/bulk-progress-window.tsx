@@ -1,4 +1,4 @@
-import type { BulkFileType } from '@flatship/proto';
+import { type BulkFileType, isTerminalBulkStatus } from '@flatship/proto';
 import { useEffect, useId, useRef } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { downloadKey, fileDownloadRequested } from './bulk-download-slice';
@@ -18,7 +18,6 @@ import {
   formatElapsed,
   hasFiles,
   isClosable,
-  isTerminalStatus,
   progressPercent,
   progressTitle,
   progressTone,
@@ -92,7 +91,7 @@ export function BulkProgressWindow() {
   const tone = progressTone(p);
   const elapsed = formatElapsed(p.elapsedTime);
   const close = () => dispatch(bulkProgressReset());
-  const isDone = isTerminalStatus(p.orderStatus);
+  const isDone = isTerminalBulkStatus(p.orderStatus);
 
   if (p.isMinimized) {
     return (

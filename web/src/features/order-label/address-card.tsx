@@ -2,7 +2,7 @@ import { type Address, isUsState } from '@flatship/proto';
 import { AddressPicker } from '../../components/address-picker';
 import { SearchableSelect } from '../../components/searchable-select';
 import { type AddressForm, COUNTRY, fieldId } from './order-label-form';
-import { US_STATE_OPTIONS } from './us-states';
+import { sideStates } from './us-states';
 
 interface AddressCardProps {
   side: 'from' | 'to';
@@ -146,11 +146,11 @@ export function AddressCard({
           </label>
           <SearchableSelect
             id={id('state')}
-            options={US_STATE_OPTIONS}
+            options={sideStates(side).options}
             value={value.state}
             required
             onChange={(state) => {
-              if (isUsState(state)) set('state')(state);
+              if (sideStates(side).isState(state)) set('state')(state);
             }}
           />
         </div>

@@ -1,3 +1,4 @@
+import { type BulkRow, bulkRowProblems, fromOrderCreateBody } from '@flatship/order-files/rows';
 import {
   type Address,
   type AvailableService,
@@ -178,7 +179,38 @@ export function missingFields(form: LabelForm): MissingField[] {
   return missing;
 }
 
-/** The first rule the form breaks (after the required fields), or null. */
+/** The form's input that holds each field of the shared shipment rules' row. */
+const INPUT_OF: Partial<Record<keyof BulkRow, string>> = {
+  PackageLength: fieldId.pkg('length'),
+  PackageWidth: fieldId.pkg('width'),
+  PackageHeight: fieldId.pkg('height'),
+  PackageWeight: fieldId.pkg('weight'),
+  PackageDescription: fieldId.pkg('description'),
+  quantity: fieldId.pkg('quantity'),
+  skuNumber: fieldId.pkg('sku'),
+  ...Object.fromEntries(
+    (['from', 'to'] as const).flatMap((side) => {
+      const p = side === 'from' ? 'From' : 'To';
+      const name = side === 'from' ? 'FromSenderName' : 'ToRecipientName';
+      return [
+        [name, fieldId.address(side, 'name')],
+        [`${p}Company`, fieldId.address(side, 'company')],
+        [`${p}Phone`, fieldId.address(side, 'phone')],
+        [`${p}Street1`, fieldId.address(side, 'street')],
+        [`${p}Street2`, fieldId.address(side, 'street2')],
+        [`${p}City`, fieldId.address(side, 'city')],
+        [`${p}StateProvince`, fieldId.address(side, 'state')],
+        [`${p}ZipPostal`, fieldId.address(side, 'zip')],
+      ];
+    }),
+  ),
+};
+
+/**
+ * The first rule the form breaks, or null: the required fields as the spec words them, then the
+ * shipment rules the bulk table and the server run (order-files' bulkRowProblems), so the form
+ * refuses what the server would and in the same words.
+ */
 export function formProblem(form: LabelForm): { id: string; message: string } | null {
   const missing = missingFields(form);
   if (missing.length > 0) {
@@ -187,11 +219,11 @@ export function formProblem(form: LabelForm): { id: string; message: string } | 
       message: `Please fill in the required fields: ${missing.map((m) => m.label).join(', ')}`,
     };
   }
-  const quantity = readDecimal(form.pkg.quantity);
-  if (quantity !== 'blank' && !(typeof quantity === 'object' && quantity.value >= 1)) {
-    return { id: fieldId.pkg('quantity'), message: 'Quantity must be at least 1' };
-  }
-  return null;
+  // The service is checked before this and is not part of the rules asked here.
+  const noService: AvailableService = { uid: '', name: '', category: '', maxWeight: 0 };
+  const [first] = bulkRowProblems(fromOrderCreateBody(buildOrderPayload(form, noService, '')));
+  if (!first) return null;
+  return { id: INPUT_OF[first.field] ?? '', message: first.message };
 }
 
 /** Plain decimals as numbers; anything else as typed, so the server names the field (Number() reads '0x10' as 16). */

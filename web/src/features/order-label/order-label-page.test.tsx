@@ -196,13 +196,17 @@ describe('Order Label page', () => {
     expect(region('To Address').getByText('No saved addresses found')).toBeInTheDocument();
   });
 
-  it('starts the states on TX and CA, and the state selectors filter the 50 states', async () => {
+  it('starts the states on TX and CA; the sender picks from the 50 states, the recipient also from DC, territories and military posts', async () => {
     const { user } = await openPage();
+    const fromState = region('From Address').getByRole('combobox', { name: 'State' });
     const toState = region('To Address').getByRole('combobox', { name: 'State' });
-    expect(region('From Address').getByRole('combobox', { name: 'State' })).toHaveValue('TX — Texas');
+    expect(fromState).toHaveValue('TX — Texas');
     expect(toState).toHaveValue('CA — California');
-    await user.click(toState);
+    await user.click(fromState);
     expect(within(screen.getByRole('listbox')).getAllByRole('option')).toHaveLength(50);
+    await user.keyboard('{Escape}');
+    await user.click(toState);
+    expect(within(screen.getByRole('listbox')).getAllByRole('option')).toHaveLength(59);
     await user.keyboard('{Escape}');
     await user.clear(toState);
     await user.type(toState, 'nc');
@@ -212,6 +216,10 @@ describe('Order Label page', () => {
     expect(toState).toHaveValue('NC — North Carolina');
     await user.clear(toState);
     await user.type(toState, 'puerto rico');
+    await user.keyboard('{Enter}');
+    expect(toState).toHaveValue('PR — Puerto Rico');
+    await user.clear(fromState);
+    await user.type(fromState, 'puerto rico');
     expect(screen.getByText('No options found')).toBeInTheDocument();
   });
 

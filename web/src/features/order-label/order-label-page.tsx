@@ -33,6 +33,7 @@ import {
   selectSubmitStatus,
 } from './order-label-selectors';
 import { labelOrderSubmitted, orderLabelOpened, priceRequested, successDialogClosed } from './order-label-slice';
+import { sideStates } from './us-states';
 import './order-label.css';
 
 export function OrderLabelPage() {
@@ -82,7 +83,7 @@ export function OrderLabelPage() {
     setForm((f) => ({ ...f, pkg: { ...f.pkg, [key]: value } }));
   const setAddress = (side: 'from' | 'to') => (next: AddressForm) => setForm((f) => ({ ...f, [side]: next }));
   const pickAddress = (side: 'from' | 'to') => (saved: Address) =>
-    setForm((f) => ({ ...f, [side]: addressFormFrom(saved, f[side], isUsState) }));
+    setForm((f) => ({ ...f, [side]: addressFormFrom(saved, f[side], sideStates(side).isState) }));
 
   const chooseService = (uid: string) => {
     const next = services.find((s) => s.uid === uid);
@@ -106,7 +107,8 @@ export function OrderLabelPage() {
     }
     const problem = formProblem(form);
     if (problem) {
-      setInvalid(new Set(missingFields(form).map((m) => m.id)));
+      const missing = missingFields(form).map((m) => m.id);
+      setInvalid(new Set(missing.length > 0 ? missing : [problem.id]));
       dispatch(toastShown({ kind: 'error', message: problem.message }));
       focusField(problem.id);
       return;

@@ -1,6 +1,6 @@
 import { findCarrierByCourier, mergePdfs } from '@flatship/carriers';
 import { neutralizeCell } from '@flatship/order-files/spreadsheet-cell';
-import type { BulkOrderItem } from '@flatship/proto';
+import { type BulkOrderItem, bulkFileNames } from '@flatship/proto';
 import { stringify } from 'csv-stringify/sync';
 import type { BulkRowRecord } from './ports';
 
@@ -8,15 +8,11 @@ import type { BulkRowRecord } from './ports';
 export const bulkFileKey = (userId: string, orderId: string, file: 'labels.pdf' | 'results.csv' | 'auto-confirm.tsv') =>
   `bulk/${userId}/${orderId}/${file}`;
 
-const pad = (n: number) => String(n).padStart(2, '0');
-const monthDay = (d: Date) => `${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-
-/** The names the browser saves the files as (spec doc 2 §9), dated by the order. */
-export const displayNames = (createdAt: Date) => ({
-  pdf: `Labels_${monthDay(createdAt)}.pdf`,
-  resultCsv: `Order_Results_${monthDay(createdAt)}.csv`,
-  autoConfirm: `Auto_Confirm_${monthDay(createdAt)}.tsv`,
-});
+/** The names the browser saves the files as (spec doc 2 §9), dated by the order (UTC). */
+export const displayNames = (createdAt: Date) => {
+  const names = bulkFileNames(createdAt.getUTCMonth() + 1, createdAt.getUTCDate());
+  return { pdf: names.pdf, resultCsv: names['result-csv'], autoConfirm: names['auto-csv'] };
+};
 
 type Cell = string | number | null | undefined;
 

@@ -4,7 +4,7 @@ import { BULK_MAX_ROWS, type BulkProcessBody, type BulkProcessReply, centsToDoll
 import { refundCharge } from '../buy-and-refund';
 import { courierOf } from '../courier-of';
 import { requestHash } from '../request-hash';
-import { type ValidShipment, validateShipment } from '../validate-shipment';
+import { type ValidShipment, validateBulkItem } from '../validate-shipment';
 import { BULK_MESSAGES } from './bulk-messages';
 import { progressOf } from './bulk-view';
 import { abandonRefundKey, type BulkDeps, orderChargeKey } from './deps';
@@ -13,28 +13,12 @@ import type { BulkOrderRecord, ChargePlan, NewBulkRow } from './ports';
 /** How many row problems a refusal lists before summing up the rest. */
 const ROW_ERRORS_SHOWN = 5;
 
-function toShipmentInput(item: BulkProcessBody['orderData'][number]) {
-  const p = item.package;
-  return {
-    service_name: item.service_name,
-    courier: item.courier,
-    sender: item.sender,
-    receiver: item.receiver,
-    package: {
-      ...p,
-      // The bulk row carries quantity and SKU in their own fields.
-      package_reference1: p.quantity ?? null,
-      package_reference2: p.sku_number ?? p.package_reference2 ?? null,
-    },
-  };
-}
-
-/** Every row checked with the single-label rules; the first problem of each bad row, numbered from 1. */
+/** Every row checked with the rules the bulk table ran; the problems of each bad row, numbered from 1. */
 function validateRows(items: BulkProcessBody['orderData']): ValidShipment[] {
   const shipments: ValidShipment[] = [];
   const problems: string[] = [];
   items.forEach((item, i) => {
-    const checked = validateShipment(toShipmentInput(item), { serviceMissingMessage: BULK_MESSAGES.serviceMissing });
+    const checked = validateBulkItem(item, i, { serviceMissingMessage: BULK_MESSAGES.serviceMissing });
     if (checked.ok) shipments.push(checked.shipment);
     else problems.push(`Row ${i + 1}: ${checked.errors.join(', ')}`);
   });
