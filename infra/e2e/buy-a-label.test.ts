@@ -19,7 +19,7 @@ afterAll(async () => {
 
 const api = <T>(path: string, init?: ApiCall) => createStackApi(stack.url)<T>(path, init);
 
-async function fill(page: Page, scope: ReturnType<Page['getByRole']>, label: string, value: string) {
+async function fill(scope: ReturnType<Page['getByRole']>, label: string, value: string) {
   await scope.getByLabel(label, { exact: true }).fill(value);
 }
 
@@ -52,12 +52,12 @@ test('a funded customer buys a label with a saved address and downloads it', asy
   await page.getByText('No saved addresses found').waitFor();
   await page.getByRole('button', { name: 'Add Address' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add Address' });
-  await fill(page, dialog, 'Address ID', 'Warehouse');
-  await fill(page, dialog, 'Name', 'Bea Buyer');
-  await fill(page, dialog, 'Street', '100 Congress Ave');
-  await fill(page, dialog, 'City', 'Austin');
+  await fill(dialog, 'Address ID', 'Warehouse');
+  await fill(dialog, 'Name', 'Bea Buyer');
+  await fill(dialog, 'Street', '100 Congress Ave');
+  await fill(dialog, 'City', 'Austin');
   await dialog.getByLabel('State', { exact: true }).selectOption('TX');
-  await fill(page, dialog, 'ZIP', '78701');
+  await fill(dialog, 'ZIP', '78701');
   await dialog.getByRole('button', { name: 'Add Address' }).click();
   await page.getByText('Address added successfully!').first().waitFor();
   await page.getByRole('cell', { name: 'Warehouse' }).waitFor();
@@ -71,16 +71,16 @@ test('a funded customer buys a label with a saved address and downloads it', asy
   await expect(from.getByLabel('City', { exact: true }).inputValue()).resolves.toBe('Austin');
 
   const to = page.getByRole('region', { name: 'To Address' });
-  await fill(page, to, 'Name', 'Carl Receiver');
-  await fill(page, to, 'Street', '1 Market St');
-  await fill(page, to, 'City', 'San Francisco');
-  await fill(page, to, 'ZIP code', '94105');
+  await fill(to, 'Name', 'Carl Receiver');
+  await fill(to, 'Street', '1 Market St');
+  await fill(to, 'City', 'San Francisco');
+  await fill(to, 'ZIP code', '94105');
 
   const pkg = page.getByRole('region', { name: 'Package Information' });
-  await fill(page, pkg, 'Length', '10');
-  await fill(page, pkg, 'Width', '8');
-  await fill(page, pkg, 'Height', '4');
-  await fill(page, pkg, 'Weight (lbs)', '3');
+  await fill(pkg, 'Length', '10');
+  await fill(pkg, 'Width', '8');
+  await fill(pkg, 'Height', '4');
+  await fill(pkg, 'Weight (lbs)', '3');
   await expect.poll(() => page.getByTestId('label-price').textContent(), { timeout: 10_000 }).toContain('$8.95');
 
   await page.getByRole('button', { name: 'Order Label' }).click();

@@ -1,4 +1,4 @@
-import { type Address, isUsState } from '@flatship/proto';
+import type { Address } from '@flatship/proto';
 import { AddressPicker } from '../../components/address-picker';
 import { SearchableSelect } from '../../components/searchable-select';
 import { type AddressForm, COUNTRY, fieldId } from './order-label-form';

@@ -1,4 +1,4 @@
-import { type Address, isUsState } from '@flatship/proto';
+import type { Address } from '@flatship/proto';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { formatMoney } from '../../app/format';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
