@@ -53,6 +53,8 @@ export interface OrdersAppDeps {
   retryWaitMs?: number;
   /** Pauses between retries of a carrier failure that may pass (default 250 ms, then 1 s). */
   carrierRetryDelaysMs?: number[];
+  /** The couriers of the enabled carriers (`CARRIERS`); a row's courier must be one of them. The default courier when absent. */
+  couriers?: readonly string[];
   readiness?: ReadinessCheck[];
 }
 
@@ -88,6 +90,7 @@ export function createDomainDeps(
     | 'files'
     | 'publishLabelPurchased'
     | 'carrierRetryDelaysMs'
+    | 'couriers'
     | 'events'
     | 'retryWaitMs'
   >,
@@ -107,5 +110,6 @@ export function createDomainDeps(
     publishLabelPurchased: deps.publishLabelPurchased,
     logger,
     carrierRetryDelaysMs: deps.carrierRetryDelaysMs ?? [250, 1000],
+    ...(deps.couriers ? { couriers: deps.couriers } : {}),
   };
 }

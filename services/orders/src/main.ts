@@ -58,6 +58,7 @@ await runService('orders', async () => {
     quotes: createPricingQuotes(client(config.PRICING_URL)),
     ledger: createPaymentsLedger(client(config.PAYMENTS_URL)),
     carrier,
+    couriers: carrier.couriers,
     files: createLocalFileStore(config.FILES_DIR),
     publishLabelPurchased: createLabelPurchasedPublisher(outbox),
     events: createEventRecorder(outbox),

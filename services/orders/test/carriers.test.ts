@@ -96,3 +96,18 @@ test("the Amazon confirmation file names each label's own carrier", () => {
     ['Other', 'gone-carrier', 'G1'],
   ]);
 });
+
+test('a row names its courier: an enabled carrier is accepted, any other refused with the carriers on offer', async () => {
+  await s.setServiceEnabled('Test Parcel Standard', true);
+  const u = user(s);
+  await s.setBalance(u.id, 10_000);
+  const named = await postOrder(s, u, {
+    ...orderBody(u.id, {}),
+    courier: 'test-parcel',
+    service_name: 'Test Parcel Standard',
+  });
+  expect(named.statusCode, named.body).toBe(201);
+  const other = await postOrder(s, u, { ...orderBody(u.id, {}), courier: 'fedex' });
+  expect(other.statusCode).toBe(400);
+  expect(other.json().message).toContain('Only USPS, TEST-PARCEL labels are available');
+});

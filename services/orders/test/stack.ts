@@ -89,6 +89,7 @@ export async function startStack(
         quotes: createPricingQuotes(client(await listen(pricing))),
         ledger: (opts.ledger ?? ((real) => real))(createPaymentsLedger(client(await listen(payments)))),
         ...(carrier ? { carrier } : {}),
+        ...(carrierSet ? { couriers: carrierSet.couriers } : {}),
       };
     },
     {

@@ -35,6 +35,8 @@ export interface HarnessPorts {
   quotes: QuotePort;
   ledger: LedgerPort;
   carrier?: CarrierPort;
+  /** The enabled carriers' couriers, when the test enables more than the default. */
+  couriers?: readonly string[];
 }
 
 /**
@@ -75,6 +77,7 @@ export async function startOrders(
     quotes: ports.quotes,
     ledger: ports.ledger,
     carrier: ports.carrier ?? createSandboxCarrier(),
+    ...(ports.couriers ? { couriers: ports.couriers } : {}),
     files: createLocalFileStore(filesDir),
     publishLabelPurchased: createLabelPurchasedPublisher(outbox),
     events: createEventRecorder(outbox),

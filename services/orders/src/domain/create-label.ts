@@ -16,6 +16,8 @@ import { requestHash } from './request-hash';
 import { validateOrderBody } from './validate-shipment';
 
 export interface CreateLabelDeps extends FulfilDeps {
+  /** The couriers labels may be bought from (the enabled carriers); the default courier when absent. */
+  couriers?: readonly string[];
   quotes: QuotePort;
   purchaseLocks: PurchaseLocks;
 }
@@ -137,7 +139,7 @@ async function carryOn(
  * settles it while it runs, and a crash lets go of it at once.
  */
 export async function createLabel(deps: CreateLabelDeps, input: CreateLabelInput): Promise<OrderCreateReply> {
-  const checked = validateOrderBody(input.body);
+  const checked = validateOrderBody(input.body, deps.couriers);
   if (!checked.ok) throw new AppError('ORDERS_INVALID', checked.errors[0] ?? 'The order is not valid');
   const { shipment } = checked;
 

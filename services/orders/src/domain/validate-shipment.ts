@@ -6,7 +6,7 @@ import {
   normalizeBulkRow,
   type RowRules,
 } from '@flatship/order-files/rows';
-import type { BulkOrderItem, OrderCreateBody } from '@flatship/proto';
+import { type BulkOrderItem, DEFAULT_COURIER, type OrderCreateBody } from '@flatship/proto';
 
 /**
  * What the carrier needs from one shipment. Whether a shipment is valid is decided by the
@@ -16,8 +16,8 @@ import type { BulkOrderItem, OrderCreateBody } from '@flatship/proto';
  * into the shipment stored and sent to the carrier.
  */
 
-/** The carriers labels are bought from today; a row's courier must be one of them. */
-export const LABEL_CARRIERS: readonly string[] = ['usps'];
+/** When the composition root names no enabled carriers (tests), a row's courier must be the default one. */
+export const LABEL_CARRIERS: readonly string[] = [DEFAULT_COURIER];
 
 export interface ShipmentAddress {
   name: string;

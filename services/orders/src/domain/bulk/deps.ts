@@ -18,6 +18,8 @@ export interface BulkDeps {
   files: FileStore;
   events: EventRecorder;
   logger: DomainLogger;
+  /** The couriers labels may be bought from (the enabled carriers); the default courier when absent. */
+  couriers?: readonly string[];
 }
 
 /** What the label worker needs on top: the carrier, and the live progress feed. */

@@ -14,11 +14,14 @@ import type { BulkOrderRecord, ChargePlan, NewBulkRow } from './ports';
 const ROW_ERRORS_SHOWN = 5;
 
 /** Every row checked with the rules the bulk table ran; the problems of each bad row, numbered from 1. */
-function validateRows(items: BulkProcessBody['orderData']): ValidShipment[] {
+function validateRows(items: BulkProcessBody['orderData'], couriers?: readonly string[]): ValidShipment[] {
   const shipments: ValidShipment[] = [];
   const problems: string[] = [];
   items.forEach((item, i) => {
-    const checked = validateBulkItem(item, i, { serviceMissingMessage: BULK_MESSAGES.serviceMissing });
+    const checked = validateBulkItem(item, i, {
+      carriers: couriers,
+      serviceMissingMessage: BULK_MESSAGES.serviceMissing,
+    });
     if (checked.ok) shipments.push(checked.shipment);
     else problems.push(`Row ${i + 1}: ${checked.errors.join(', ')}`);
   });
@@ -87,7 +90,7 @@ export async function processBulkOrder(
   if (body.orderData.length > BULK_MAX_ROWS) {
     throw new AppError('ORDERS_INVALID', BULK_MESSAGES.tooManyRows(BULK_MAX_ROWS));
   }
-  const shipments = validateRows(body.orderData);
+  const shipments = validateRows(body.orderData, deps.couriers);
 
   // One call for the whole order; whatever the client showed as a price is ignored.
   const quotes = await deps.quotes.quote(
