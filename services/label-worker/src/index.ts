@@ -1,3 +1,4 @@
+export { buildWorkerApp, type LabelWorkerAppDeps } from './app';
 export { type LabelWorkerConfig, LabelWorkerConfigSchema } from './config';
 export { createWorkerDeps, type WorkerPorts } from './deps';
 export { createProgressThrottle, type ProgressThrottle } from './progress-throttle';

@@ -1,21 +1,16 @@
 import { createCarrierSet } from '@flatship/carriers';
-import {
-  createDb,
-  createInternalClient,
-  createLogger,
-  createServiceApp,
-  databaseReadiness,
-  loadConfig,
-  migrate,
-  runService,
-} from '@flatship/kit';
+import { createDb, createInternalClient, createLogger, loadConfig, runService } from '@flatship/kit';
 import { createOutbox, createPostgresBus, migrateBus } from '@flatship/kit/bus';
-import { createLocalFileStore, createPaymentsLedger, migrations, ORDERS_SCHEMA } from '@flatship/orders';
+import {
+  createLocalFileStore,
+  createPaymentsLedger,
+  ORDERS_SCHEMA,
+  prepareOrdersDatabase,
+} from '@flatship/orders/worker';
 import { TOPICS } from '@flatship/proto';
+import { buildWorkerApp } from './app';
 import { LabelWorkerConfigSchema } from './config';
 import { createWorkerDeps } from './deps';
-import { startSweeper } from './sweeper';
-import { startLabelWorker } from './worker';
 
 const BUS_SCHEMA = 'bus';
 
@@ -26,7 +21,7 @@ await runService(
     const logger = createLogger('label-worker', config.LOG_LEVEL);
     // The worker is part of the orders context: it works on the orders schema, migrated by whichever starts first.
     const db = createDb(config.DATABASE_URL, ORDERS_SCHEMA, { max: config.LABEL_WORKER_CONCURRENCY + 4, logger });
-    await migrate(db, ORDERS_SCHEMA, migrations);
+    await prepareOrdersDatabase(db);
     await migrateBus(db, BUS_SCHEMA);
     const bus = createPostgresBus({
       db,
@@ -54,39 +49,34 @@ await runService(
       logger,
       progressIntervalMs: config.PROGRESS_INTERVAL_MS,
     });
-    const subscription = await startLabelWorker(bus, deps, {
+    const app = await buildWorkerApp({
+      logger,
+      db,
+      bus,
+      worker: deps,
       concurrency: config.LABEL_WORKER_CONCURRENCY,
       batchSize: config.LABEL_WORKER_BATCH,
-    });
-    const sweeper = startSweeper(deps, {
       stallMs: config.BULK_STALL_MS,
-      intervalMs: Math.min(30_000, Math.max(1000, Math.floor(config.BULK_STALL_MS / 2))),
+      sweepIntervalMs: Math.min(30_000, Math.max(1000, Math.floor(config.BULK_STALL_MS / 2))),
     });
-    logger.info(
-      {
-        concurrency: config.LABEL_WORKER_CONCURRENCY,
-        batchSize: config.LABEL_WORKER_BATCH,
-        renderThreads: config.LABEL_RENDER_THREADS,
-      },
-      'label worker consuming label.requested',
-    );
-
-    const app = createServiceApp({
-      name: 'label-worker',
-      logger,
-      readiness: [databaseReadiness(db)],
+    app.addHook('onReady', async () => {
+      logger.info(
+        {
+          concurrency: config.LABEL_WORKER_CONCURRENCY,
+          batchSize: config.LABEL_WORKER_BATCH,
+          renderThreads: config.LABEL_RENDER_THREADS,
+        },
+        'label worker consuming label.requested',
+      );
     });
 
     return {
       app,
       host: config.HOST,
       port: config.PORT,
+      // The app's own close (first) has stopped the sweeper, finished the rows in hand and sent the last progress.
       async close() {
-        await sweeper.stop();
-        // Rows in hand are finished and committed before the partitions are given up.
-        await subscription.close();
         await carrier.close();
-        await deps.progress.flush();
         await stopRelay();
         await outbox.flush().catch((err: unknown) => logger.warn({ err }, 'outbox not fully relayed at shutdown'));
         await bus.close();

@@ -1,5 +1,5 @@
-import type { BulkOrderRecord, ProgressNotifier } from '@flatship/orders';
-import { progressOf } from '@flatship/orders';
+import type { BulkOrderRecord, ProgressNotifier } from '@flatship/orders/worker';
+import { progressOf } from '@flatship/orders/worker';
 
 interface Pending {
   latest: BulkOrderRecord;

@@ -1,5 +1,5 @@
 import { startPeriodicJob } from '@flatship/kit';
-import { type BulkDeps, sweepStalledBulkOrders } from '@flatship/orders';
+import { type BulkDeps, sweepStalledBulkOrders } from '@flatship/orders/worker';
 
 /**
  * Every `intervalMs`, resumes bulk orders that made no progress for

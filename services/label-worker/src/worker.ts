@@ -1,5 +1,5 @@
 import type { EventBus, Subscription } from '@flatship/kit/bus';
-import { type BulkWorkerDeps, processBulkLabels } from '@flatship/orders';
+import { type BulkWorkerDeps, processBulkLabels } from '@flatship/orders/worker';
 import { type LabelRequestedEvent, LabelRequestedEventSchema, TOPICS } from '@flatship/proto';
 import { Value } from 'typebox/value';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@flatship/kit';
-import { type BulkWorkerDeps, processBulkLabels } from '@flatship/orders';
+import { type BulkWorkerDeps, processBulkLabels } from '@flatship/orders/worker';
 import type { LabelRequestedEvent } from '@flatship/proto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { bulkItems, newOrderId, processBulk } from '../../orders/test/bulk-support';

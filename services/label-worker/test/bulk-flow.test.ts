@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createSandboxCarrier } from '@flatship/carriers';
-import type { CarrierPort } from '@flatship/orders';
+import type { CarrierPort } from '@flatship/orders/worker';
 import { PDFDocument, type PDFPage } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bulkItems, call, newOrderId, processBulk } from '../../orders/test/bulk-support';
@@ -481,7 +481,7 @@ describe('fix and the sweeper', () => {
         result_csv_name: null,
         last_progress_at: new Date(Date.now() - 10 * 60_000),
       });
-    const { sweepStalledBulkOrders } = await import('@flatship/orders');
+    const { sweepStalledBulkOrders } = await import('@flatship/orders/worker');
     const swept = await sweepStalledBulkOrders({ ...s.workerDeps, now: () => new Date() }, { stallMs: 60_000 });
     expect(swept).toBeGreaterThanOrEqual(1);
     const order = await s.db('bulk_orders').where({ id: orderId }).first();
@@ -502,7 +502,7 @@ describe('fix and the sweeper', () => {
       });
     await s.internalPayments('/internal/ledger/charge', { userId: u.id, amountCents: 1790, key: `bulk:${orderId}` });
     expect(await s.balanceCents(u.id)).toBe(10_000 - 1790);
-    const { sweepStalledBulkOrders } = await import('@flatship/orders');
+    const { sweepStalledBulkOrders } = await import('@flatship/orders/worker');
     await sweepStalledBulkOrders({ ...s.workerDeps, now: () => new Date() }, { stallMs: 60_000 });
     expect(await s.db('bulk_orders').where({ id: orderId }).first()).toMatchObject({ status: 'failed' });
     await expectLedgerSums(u.id, 10_000);

@@ -1,6 +1,6 @@
 import { createSandboxCarrier } from '@flatship/carriers';
 import { type RestartablePostgres, startRestartablePostgres, waitFor } from '@flatship/kit/testing';
-import type { CarrierPort } from '@flatship/orders';
+import type { CarrierPort } from '@flatship/orders/worker';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { bulkItems, newOrderId, processBulk } from '../../orders/test/bulk-support';
 import { user } from '../../orders/test/support';

@@ -1,6 +1,6 @@
 import { createCarrierSet, createSandboxCarrier } from '@flatship/carriers';
 import type { Subscription } from '@flatship/kit/bus';
-import type { CarrierPort, LedgerPort } from '@flatship/orders';
+import type { CarrierPort, LedgerPort } from '@flatship/orders/worker';
 import { type Stack, startStack } from '../../orders/test/stack';
 import { createWorkerDeps } from '../src/deps';
 import type { ProgressThrottle } from '../src/progress-throttle';

@@ -1,4 +1,4 @@
-import type { BulkOrderRecord } from '@flatship/orders';
+import type { BulkOrderRecord } from '@flatship/orders/worker';
 import { expect, test } from 'vitest';
 import { createProgressThrottle } from '../src/progress-throttle';
 

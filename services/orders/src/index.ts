@@ -1,16 +1,9 @@
-export { createTransactor } from '@flatship/kit';
+/** The orders service as a library: its app and adapters for tests and tools. The label worker uses `./worker`. */
 export { createLocalFileStore } from './adapters/local-file-store';
 export { createPaymentsLedger } from './adapters/payments-ledger';
 export { createPricingQuotes } from './adapters/pricing-quotes';
 export { buildApp, createDomainDeps, type OrdersAppDeps } from './app';
 export { type OrdersConfig, OrdersConfigSchema } from './config';
-export { createBulkRepo } from './db/bulk-repo';
 export { migrations, ORDERS_SCHEMA } from './db/migrations';
-export { createEventRecorder, createLabelPurchasedPublisher } from './db/outbox';
-export { progressOf } from './domain/bulk/bulk-view';
-export type { BulkDeps, BulkWorkerDeps } from './domain/bulk/deps';
-export type { BulkOrderRecord, ProgressNotifier } from './domain/bulk/ports';
-export { processBulkLabels } from './domain/bulk/process-bulk-label';
-export { resumeBulkOrder, sweepStalledBulkOrders } from './domain/bulk/resume-bulk-order';
 export type { CarrierPort, FileStore, LedgerPort, QuotePort } from './domain/ports';
 export { validateBulkItem, validateOrderBody, validateShipment } from './domain/validate-shipment';
