@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { delay, HttpResponse, http } from 'msw';
+import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../../test/fixtures';
 import { api, emptyDashboardHandlers, verifyHandler } from '../../test/handlers';
@@ -94,9 +94,14 @@ describe('bulk progress window', () => {
   });
 
   it('retry: partial recovery reports what remains', async () => {
+    // The answer waits until the test has seen the retrying state, however slow the machine.
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     server.use(
       http.post(api(`orders/bulk/retry-failed/${ORDER}`), async () => {
-        await delay(50);
+        await answered;
         return HttpResponse.json({
           message: 'ok',
           fileData: files,
@@ -124,6 +129,7 @@ describe('bulk progress window', () => {
     expect(within(dialog()).getByRole('heading', { name: 'Retrying 3 Failed Label(s)...' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Close progress window' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'PDF' })).toBeDisabled();
+    answer();
     expect(await screen.findByText('2 labels recovered. 1 still failed.')).toBeInTheDocument();
     expect(store.getState().bulkProgress).toMatchObject({ failedCount: 1, isRetrying: false });
     expect(screen.getByRole('button', { name: 'Retry 1 Failed Label(s)' })).toBeEnabled();
