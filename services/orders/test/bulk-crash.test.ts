@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { resumeBulkOrder, sweepStalledBulkOrders } from '../src/domain/bulk/resume-bulk-order';
 import { bulkItems, call, newOrderId, processBulk } from './bulk-support';
-import { crashHolderOf, createCuttableLedger, type Hang } from './crash';
-import { type Stack, startStack } from './stack';
-import { outboxRows, type TestUser, user } from './support';
+import { crashHolderOf, createCuttableLedger, deadRequestsReleasedAfterEach } from './crash';
+import { fundedUser, type Stack, startStack } from './stack';
+import { outboxRows, type TestUser } from './support';
 
 // A bulk submit cut off part-way by a crash of orders: what a resubmit, fix and the sweeper make
 // of it. Real pricing and payments; no label worker, so accepted rows stay queued.
@@ -20,20 +20,9 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-/** Submits cut off in a test; let go after it so that nothing is left open. */
-const dead: { hang: Hang; how: 'fail' | 'pass'; request: Promise<unknown> }[] = [];
-afterEach(async () => {
-  for (const d of dead.splice(0)) {
-    await d.hang.release(d.how);
-    await d.request;
-  }
-});
+const dead = deadRequestsReleasedAfterEach();
 
-async function funded(cents: number): Promise<TestUser> {
-  const u = user(s);
-  await s.setBalance(u.id, cents);
-  return u;
-}
+const funded = (cents: number) => fundedUser(s, cents);
 
 type Body = Parameters<typeof processBulk>[2];
 

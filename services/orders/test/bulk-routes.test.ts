@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bulkItems, call, initBulk, newOrderId, processBulk } from './bulk-support';
-import { type Stack, startStack } from './stack';
-import { INTERNAL_SECRET, outboxRows, type TestUser, user } from './support';
+import { fundedUser, type Stack, startStack } from './stack';
+import { INTERNAL_SECRET, outboxRows, user } from './support';
 
 // The bulk routes of orders with the real pricing and payments services, and no label worker:
 // what happens up to the queue, and every refusal.
@@ -12,11 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-async function funded(cents: number): Promise<TestUser> {
-  const u = user(s);
-  await s.setBalance(u.id, cents);
-  return u;
-}
+const funded = (cents: number) => fundedUser(s, cents);
 
 describe('POST /api/orders/bulk/init', () => {
   test('creates an order for the caller and answers its id', async () => {

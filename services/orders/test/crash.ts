@@ -1,4 +1,5 @@
 import type { Knex } from '@flatship/kit';
+import { afterEach } from 'vitest';
 import { labelLockHoldersSql } from '../src/db/purchase-locks';
 import type { CarrierPort, LedgerPort } from '../src/domain/ports';
 
@@ -114,4 +115,19 @@ export async function crashHolderOf(db: Knex, table: string, id: string): Promis
  */
 export async function crashLabelLockHolder(db: Knex, labelId: string): Promise<void> {
   await db.raw(`select pg_terminate_backend(pid, 5000) from (${labelLockHoldersSql('?')}) holders`, [labelId]);
+}
+
+/**
+ * Requests standing for processes that died, in the test that made them; let
+ * go after each test (failing or calling through) so nothing is left open.
+ */
+export function deadRequestsReleasedAfterEach() {
+  const dead: { hang: Hang; how: 'fail' | 'pass'; request: Promise<unknown> }[] = [];
+  afterEach(async () => {
+    for (const d of dead.splice(0)) {
+      await d.hang.release(d.how);
+      await d.request;
+    }
+  });
+  return dead;
 }

@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { createSandboxCarrier } from '@flatship/carriers';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CarrierPort } from '../src/domain/ports';
 import { reconcilePendingLabels } from '../src/domain/reconcile-pending-labels';
-import { crashLabelLockHolder, createCuttableCarrier, createCuttableLedger, type Hang } from './crash';
-import { type Stack, startStack } from './stack';
-import { labelRows, orderBody, postOrder, type TestUser, user } from './support';
+import {
+  crashLabelLockHolder,
+  createCuttableCarrier,
+  createCuttableLedger,
+  deadRequestsReleasedAfterEach,
+  type Hang,
+} from './crash';
+import { fundedUser, type Stack, startStack } from './stack';
+import { labelRows, orderBody, postOrder, type TestUser } from './support';
 
 // A purchase cut off part-way (as by a crash of orders), and what its Idempotency-Key answers
 // while it hangs and after the reconciler has settled it (a retry that comes first carries it on:
@@ -36,20 +42,9 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-/** Requests cut off in a test; let go after it so that nothing is left open. */
-const dead: { hang: Hang; how: 'fail' | 'pass'; request: Promise<unknown> }[] = [];
-afterEach(async () => {
-  for (const d of dead.splice(0)) {
-    await d.hang.release(d.how);
-    await d.request;
-  }
-});
+const dead = deadRequestsReleasedAfterEach();
 
-async function funded(cents: number): Promise<TestUser> {
-  const u = user(s);
-  await s.setBalance(u.id, cents);
-  return u;
-}
+const funded = (cents: number) => fundedUser(s, cents);
 
 const send = (u: TestUser, body: unknown, key: string) => postOrder(s, u, body, { 'idempotency-key': key });
 

@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { createSandboxCarrier } from '@flatship/carriers';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { reconcilePendingLabels } from '../src/domain/reconcile-pending-labels';
-import { crashLabelLockHolder, createCuttableCarrier, createCuttableLedger, type Hang } from './crash';
-import { type Stack, startStack } from './stack';
-import { labelRows, orderBody, postOrder, type TestUser, user } from './support';
+import {
+  crashLabelLockHolder,
+  createCuttableCarrier,
+  createCuttableLedger,
+  deadRequestsReleasedAfterEach,
+  type Hang,
+} from './crash';
+import { fundedUser, type Stack, startStack } from './stack';
+import { labelRows, orderBody, postOrder, type TestUser } from './support';
 
 // A single-label purchase and the reconciler (or a retry with its Idempotency-Key) at the same
 // time: a purchase still at work is never settled under it, however slow, and one whose
@@ -21,20 +27,9 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-/** Requests that stand for a dead process; let go after the test so that nothing is left open. */
-const dead: { hang: Hang; how: 'fail' | 'pass'; request: Promise<unknown> }[] = [];
-afterEach(async () => {
-  for (const d of dead.splice(0)) {
-    await d.hang.release(d.how);
-    await d.request;
-  }
-});
+const dead = deadRequestsReleasedAfterEach();
 
-async function funded(cents: number): Promise<TestUser> {
-  const u = user(s);
-  await s.setBalance(u.id, cents);
-  return u;
-}
+const funded = (cents: number) => fundedUser(s, cents);
 
 const send = (u: TestUser, key?: string) => postOrder(s, u, orderBody(u.id), key ? { 'idempotency-key': key } : {});
 

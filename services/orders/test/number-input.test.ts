@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bulkItems, newOrderId, processBulk } from './bulk-support';
-import { type Stack, startStack } from './stack';
-import { labelRows, orderBody, postOrder, type TestUser, user } from './support';
+import { fundedUser, type Stack, startStack } from './stack';
+import { labelRows, orderBody, postOrder, type TestUser } from './support';
 
 // Numbers written in notations nobody means as a parcel size ('0x10', '1e3', 1e-308): refused
 // with a 400 naming the field and what is allowed, before anything is priced, charged or stored.
@@ -11,11 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-async function funded(cents = 100_000): Promise<TestUser> {
-  const u = user(s);
-  await s.setBalance(u.id, cents);
-  return u;
-}
+const funded = (cents = 100_000) => fundedUser(s, cents);
 
 /** Only the balance set-up is in the ledger: nothing was charged. */
 async function expectNothingCharged(u: TestUser) {

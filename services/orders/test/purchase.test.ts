@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type Stack, startStack } from './stack';
-import { labelRows, orderBody, outboxRows, postOrder, type TestUser, user } from './support';
+import { fundedUser, type Stack, startStack } from './stack';
+import { labelRows, orderBody, outboxRows, postOrder, user } from './support';
 
 // Orders with the real services-pricing and payments services and the sandbox carrier.
 const PRIORITY_CENTS = 895;
@@ -13,11 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-async function funded(cents: number): Promise<TestUser> {
-  const u = user(s);
-  await s.setBalance(u.id, cents);
-  return u;
-}
+const funded = (cents: number) => fundedUser(s, cents);
 
 /** The ledger sums to the balance, and the balance is what the test expects. */
 async function expectMoney(userId: string, balanceCents: number) {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { caseBulkItem, caseOrderBody, SHIPMENT_CASES } from '../../order-files/test/shipment-cases';
 import { newOrderId, processBulk } from './bulk-support';
-import { type Stack, startStack } from './stack';
-import { postOrder, type TestUser, user } from './support';
+import { fundedUser, type Stack, startStack } from './stack';
+import { postOrder } from './support';
 
 // The server's half of the shared table (order-files/test/shipment-cases.ts): what the bulk table
 // and the single-label form say about a shipment is what the server answers when it is sent.
@@ -12,11 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-async function funded(): Promise<TestUser> {
-  const u = user(s);
-  await s.setBalance(u.id, 100_000);
-  return u;
-}
+const funded = () => fundedUser(s, 100_000);
 
 const cases = SHIPMENT_CASES.map((c) => [c.name, c] as const);
 

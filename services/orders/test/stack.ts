@@ -13,7 +13,7 @@ import { buildApp as buildPricing, PRICING_SCHEMA, migrations as pricingMigratio
 import { createPaymentsLedger } from '../src/adapters/payments-ledger';
 import { createPricingQuotes } from '../src/adapters/pricing-quotes';
 import type { CarrierPort, LedgerPort } from '../src/domain/ports';
-import { INTERNAL_SECRET, type OrdersHarness, signToken, startOrders } from './support';
+import { INTERNAL_SECRET, type OrdersHarness, signToken, startOrders, type TestUser, user } from './support';
 
 export interface Stack extends OrdersHarness {
   payments: ServiceApp;
@@ -163,4 +163,11 @@ export async function startStack(
       if (res.statusCode !== 200) throw new Error(`toggle failed: ${res.body}`);
     },
   };
+}
+
+/** A new customer whose balance is `cents`, set through payments as an admin would. */
+export async function fundedUser(s: Stack, cents: number): Promise<TestUser> {
+  const u = user(s);
+  await s.setBalance(u.id, cents);
+  return u;
 }
