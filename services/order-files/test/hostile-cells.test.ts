@@ -1,35 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type BulkRow,
-  bulkRowProblems,
-  emptyBulkRow,
-  parseNumberCell,
-  readOrderFile,
-  toBulkOrderItem,
-  validateBulkRow,
-} from '../src/index';
+import { bulkRowProblems, parseNumberCell, readOrderFile, toBulkOrderItem, validateBulkRow } from '../src/index';
 import { ctx, utf8 } from './helpers';
+import { validRow } from './rows';
 
 // What the bulk table flags before anything is sent: cells the server would refuse (text it
 // cannot store, numbers in notations nobody means as a size), each on its own cell.
-const validRow = (over: Partial<BulkRow> = {}): BulkRow => ({
-  ...emptyBulkRow('r1'),
-  FromSenderName: 'Ada Shipper',
-  FromStreet1: '100 Commerce Way',
-  FromCity: 'Reno',
-  FromStateProvince: 'NV',
-  FromZipPostal: '89501',
-  ToRecipientName: 'Harold Finch',
-  ToStreet1: '2187 Larkspur Ave',
-  ToCity: 'San Mateo',
-  ToStateProvince: 'CA',
-  ToZipPostal: '94401',
-  PackageLength: 10,
-  PackageWidth: 8,
-  PackageHeight: 4,
-  PackageWeight: 1.2,
-  ...over,
-});
 
 const readCsv = (text: string) => readOrderFile({ name: 'orders.csv', data: utf8(text) }, ctx());
 

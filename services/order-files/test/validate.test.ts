@@ -1,31 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type BulkRow,
-  emptyBulkRow,
-  parseNumberCell,
-  summarizeValidation,
-  validateBulkRow,
-  validateBulkRows,
-} from '../src/index';
-
-const validRow = (over: Partial<BulkRow> = {}): BulkRow => ({
-  ...emptyBulkRow('r1'),
-  FromSenderName: 'Ada Shipper',
-  FromStreet1: '100 Commerce Way',
-  FromCity: 'Reno',
-  FromStateProvince: 'NV',
-  FromZipPostal: '89501',
-  ToRecipientName: 'Harold Finch',
-  ToStreet1: '2187 Larkspur Ave',
-  ToCity: 'San Mateo',
-  ToStateProvince: 'CA',
-  ToZipPostal: '94401',
-  PackageLength: 10,
-  PackageWidth: 8,
-  PackageHeight: 4,
-  PackageWeight: 1.2,
-  ...over,
-});
+import { emptyBulkRow, parseNumberCell, summarizeValidation, validateBulkRow, validateBulkRows } from '../src/index';
+import { validRow } from './rows';
 
 describe('validateBulkRow', () => {
   it('accepts a complete row', () => {

@@ -1,25 +1,6 @@
-import { type BulkRow, emptyBulkRow } from '@flatship/order-files/rows';
 import { describe, expect, it } from 'vitest';
+import { validRow } from '../../../../services/order-files/test/rows';
 import { rowProblems } from './bulk-columns';
-
-const validRow = (over: Partial<BulkRow> = {}): BulkRow => ({
-  ...emptyBulkRow('r1'),
-  FromSenderName: 'Ada Shipper',
-  FromStreet1: '100 Commerce Way',
-  FromCity: 'Reno',
-  FromStateProvince: 'NV',
-  FromZipPostal: '89501',
-  ToRecipientName: 'Harold Finch',
-  ToStreet1: '2187 Larkspur Ave',
-  ToCity: 'San Mateo',
-  ToStateProvince: 'CA',
-  ToZipPostal: '94401',
-  PackageLength: 10,
-  PackageWidth: 8,
-  PackageHeight: 4,
-  PackageWeight: 1.2,
-  ...over,
-});
 
 describe('rowProblems', () => {
   it('highlights the cell whose text the server would refuse, before anything is sent', () => {
