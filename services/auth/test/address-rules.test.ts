@@ -2,19 +2,9 @@ import { AppError } from '@flatship/kit';
 import type { AddressInput } from '@flatship/proto';
 import { describe, expect, test } from 'vitest';
 import { validateAddress } from '../src/domain/address-rules';
+import { ADDRESS_FORM } from './support';
 
-const VALID: AddressInput = {
-  address_id: 'Warehouse',
-  name: 'Ada Lovelace',
-  company: 'Engines Ltd',
-  phone: '+1 555-010-0199',
-  street: '1 Main St',
-  street2: 'Suite 4',
-  city: 'Springfield',
-  state: 'IL',
-  zip: '62701',
-  country: 'US',
-};
+const VALID = ADDRESS_FORM;
 
 function errorOf(input: AddressInput): { code: string; message: string } {
   try {

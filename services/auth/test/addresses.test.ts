@@ -1,6 +1,6 @@
 import type { Address } from '@flatship/proto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { makeAdmin, type Registered, register, startTestAuth, type TestAuth } from './support';
+import { ADDRESS_FORM, makeAdmin, type Registered, register, startTestAuth, type TestAuth } from './support';
 
 let t: TestAuth;
 beforeAll(async () => {
@@ -10,18 +10,7 @@ afterAll(() => t.close());
 
 const GHOST = '00000000-0000-4000-8000-000000000000';
 
-const FORM = {
-  address_id: 'Warehouse',
-  name: 'Ada Lovelace',
-  company: 'Engines Ltd',
-  phone: '+1 555-010-0199',
-  street: '1 Main St',
-  street2: 'Suite 4',
-  city: 'Springfield',
-  state: 'IL',
-  zip: '62701',
-  country: 'US',
-};
+const FORM = ADDRESS_FORM;
 
 const list = (who: Registered, userId = who.user._id) =>
   t.app.inject({ url: `/api/auth/get-address/${userId}`, headers: { token: who.token } });

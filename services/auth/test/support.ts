@@ -1,7 +1,7 @@
 import { createDb, type Knex, migrate, type ServiceApp } from '@flatship/kit';
 import { createOutbox, createPostgresBus, migrateBus, type Outbox, type PostgresBus } from '@flatship/kit/bus';
 import { createTestDatabase, generateTokenKeys } from '@flatship/kit/testing';
-import type { SessionUser, UserChangedEvent } from '@flatship/proto';
+import type { AddressInput, SessionUser, UserChangedEvent } from '@flatship/proto';
 import { createArgon2Hasher } from '../src/adapters/argon2-hasher';
 import { buildApp } from '../src/app';
 import { AUTH_SCHEMA, migrations } from '../src/db/migrations';
@@ -146,3 +146,17 @@ export async function countUsers(db: Knex): Promise<number> {
   const row = await db('users').count<{ count: string }[]>('* as count').first();
   return Number(row?.count ?? 0);
 }
+
+/** A saved address every rule accepts, as the address form sends it. */
+export const ADDRESS_FORM: AddressInput = {
+  address_id: 'Warehouse',
+  name: 'Ada Lovelace',
+  company: 'Engines Ltd',
+  phone: '+1 555-010-0199',
+  street: '1 Main St',
+  street2: 'Suite 4',
+  city: 'Springfield',
+  state: 'IL',
+  zip: '62701',
+  country: 'US',
+};

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { countUsers, PASSWORD, register, startTestAuth, type TestAuth, uniqueEmail } from './support';
+import { ADDRESS_FORM, countUsers, PASSWORD, register, startTestAuth, type TestAuth, uniqueEmail } from './support';
 
 // Text PostgreSQL cannot store (NUL) and text that is not valid Unicode (a lone surrogate):
 // refused with a 400 naming the field, and nothing written.
@@ -52,18 +52,7 @@ describe('register', () => {
 });
 
 describe('saved addresses', () => {
-  const FORM = {
-    address_id: 'Warehouse',
-    name: 'Ada Lovelace',
-    company: 'Engines Ltd',
-    phone: '+1 555-010-0199',
-    street: '1 Main St',
-    street2: 'Suite 4',
-    city: 'Springfield',
-    state: 'IL',
-    zip: '62701',
-    country: 'US',
-  };
+  const FORM = ADDRESS_FORM;
 
   test.each([
     ['name', 'Ada\u0000'],
