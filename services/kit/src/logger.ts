@@ -28,8 +28,7 @@ export function databaseOutageHook(now: () => number = Date.now): pino.LoggerOpt
         this.warn({ awayMs }, `database reachable again after ${(awayMs / 1000).toFixed(1)} s`);
         return;
       }
-      const aboutDatabase = obj && (isDatabaseUnavailable(obj.err) || obj[DATABASE_CLIENT] === true);
-      if (level < 40 || !aboutDatabase) {
+      if (level < 40 || !obj || !(obj[DATABASE_CLIENT] === true || isDatabaseUnavailable(obj.err))) {
         method.apply(this, args);
         return;
       }
