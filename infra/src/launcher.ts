@@ -18,15 +18,12 @@ import {
   type StackContext,
 } from './services';
 import { createStateStore, generatePassword } from './state';
-import { createSupervisor, type Supervisor } from './supervisor';
+import { createRestartBackoff, createSupervisor, type Supervisor } from './supervisor';
 import { buildWeb, webBuildReason } from './web-build';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const complain = (line: string) => process.stderr.write(`${line}\n`);
 
-/** How long PostgreSQL must stay up before a crash counts as a new one (its restart backoff starts over). */
-const PG_STABLE_AFTER_MS = 60_000;
-const PG_BACKOFF_MS = { initial: 1000, max: 30_000 };
 /** A second stop signal sooner than this after the first is the same request arriving twice. */
 const REPEATED_SIGNAL_MS = 1000;
 
@@ -217,16 +214,16 @@ async function launch(config: LauncherConfig) {
 
     // PostgreSQL is supervised like the services: restarted on the same port and data with a backoff,
     // while the services wait for it and carry on by themselves.
-    let pgBackoff = PG_BACKOFF_MS.initial;
+    const pgBackoff = createRestartBackoff();
     const superviseDatabase = (running: RunningDatabase, startedAt: number) => {
       void running.exited.then(async ({ code, signal }) => {
         if (shuttingDown) return;
-        if (Date.now() - startedAt >= PG_STABLE_AFTER_MS) pgBackoff = PG_BACKOFF_MS.initial;
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-        while (!shuttingDown) {
-          complain(`postgres ${how}; restarting in ${pgBackoff / 1000}s (its log: ${running.logPath})`);
-          await sleep(pgBackoff);
-          pgBackoff = Math.min(pgBackoff * 2, PG_BACKOFF_MS.max);
+        // A failed restart attempt is a run that did not last: the next wait doubles.
+        for (let attemptAt = startedAt; !shuttingDown; attemptAt = Date.now()) {
+          const delay = pgBackoff.after(attemptAt);
+          complain(`postgres ${how}; restarting in ${delay / 1000}s (its log: ${running.logPath})`);
+          await sleep(delay);
           if (shuttingDown) return;
           try {
             const next = await startPostgres();

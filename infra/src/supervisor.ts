@@ -13,7 +13,7 @@ export interface ChildSpec {
   port: number;
 }
 
-export interface SupervisorOptions {
+export interface SupervisorOptions extends BackoffOptions {
   logsDir: string;
   /** Where the one-line summaries of warnings, errors and restarts go. */
   print(line: string): void;
@@ -21,16 +21,39 @@ export interface SupervisorOptions {
   onFatal(name: string, reason: string): void;
   /** Called after every spawn, so the launcher can publish current pids. */
   onSpawn?(): void;
+}
+
+export interface BackoffOptions {
   initialBackoffMs?: number;
   maxBackoffMs?: number;
   stableAfterMs?: number;
+}
+
+/**
+ * How long to wait before restarting a process that stopped: 1 s doubling to
+ * 30 s, back to 1 s once a run has lasted a minute (by default). `after`
+ * takes when the run that just ended started.
+ */
+export function createRestartBackoff(opts: BackoffOptions = {}) {
+  const initial = opts.initialBackoffMs ?? 1000;
+  const max = opts.maxBackoffMs ?? 30_000;
+  const stableAfter = opts.stableAfterMs ?? 60_000;
+  let next = initial;
+  return {
+    after(startedAt: number): number {
+      if (Date.now() - startedAt >= stableAfter) next = initial;
+      const delay = next;
+      next = Math.min(next * 2, max);
+      return delay;
+    },
+  };
 }
 
 interface Supervised {
   spec: ChildSpec;
   child?: ChildProcess;
   startedAt: number;
-  backoffMs: number;
+  backoff: ReturnType<typeof createRestartBackoff>;
   restartTimer?: NodeJS.Timeout;
   restarts: number;
   log: WriteStream;
@@ -61,9 +84,6 @@ export function summarise(name: string, line: string): string | null {
  * backoff (1 s doubling to 30 s, back to 1 s once it has stayed up a minute).
  */
 export function createSupervisor(opts: SupervisorOptions) {
-  const initialBackoff = opts.initialBackoffMs ?? 1000;
-  const maxBackoff = opts.maxBackoffMs ?? 30_000;
-  const stableAfter = opts.stableAfterMs ?? 60_000;
   const children = new Map<string, Supervised>();
   let stopping = false;
 
@@ -116,9 +136,7 @@ export function createSupervisor(opts: SupervisorOptions) {
       opts.onFatal(s.spec.name, `${s.spec.name} stopped: its configuration is invalid (see above)`);
       return;
     }
-    if (Date.now() - s.startedAt >= stableAfter) s.backoffMs = initialBackoff;
-    const delay = s.backoffMs;
-    s.backoffMs = Math.min(s.backoffMs * 2, maxBackoff);
+    const delay = s.backoff.after(s.startedAt);
     s.restarts++;
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     opts.print(`${s.spec.name} ${how}; restarting in ${delay / 1000}s`);
@@ -146,7 +164,7 @@ export function createSupervisor(opts: SupervisorOptions) {
       const s: Supervised = {
         spec,
         startedAt: Date.now(),
-        backoffMs: initialBackoff,
+        backoff: createRestartBackoff(opts),
         restarts: 0,
         log: createWriteStream(join(opts.logsDir, `${spec.name}.log`), { flags: 'a' }),
       };
