@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { IdSchema } from './ids';
 
 /** A saved address (doc 2 §3). Country is US only. */
 export const AddressSchema = Type.Object({
@@ -35,7 +36,7 @@ export const SavedAddressReplySchema = Type.Object({ savedAddress: Type.Array(Ad
 export type SavedAddressReply = Static<typeof SavedAddressReplySchema>;
 
 /** Body of delete-address: the address's `_id`. */
-export const DeleteAddressBodySchema = Type.Object({ id: Type.String() });
+export const DeleteAddressBodySchema = Type.Object({ id: IdSchema });
 export type DeleteAddressBody = Static<typeof DeleteAddressBodySchema>;
 
 export const AddressResultSchema = Type.Object({ message: Type.String(), address: Type.Optional(AddressSchema) });

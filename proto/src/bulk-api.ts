@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { IdSchema } from './ids';
 import { BULK_FILE_NAME_MAX } from './limits';
 
 /** Batch order statuses (spec doc 2 §4), exactly. */
@@ -86,7 +87,7 @@ export type BulkOrderItem = Static<typeof BulkOrderItemSchema>;
 export const BULK_MAX_ROWS = 10_000;
 
 /** POST /api/orders/bulk/init {userId} → { data: { orderId } } */
-export const BulkInitBodySchema = Type.Object({ userId: Type.String() });
+export const BulkInitBodySchema = Type.Object({ userId: IdSchema });
 export const BulkInitReplySchema = Type.Object({
   message: Type.String(),
   data: Type.Object({ orderId: Type.String() }),

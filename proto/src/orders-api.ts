@@ -1,11 +1,12 @@
 import { type Static, Type } from 'typebox';
+import { IdSchema } from './ids';
 
 const Str = Type.Optional(Type.Union([Type.String(), Type.Null()]));
 const Num = Type.Optional(Type.Union([Type.Number(), Type.String(), Type.Null()]));
 
 /** The order-create payload of spec doc 1 §3. Lenient shape; the domain names what is wrong. */
 export const OrderCreateBodySchema = Type.Object({
-  user_id: Type.String(),
+  user_id: IdSchema,
   service_name: Type.String(),
   manifested: Type.Optional(Type.Boolean()),
   courier: Type.Optional(Type.String()),

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { IdSchema } from './ids';
 import { MultilineString } from './multiline-string';
 
 /** Ledger entry kinds (DESIGN.md §7). */
@@ -29,7 +30,7 @@ export type TopUpReply = Static<typeof TopUpReplySchema>;
  * `key` makes it idempotent: the same key returns the first result and moves no money.
  */
 export const ChargeBodySchema = Type.Object({
-  userId: Type.String(),
+  userId: IdSchema,
   amountCents: Type.Integer({ minimum: 1 }),
   key: Type.String({ minLength: 1, maxLength: 200 }),
   memo: Type.Optional(MultilineString({ maxLength: 500 })),
@@ -38,7 +39,7 @@ export type ChargeBody = Static<typeof ChargeBodySchema>;
 
 /** POST /internal/ledger/refund — returns (part of) an earlier charge, at most what it took, once per key. */
 export const RefundBodySchema = Type.Object({
-  userId: Type.String(),
+  userId: IdSchema,
   amountCents: Type.Integer({ minimum: 1 }),
   key: Type.String({ minLength: 1, maxLength: 200 }),
   chargeKey: Type.String({ minLength: 1, maxLength: 200 }),
@@ -48,9 +49,9 @@ export type RefundBody = Static<typeof RefundBodySchema>;
 
 /** POST /internal/ledger/set-balance — an admin sets a balance; recorded as an adjustment of the difference. */
 export const SetBalanceBodySchema = Type.Object({
-  userId: Type.String(),
+  userId: IdSchema,
   balanceCents: Type.Integer({ minimum: 0 }),
-  adminId: Type.String(),
+  adminId: IdSchema,
   key: Type.String({ minLength: 1, maxLength: 200 }),
 });
 export type SetBalanceBody = Static<typeof SetBalanceBodySchema>;

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { BULK_MAX_ROWS } from './bulk-api';
+import { IdSchema } from './ids';
 
 /** One weight range of a price list, in pounds and dollars (doc 3 §5). */
 export const PriceRangeSchema = Type.Object({
@@ -45,7 +46,7 @@ export type ConfiguredService = Static<typeof ConfiguredServiceSchema>;
 
 /** POST /api/orders/price/v2/bulk — the server computes every price. Extra fields are ignored. */
 export const QuoteBodySchema = Type.Object({
-  userId: Type.String(),
+  userId: IdSchema,
   shipments: Type.Array(
     Type.Object({
       service_name: Type.String(),
@@ -62,7 +63,7 @@ export type QuoteReply = Static<typeof QuoteReplySchema>;
 
 /** POST /internal/quotes — used by orders before charging. Weights in pounds; prices in cents. */
 export const InternalQuoteBodySchema = Type.Object({
-  userId: Type.String(),
+  userId: IdSchema,
   shipments: Type.Array(Type.Object({ service_name: Type.String(), weight: Type.Number() }), {
     maxItems: BULK_MAX_ROWS,
   }),

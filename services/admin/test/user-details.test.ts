@@ -115,13 +115,14 @@ describe('POST /api/auth/users/details/{id}: who and what', () => {
     expect(res.statusCode).toBe(401);
   });
 
-  test('an unknown user is a 404 and no account is opened for them', async () => {
-    for (const id of [GHOST, 'nope']) {
-      const res = await details(id, { balance: 10 });
-      expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ code: 'USER_NOT_FOUND', message: 'User not found' });
-    }
+  test('an unknown user is a 404 and no account is opened for them; a malformed id is refused naming it', async () => {
+    const res = await details(GHOST, { balance: 10 });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ code: 'USER_NOT_FOUND', message: 'User not found' });
     expect(await ledgerOf(s, GHOST)).toEqual([]);
+    const malformed = await details('nope', { balance: 10 });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'id is not a valid id' });
   });
 
   test.each([{}, { balance: null, referralCode: null }])('%j is "Nothing to update"', async (payload) => {

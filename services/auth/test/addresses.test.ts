@@ -252,13 +252,14 @@ describe('POST /api/auth/update-address/{userId}/{addressRecordId}', () => {
     expect(await book(owner)).toEqual([theirs]);
   });
 
-  test('an unknown or malformed address id is not found', async () => {
+  test('an unknown address id is not found; a malformed one is refused naming it', async () => {
     const me = await register(t.app);
-    for (const id of [GHOST, 'not-a-uuid']) {
-      const res = await update(me, id, FORM);
-      expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ code: 'ADDRESS_NOT_FOUND', message: 'Address not found' });
-    }
+    const res = await update(me, GHOST, FORM);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ code: 'ADDRESS_NOT_FOUND', message: 'Address not found' });
+    const malformed = await update(me, 'not-a-uuid', FORM);
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'addressRecordId is not a valid id' });
   });
 });
 
@@ -284,15 +285,18 @@ describe('POST /api/auth/delete-address/{userId}', () => {
     expect(await book(owner)).toEqual([theirs]);
   });
 
-  test('an unknown, already deleted or malformed id is not found', async () => {
+  test('an unknown or already deleted id is not found; a malformed one is refused naming it', async () => {
     const me = await register(t.app);
     const a = await saved(me);
     expect((await remove(me, a._id)).statusCode).toBe(200);
-    for (const id of [a._id, GHOST, "1' or '1'='1"]) {
+    for (const id of [a._id, GHOST]) {
       const res = await remove(me, id);
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ code: 'ADDRESS_NOT_FOUND', message: 'Address not found' });
     }
+    const malformed = await remove(me, "1' or '1'='1");
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'id is not a valid id' });
   });
 
   test('a missing id is refused naming it', async () => {
@@ -340,13 +344,15 @@ describe('whose address book', () => {
     expect(await book(admin)).toEqual([]);
   });
 
-  test('an admin naming an unknown user gets USER_NOT_FOUND, never a 500', async () => {
+  test('an admin naming an unknown user gets USER_NOT_FOUND, a malformed id is refused naming it, never a 500', async () => {
     const admin = await makeAdmin(t.app);
-    for (const id of [GHOST, 'not-a-uuid']) {
-      for (const res of [await list(admin, id), await save(admin, FORM, id)]) {
-        expect(res.statusCode).toBe(404);
-        expect(res.json()).toEqual({ code: 'USER_NOT_FOUND', message: 'User not found' });
-      }
+    for (const res of [await list(admin, GHOST), await save(admin, FORM, GHOST)]) {
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ code: 'USER_NOT_FOUND', message: 'User not found' });
+    }
+    for (const res of [await list(admin, 'not-a-uuid'), await save(admin, FORM, 'not-a-uuid')]) {
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'userId is not a valid id' });
     }
   });
 

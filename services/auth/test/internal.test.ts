@@ -44,12 +44,13 @@ describe('GET /internal/users/:id/token-state', () => {
     expect(res.json()).toEqual({ id: r.user._id, role: 'user', activation: 'allow', tokenVersion: 1 });
   });
 
-  test('an unknown or malformed id is USER_NOT_FOUND', async () => {
-    for (const id of [GHOST, 'nope']) {
-      const res = await internal(t.app, 'GET', `/internal/users/${id}/token-state`);
-      expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ code: 'USER_NOT_FOUND', message: 'User not found' });
-    }
+  test('an unknown id is USER_NOT_FOUND; a malformed one is refused naming it', async () => {
+    const res = await internal(t.app, 'GET', `/internal/users/${GHOST}/token-state`);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ code: 'USER_NOT_FOUND', message: 'User not found' });
+    const malformed = await internal(t.app, 'GET', '/internal/users/nope/token-state');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'id is not a valid id' });
   });
 });
 
@@ -242,11 +243,13 @@ describe('POST /internal/users/:id/referral-code', () => {
   });
 
   test('an unknown user or a missing code is refused', async () => {
-    for (const id of [GHOST, 'nope']) {
-      const res = await setCode(id, 'GHOSTLY');
-      expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ code: 'USER_NOT_FOUND', message: 'User not found' });
-    }
+    const res = await setCode(GHOST, 'GHOSTLY');
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ code: 'USER_NOT_FOUND', message: 'User not found' });
+    expect((await setCode('nope', 'GHOSTLY')).json()).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'id is not a valid id',
+    });
     const r = await register(t.app);
     const missing = await internal(t.app, 'POST', `/internal/users/${r.user._id}/referral-code`, {});
     expect(missing.statusCode).toBe(400);

@@ -108,10 +108,13 @@ describe('GET /api/invite/referral/{userId}', () => {
     expect((await get(`/api/invite/referral/${other.user._id}`, admin.token)).json()).toEqual({
       referralCode: other.user.referralCode,
     });
-    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', "1'%20or%20'1'='1"]) {
-      const res = await get(`/api/invite/referral/${id}`, admin.token);
-      expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ code: 'USER_NOT_FOUND', message: 'User not found' });
+    const res = await get('/api/invite/referral/00000000-0000-4000-8000-000000000000', admin.token);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ code: 'USER_NOT_FOUND', message: 'User not found' });
+    for (const id of ['not-a-uuid', "1'%20or%20'1'='1"]) {
+      const malformed = await get(`/api/invite/referral/${id}`, admin.token);
+      expect(malformed.statusCode).toBe(400);
+      expect(malformed.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'userId is not a valid id' });
     }
   });
 });

@@ -398,11 +398,11 @@ describe('POST /api/auth/update-sku/{userId}/{skuId}', () => {
     expect((await skus(other))[0]?.weight).toBe(9);
   });
 
-  test('an id that is not a uuid is 404', async () => {
+  test('an id that is not a uuid is refused naming it', async () => {
     const me = await register(t.app);
     const res = await update(me, 'not-an-id', { skuData: PRESET });
-    expect(res.statusCode).toBe(404);
-    expect(res.json().message).toBe('SKU not found');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'skuId is not a valid id' });
   });
 });
 
@@ -441,7 +441,10 @@ describe('POST /api/auth/delete-sku/{skuId}', () => {
     await remove(me, sku._id);
     expect((await remove(me, sku._id)).statusCode).toBe(404);
     expect((await remove(me, GHOST)).statusCode).toBe(404);
-    expect((await remove(me, 'nope')).statusCode).toBe(404);
+    expect((await remove(me, 'nope')).json()).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'skuId is not a valid id',
+    });
   });
 
   test('after a delete the SKU can be added again', async () => {

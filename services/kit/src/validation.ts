@@ -38,6 +38,10 @@ export function describeSchemaError(e: SchemaError, part: string): string {
       return `${where} must be at least ${String(e.params.limit)} characters`;
     case 'additionalProperties':
       return `${where} has unknown field ${((e.params.additionalProperties as string[]) ?? []).join(', ')}`;
+    case 'format':
+      return e.params.format === 'uuid'
+        ? `${where} is not a valid id`
+        : `${where} must be a valid ${String(e.params.format)}`;
     case 'anyOf':
     case 'oneOf':
     case 'const':

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bulkItems, call, initBulk, newOrderId, processBulk } from './bulk-support';
 import { fundedUser, type Stack, startStack } from './stack';
@@ -188,11 +189,14 @@ describe('an order whose labels are still being bought', () => {
   test('an unknown download type or order is 404 File not found', async () => {
     const u = user(s);
     const orderId = await newOrderId(s, u);
-    for (const url of [`/api/orders/download/zip/${orderId}`, '/api/orders/download/pdf/not-an-id']) {
+    for (const url of [`/api/orders/download/zip/${orderId}`, `/api/orders/download/pdf/${randomUUID()}`]) {
       const res = await call(s, u, 'GET', url);
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ code: 'FILE_NOT_FOUND', message: 'File not found' });
     }
+    const malformed = await call(s, u, 'GET', '/api/orders/download/pdf/not-an-id');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'orderId is not a valid id' });
   });
 });
 

@@ -264,7 +264,7 @@ describe('POST /internal/ledger/set-balance', () => {
     expect((await setBalance(userId, -1)).statusCode).toBe(400);
     const res = await setBalance(userId, 10, randomUUID(), 'someone');
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('adminId must be a user id');
+    expect(res.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'adminId is not a valid id' });
     expect(await balanceOf(t.db, userId)).toBe(100);
   });
 });

@@ -123,11 +123,13 @@ describe('toggling a default service', () => {
     expect(error(res)).toEqual({ status: 400, code: 'VALIDATION_FAILED', message: 'enabled is required' });
   });
 
-  test('of an unknown id answers 404', async () => {
-    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
-      const res = await t.request(admin, 'PATCH', `/api/defaultServices/${id}/toggle`, { enabled: true });
-      expect(error(res)).toEqual({ status: 404, code: 'PRICING_SERVICE_NOT_FOUND', message: 'Service not found' });
-    }
+  test('of an unknown id answers 404; a malformed id is refused naming it', async () => {
+    const res = await t.request(admin, 'PATCH', '/api/defaultServices/00000000-0000-4000-8000-000000000000/toggle', {
+      enabled: true,
+    });
+    expect(error(res)).toEqual({ status: 404, code: 'PRICING_SERVICE_NOT_FOUND', message: 'Service not found' });
+    const malformed = await t.request(admin, 'PATCH', '/api/defaultServices/not-a-uuid/toggle', { enabled: true });
+    expect(error(malformed)).toEqual({ status: 400, code: 'VALIDATION_FAILED', message: 'id is not a valid id' });
   });
 });
 

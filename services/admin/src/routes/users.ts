@@ -1,10 +1,10 @@
 import { AppError, requireAuth, type ServiceApp } from '@flatship/kit';
-import { UserDetailsBodySchema, UserDetailsReplySchema } from '@flatship/proto';
+import { IdSchema, UserDetailsBodySchema, UserDetailsReplySchema } from '@flatship/proto';
 import { Type } from 'typebox';
 import { MESSAGES } from '../domain/messages';
 import { type UpdateUserDetailsDeps, updateUserDetails } from '../domain/update-user-details';
 
-const IdParamsSchema = Type.Object({ id: Type.String() });
+const IdParamsSchema = Type.Object({ id: IdSchema });
 const IDEMPOTENCY_KEY_MAX = 150;
 
 /** Admin user management (spec doc 3 §2, §7). The paths sit under /api/auth/users, which the gateway routes here. */

@@ -3,6 +3,7 @@ import {
   AddressInputSchema,
   AddressResultSchema,
   DeleteAddressBodySchema,
+  IdSchema,
   SavedAddressReplySchema,
 } from '@flatship/proto';
 import { Type } from 'typebox';
@@ -13,8 +14,8 @@ import { saveAddress } from '../domain/save-address';
 import { updateAddress } from '../domain/update-address';
 import type { DomainDeps } from './deps';
 
-const UserIdParamsSchema = Type.Object({ userId: Type.String() });
-const AddressParamsSchema = Type.Object({ userId: Type.String(), addressRecordId: Type.String() });
+const UserIdParamsSchema = Type.Object({ userId: IdSchema });
+const AddressParamsSchema = Type.Object({ userId: IdSchema, addressRecordId: IdSchema });
 
 /** The address book (spec doc 2 §7): every call names the user, who must be the caller unless an admin calls. */
 export function registerAddressRoutes(app: ServiceApp, deps: DomainDeps): void {

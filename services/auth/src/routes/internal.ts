@@ -1,5 +1,6 @@
 import { requireInternal, type ServiceApp } from '@flatship/kit';
 import {
+  IdSchema,
   InternalUserSchema,
   SetActivationBodySchema,
   SetReferralCodeBodySchema,
@@ -14,7 +15,7 @@ import { getUser } from '../domain/get-user';
 import { setReferralCode } from '../domain/set-referral-code';
 import type { DomainDeps } from './deps';
 
-const IdParamsSchema = Type.Object({ id: Type.String() });
+const IdParamsSchema = Type.Object({ id: IdSchema });
 
 /** Calls from other services (admin, gateway), guarded by the shared secret; never routed by the gateway. */
 export function registerInternalRoutes(app: ServiceApp, deps: DomainDeps, internalSecret: string): void {

@@ -1,5 +1,6 @@
 import { assertSelfOrAdmin, requireAuth, type ServiceApp } from '@flatship/kit';
 import {
+  IdSchema,
   InvitedUsersReplySchema,
   ReferralApplyBodySchema,
   ReferralApplyReplySchema,
@@ -12,7 +13,7 @@ import { listInvitedUsers } from '../domain/list-invited-users';
 import { MESSAGES } from '../domain/messages';
 import type { DomainDeps } from './deps';
 
-const UserIdParamsSchema = Type.Object({ userId: Type.String() });
+const UserIdParamsSchema = Type.Object({ userId: IdSchema });
 
 export function registerInviteRoutes(app: ServiceApp, deps: DomainDeps): void {
   app.post(

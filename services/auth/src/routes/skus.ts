@@ -3,6 +3,7 @@ import {
   AddSkuBodySchema,
   AddSkuReplySchema,
   BODY_LIMITS,
+  IdSchema,
   SkuDataReplySchema,
   SkuResultSchema,
   UpdateSkuBodySchema,
@@ -15,9 +16,9 @@ import { SKU_MESSAGES } from '../domain/sku-messages';
 import { updateSku } from '../domain/update-sku';
 import type { DomainDeps } from './deps';
 
-const UserIdParamsSchema = Type.Object({ userId: Type.String() });
-const UpdateSkuParamsSchema = Type.Object({ userId: Type.String(), skuId: Type.String() });
-const SkuIdParamsSchema = Type.Object({ skuId: Type.String() });
+const UserIdParamsSchema = Type.Object({ userId: IdSchema });
+const UpdateSkuParamsSchema = Type.Object({ userId: IdSchema, skuId: IdSchema });
+const SkuIdParamsSchema = Type.Object({ skuId: IdSchema });
 
 /** SKU presets (spec doc 2 §7). The user named in a path must be the caller unless an admin calls. */
 export function registerSkuRoutes(app: ServiceApp, deps: DomainDeps): void {

@@ -5,7 +5,6 @@ export const MESSAGES = {
   keyReused: 'This Idempotency-Key was already used for a different order',
   fileNotFound: 'File not found',
   badIdempotencyKey: 'Idempotency-Key must be 1 to 200 visible characters',
-  badUserId: 'user_id is not a valid user id',
   carrierUnreachable: 'The carrier could not be reached. Please try again.',
   abandoned: 'The order could not be completed. Any charge has been refunded.',
 } as const;

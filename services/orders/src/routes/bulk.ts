@@ -11,7 +11,7 @@ import {
   BulkInitReplySchema,
   BulkProcessBodySchema,
   BulkProcessReplySchema,
-  isId,
+  IdSchema,
   RetryReplySchema,
 } from '@flatship/proto';
 import { Type } from 'typebox';
@@ -25,9 +25,9 @@ import { retryFailed } from '../domain/bulk/retry-failed';
 import { MESSAGES } from '../domain/messages';
 import type { DomainDeps } from './deps';
 
-const UserIdParamsSchema = Type.Object({ userId: Type.String() });
-const OrderIdParamsSchema = Type.Object({ orderId: Type.String() });
-const DownloadParamsSchema = Type.Object({ type: Type.String(), orderId: Type.String() });
+const UserIdParamsSchema = Type.Object({ userId: IdSchema });
+const OrderIdParamsSchema = Type.Object({ orderId: IdSchema });
+const DownloadParamsSchema = Type.Object({ type: Type.String(), orderId: IdSchema });
 const TokenQuerySchema = Type.Object({ token: Type.Optional(Type.String()) });
 
 export function registerBulkRoutes(app: ServiceApp, deps: DomainDeps): void {
@@ -36,7 +36,6 @@ export function registerBulkRoutes(app: ServiceApp, deps: DomainDeps): void {
     { onRequest: [app.requireUser], schema: { body: BulkInitBodySchema, response: { 201: BulkInitReplySchema } } },
     async (request, reply) => {
       assertSelfOrAdmin(request.auth, request.body.userId);
-      if (!isId(request.body.userId)) throw new AppError('ORDERS_INVALID', MESSAGES.badUserId);
       return reply.status(201).send(await initBulkOrder(deps, request.body.userId));
     },
   );

@@ -1,5 +1,5 @@
 import { AppError, requireInternal, type ServiceApp } from '@flatship/kit';
-import { BulkProgressEventSchema } from '@flatship/proto';
+import { BulkProgressEventSchema, IdSchema } from '@flatship/proto';
 import { Type } from 'typebox';
 import { BULK_MESSAGES } from '../domain/bulk/bulk-messages';
 import { progressOf } from '../domain/bulk/bulk-view';
@@ -14,7 +14,7 @@ export function registerInternalRoutes(app: ServiceApp, deps: DomainDeps, intern
     '/internal/bulk-orders/:id',
     {
       onRequest: [requireInternal(internalSecret)],
-      schema: { params: Type.Object({ id: Type.String() }), response: { 200: BulkProgressEventSchema } },
+      schema: { params: Type.Object({ id: IdSchema }), response: { 200: BulkProgressEventSchema } },
     },
     async (request) => {
       const order = await deps.bulk.findById(request.params.id);

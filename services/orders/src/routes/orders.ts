@@ -1,6 +1,6 @@
 import { AppError, assertSelfOrAdmin, requireAuth, type ServiceApp } from '@flatship/kit';
 import {
-  isId,
+  IdSchema,
   OrderCreateBodySchema,
   OrderCreateReplySchema,
   OrdersReplySchema,
@@ -13,7 +13,7 @@ import { countOrders, listOrders, listRecentOrders } from '../domain/list-orders
 import { MESSAGES } from '../domain/messages';
 import type { DomainDeps } from './deps';
 
-const UserIdParamsSchema = Type.Object({ userId: Type.String() });
+const UserIdParamsSchema = Type.Object({ userId: IdSchema });
 const IdempotencyHeadersSchema = Type.Object({ 'idempotency-key': Type.Optional(Type.String()) });
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
@@ -31,7 +31,6 @@ export function registerOrderRoutes(app: ServiceApp, deps: DomainDeps): void {
     async (request, reply) => {
       const { user_id: userId } = request.body;
       assertSelfOrAdmin(request.auth, userId);
-      if (!isId(userId)) throw new AppError('ORDERS_INVALID', MESSAGES.badUserId);
       const key = request.headers['idempotency-key'];
       if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
         throw new AppError('BAD_REQUEST', MESSAGES.badIdempotencyKey);

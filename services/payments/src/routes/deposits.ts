@@ -1,10 +1,10 @@
 import { assertSelfOrAdmin, type ServiceApp } from '@flatship/kit';
-import { DepositsQuerySchema, DepositsReplySchema, RecentDepositsReplySchema } from '@flatship/proto';
+import { DepositsQuerySchema, DepositsReplySchema, IdSchema, RecentDepositsReplySchema } from '@flatship/proto';
 import { Type } from 'typebox';
 import { listDeposits, listRecentDeposits } from '../domain/list-deposits';
 import type { DomainDeps } from './deps';
 
-const UserIdParamsSchema = Type.Object({ userId: Type.String() });
+const UserIdParamsSchema = Type.Object({ userId: IdSchema });
 
 export function registerDepositRoutes(app: ServiceApp, deps: DomainDeps): void {
   app.get(

@@ -1,6 +1,7 @@
 import { requireInternal, type ServiceApp } from '@flatship/kit';
 import {
   ChargeBodySchema,
+  IdSchema,
   LedgerEntriesReplySchema,
   LedgerResultSchema,
   MoneySummariesBodySchema,
@@ -16,7 +17,7 @@ import { refundCharge } from '../domain/refund-charge';
 import { setBalance } from '../domain/set-balance';
 import type { DomainDeps } from './deps';
 
-const UserIdParamsSchema = Type.Object({ userId: Type.String() });
+const UserIdParamsSchema = Type.Object({ userId: IdSchema });
 const LedgerQuerySchema = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LEDGER_LIST_MAX })),
 });

@@ -1,11 +1,11 @@
 import { AppError, assertSelfOrAdmin, type ServiceApp } from '@flatship/kit';
-import { ErrorBodySchema, TopUpReplySchema } from '@flatship/proto';
+import { ErrorBodySchema, IdSchema, TopUpReplySchema } from '@flatship/proto';
 import { Type } from 'typebox';
 import { createTopUp } from '../domain/create-top-up';
 import { MESSAGES } from '../domain/messages';
 import type { DomainDeps } from './deps';
 
-const UserIdParamsSchema = Type.Object({ userId: Type.String() });
+const UserIdParamsSchema = Type.Object({ userId: IdSchema });
 
 /** Deposits switched off by configuration: the service itself is fine, so 503 rather than an upstream 502. */
 export const DEPOSITS_OFF_BODY = { code: 'PAYMENTS_PROVIDER_UNAVAILABLE', message: MESSAGES.depositsOff } as const;

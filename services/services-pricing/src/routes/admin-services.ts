@@ -1,6 +1,7 @@
 import type { ServiceApp } from '@flatship/kit';
 import {
   ConfiguredServiceSchema,
+  IdSchema,
   RawServiceSchema,
   RenameServiceBodySchema,
   ServiceChangeReplySchema,
@@ -18,7 +19,7 @@ import { updateDefaultPrices } from '../domain/update-default-prices';
 import type { DomainDeps } from './deps';
 import { toConfiguredService, toRawService } from './wire';
 
-const IdParamsSchema = Type.Object({ id: Type.String() });
+const IdParamsSchema = Type.Object({ id: IdSchema });
 const ServiceListSchema = Type.Array(ConfiguredServiceSchema);
 
 /** Raw carrier services and the default service configuration (spec doc 3 §2, §7). Admins only. */

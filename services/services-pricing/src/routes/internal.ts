@@ -1,5 +1,10 @@
 import { requireInternal, type ServiceApp } from '@flatship/kit';
-import { EffectiveServicesReplySchema, InternalQuoteBodySchema, InternalQuoteReplySchema } from '@flatship/proto';
+import {
+  EffectiveServicesReplySchema,
+  IdSchema,
+  InternalQuoteBodySchema,
+  InternalQuoteReplySchema,
+} from '@flatship/proto';
 import { Type } from 'typebox';
 import { listAvailableServices } from '../domain/list-available-services';
 import { quoteShipments } from '../domain/quote-shipments';
@@ -26,7 +31,7 @@ export function registerInternalRoutes(app: ServiceApp, deps: DomainDeps, intern
     '/internal/services/:userId/effective',
     {
       onRequest,
-      schema: { params: Type.Object({ userId: Type.String() }), response: { 200: EffectiveServicesReplySchema } },
+      schema: { params: Type.Object({ userId: IdSchema }), response: { 200: EffectiveServicesReplySchema } },
     },
     async (request) => ({
       services: (await listAvailableServices(deps, request.params.userId)).map(toConfiguredService),

@@ -2,6 +2,7 @@ import { assertSelfOrAdmin, type ServiceApp } from '@flatship/kit';
 import {
   AvailableServiceSchema,
   ConfiguredServiceSchema,
+  IdSchema,
   InitializeUserServicesReplySchema,
   ServiceChangeReplySchema,
   ToggleServiceBodySchema,
@@ -17,8 +18,8 @@ import { updateUserPrices } from '../domain/update-user-prices';
 import type { DomainDeps } from './deps';
 import { toAvailableService, toConfiguredService } from './wire';
 
-const UserParamsSchema = Type.Object({ userId: Type.String() });
-const UserServiceParamsSchema = Type.Object({ userId: Type.String(), serviceId: Type.String() });
+const UserParamsSchema = Type.Object({ userId: IdSchema });
+const UserServiceParamsSchema = Type.Object({ userId: IdSchema, serviceId: Type.String() });
 
 /** A user's services: what they can buy (self or admin), and their per-user configuration (admins). */
 export function registerUserServiceRoutes(app: ServiceApp, deps: DomainDeps): void {
