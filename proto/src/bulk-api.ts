@@ -206,13 +206,14 @@ export type BatchOrder = Static<typeof BatchOrderSchema>;
 export const BatchOrdersReplySchema = Type.Object({ bulkOrders: Type.Array(BatchOrderSchema) });
 export type BatchOrdersReply = Static<typeof BatchOrdersReplySchema>;
 
-/** POST /api/orders/bulk/fix/{orderId}. */
+/** POST /api/orders/bulk/fix/{orderId}: the order after the fix, with the files it has now. */
 export const BulkFixReplySchema = Type.Object({
   message: Type.String(),
   status: BulkStatusSchema,
   processedCount: Type.Integer(),
   failedCount: Type.Integer(),
   totalCount: Type.Integer(),
+  fileData: Type.Union([FileDataSchema, Type.Null()]),
 });
 export type BulkFixReply = Static<typeof BulkFixReplySchema>;
 

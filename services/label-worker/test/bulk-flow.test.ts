@@ -432,18 +432,19 @@ describe('fix and the sweeper', () => {
 
     const res = await call(s, u, 'POST', `/api/orders/bulk/fix/${orderId}`);
     expect(res.statusCode).toBe(200);
+    const files = (await call(s, u, 'GET', `/api/orders/bulk/files/${orderId}`)).json();
+    expect(files).toMatchObject({ pdf: true, resultCSV: true });
+    expect(files.fileData.pdfName).toMatch(/\.pdf$/);
+    // The reply names the regenerated files, so the progress screen offers them without another call.
     expect(res.json()).toEqual({
       message: 'Batch order fixed',
       status: 'completed',
       processedCount: 3,
       failedCount: 0,
       totalCount: 3,
+      fileData: files.fileData,
     });
     expect((await download(u, 'pdf', orderId)).statusCode).toBe(200);
-    expect((await call(s, u, 'GET', `/api/orders/bulk/files/${orderId}`)).json()).toMatchObject({
-      pdf: true,
-      resultCSV: true,
-    });
   });
 
   test('fix re-queues rows whose requests were lost, and the order completes without buying anything twice', async () => {

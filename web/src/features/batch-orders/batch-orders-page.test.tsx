@@ -1,7 +1,8 @@
+import type { BatchOrdersReply, BulkFixReply } from '@flatship/proto';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { makeUser } from '../../test/fixtures';
+import { makeBatchOrder, makeUser } from '../../test/fixtures';
 import { api, verifyHandler } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
@@ -9,20 +10,18 @@ import type { BatchOrder } from './batch-orders-api';
 
 const server = setupTestServer(verifyHandler(makeUser()));
 
-const batch = (i: number, overrides: Partial<BatchOrder> = {}): BatchOrder => ({
-  _id: `b-${i}`,
-  createdAt: new Date(2026, 2, i, 9, 30).toISOString(),
-  status: 'completed',
-  processedCount: 4,
-  totalCount: 4,
-  failedCount: 0,
-  failedLabels: [],
-  bulkOrderData: { cost: 21.5 },
-  pdfName: `b-${i}.pdf`,
-  resultCSVName: `b-${i}.csv`,
-  autoConfirmCSVName: null,
-  ...overrides,
-});
+const batch = (i: number, overrides: Partial<BatchOrder> = {}): BatchOrder =>
+  makeBatchOrder({
+    _id: `b-${i}`,
+    createdAt: new Date(2026, 2, i, 9, 30).toISOString(),
+    processedCount: 4,
+    totalCount: 4,
+    bulkOrderData: { cost: 21.5 },
+    pdfName: `b-${i}.pdf`,
+    resultCSVName: `b-${i}.csv`,
+    ...overrides,
+  });
+const listed = (bulkOrders: BatchOrder[]) => HttpResponse.json({ bulkOrders } satisfies BatchOrdersReply);
 
 const rows = () =>
   within(screen.getByRole('table', { name: 'Batch Orders List' }))
@@ -32,7 +31,7 @@ const rows = () =>
 describe('Batch Orders page', () => {
   it('lists 7 per page, newest first, with every column', async () => {
     const list = Array.from({ length: 9 }, (_, i) => batch(i + 1));
-    server.use(http.get(api('orders/bulk/u-1'), () => HttpResponse.json(list)));
+    server.use(http.get(api('orders/bulk/u-1'), () => listed(list)));
     renderApp('/main/batch-orders', { token: 'good-token' });
     expect(await screen.findByRole('heading', { name: 'Batch Orders List' })).toBeInTheDocument();
     await waitFor(() => expect(rows()).toHaveLength(7));
@@ -50,7 +49,7 @@ describe('Batch Orders page', () => {
   });
 
   it("says 'No batch orders found' for none and 'Failed to fetch batch orders' on failure", async () => {
-    server.use(http.get(api('orders/bulk/u-1'), () => HttpResponse.json([])));
+    server.use(http.get(api('orders/bulk/u-1'), () => listed([])));
     const first = renderApp('/main/batch-orders', { token: 'good-token' });
     expect(await screen.findByText('No batch orders found')).toBeInTheDocument();
     first.unmount();
@@ -64,7 +63,7 @@ describe('Batch Orders page', () => {
     server.use(
       http.get(api('orders/bulk/u-1'), () => {
         listCalls += 1;
-        return HttpResponse.json([
+        return listed([
           batch(1, {
             status: listCalls > 1 ? 'retrying_failed' : 'completed_with_errors',
             failedCount: 2,
@@ -86,9 +85,18 @@ describe('Batch Orders page', () => {
   it('fixes a batch with progress and outcome toasts', async () => {
     server.use(
       http.get(api('orders/bulk/u-1'), () =>
-        HttpResponse.json([batch(1, { status: 'processing_error', processedCount: 2, totalCount: 4 })]),
+        listed([batch(1, { status: 'processing_error', processedCount: 2, totalCount: 4 })]),
       ),
-      http.post(api('orders/bulk/fix/b-1'), () => HttpResponse.json({ message: 'ok' })),
+      http.post(api('orders/bulk/fix/b-1'), () =>
+        HttpResponse.json({
+          message: 'Batch order fixed',
+          status: 'processing_error',
+          processedCount: 2,
+          failedCount: 0,
+          totalCount: 4,
+          fileData: null,
+        } satisfies BulkFixReply),
+      ),
     );
     const { user } = renderApp('/main/batch-orders', { token: 'good-token' });
     await user.click(await screen.findByRole('button', { name: 'Fix Batch' }));
@@ -103,7 +111,7 @@ describe('Batch Orders page', () => {
   it("opens a running order's progress window", async () => {
     server.use(
       http.get(api('orders/bulk/u-1'), () =>
-        HttpResponse.json([batch(1, { status: 'processing', processedCount: 1, totalCount: 4, pdfName: null })]),
+        listed([batch(1, { status: 'processing', processedCount: 1, totalCount: 4, pdfName: null })]),
       ),
     );
     const { user } = renderApp('/main/batch-orders', { token: 'good-token' });
@@ -116,7 +124,7 @@ describe('Batch Orders page', () => {
 
   it('a missing file from the list reopens the window for that order with the error', async () => {
     server.use(
-      http.get(api('orders/bulk/u-1'), () => HttpResponse.json([batch(1)])),
+      http.get(api('orders/bulk/u-1'), () => listed([batch(1)])),
       http.get(api('orders/download/pdf/b-1'), () => new HttpResponse(null, { status: 404 })),
     );
     const { user, store } = renderApp('/main/batch-orders', { token: 'good-token' });

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { makeBatchOrder } from '../../test/fixtures';
 import type { BatchOrder } from './batch-orders-api';
 import { batchActions, batchDownloadCell, batchStatusDisplay } from './batch-orders-view';
 
-const order = (overrides: Partial<BatchOrder> = {}): BatchOrder => ({
-  _id: 'b-1',
-  createdAt: '2026-03-01T10:00:00.000Z',
-  status: 'completed',
-  processedCount: 5,
-  totalCount: 5,
-  failedCount: 0,
-  ...overrides,
-});
+const order = (overrides: Partial<BatchOrder> = {}): BatchOrder => makeBatchOrder(overrides);
 const NOW = new Date('2026-03-01T15:30:00.000Z').getTime();
 
 describe('batch status display', () => {

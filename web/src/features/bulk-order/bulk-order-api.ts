@@ -1,4 +1,4 @@
-import type { BulkInitReply, BulkProcessBody } from '@flatship/proto';
+import type { BulkInitReply, BulkProcessBody, BulkProcessReply } from '@flatship/proto';
 import { postJson } from '../../app/http';
 
 const id = (userId: string) => encodeURIComponent(userId);
@@ -8,5 +8,6 @@ export const BULK_TEMPLATE_URL = '/api/orders/file/template';
 
 export const bulkOrderApi = {
   init: (userId: string) => postJson<Partial<BulkInitReply>>('orders/bulk/init', { userId }),
-  process: (userId: string, body: BulkProcessBody) => postJson<unknown>(`orders/bulk/process/${id(userId)}`, body),
+  process: (userId: string, body: BulkProcessBody) =>
+    postJson<BulkProcessReply>(`orders/bulk/process/${id(userId)}`, body),
 };

@@ -27,7 +27,6 @@ import { selectUser } from '../auth/auth-selectors';
 import type { SessionUser } from '../auth/session-user';
 import { bulkOrderInitialized } from '../bulk-progress/bulk-progress-actions';
 import { orderLabelApi } from '../order-label/order-label-api';
-import { normaliseService } from '../order-label/order-label-form';
 import { type SkuPresetInput, skuApi } from '../skus/sku-api';
 import { bulkOrderApi } from './bulk-order-api';
 import { BULK_MESSAGES } from './bulk-order-messages';
@@ -74,22 +73,10 @@ const MAX_WARNING_TOASTS = 4;
 
 const userIdOf = (user: SessionUser | null) => user?._id ?? '';
 
-/** The available-services answer is a list, or a map of category → list (spec doc 2 §7): flattened either way. */
-export function flattenServices(reply: unknown): AvailableService[] {
-  const list: unknown[] = Array.isArray(reply)
-    ? reply
-    : reply && typeof reply === 'object'
-      ? Object.values(reply).flatMap((group) => (Array.isArray(group) ? group : []))
-      : [];
-  return list
-    .map((raw) => normaliseService((raw ?? {}) as Partial<AvailableService>))
-    .filter((s): s is AvailableService => s !== null);
-}
-
 function* loadServices(userId: string): SagaIterator {
   try {
-    const reply: unknown = yield call(orderLabelApi.availableServices, userId);
-    yield put(servicesLoaded(flattenServices(reply)));
+    const services: AvailableService[] = yield call(orderLabelApi.availableServices, userId);
+    yield put(servicesLoaded(services));
   } catch (error) {
     console.error('Bulk order: loading services failed', error);
     yield put(servicesLoaded([]));

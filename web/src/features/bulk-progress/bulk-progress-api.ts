@@ -1,17 +1,7 @@
-import type { FileData, RetryReply } from '@flatship/proto';
+import type { BulkFixReply, RetryReply } from '@flatship/proto';
 import { postJson } from '../../app/http';
 
-export type { RetryReply };
-
-/** What the fix call may tell about the order; any part can be missing. */
-export interface FixReply {
-  message?: string;
-  status?: string;
-  processedCount?: number;
-  failedCount?: number;
-  totalCount?: number;
-  fileData?: FileData | null;
-}
+export type { BulkFixReply, RetryReply };
 
 const id = (orderId: string) => encodeURIComponent(orderId);
 
@@ -20,5 +10,5 @@ export const bulkProgressApi = {
   /** POST /api/orders/bulk/retry-failed/{orderId}: buys the failed labels again. */
   retryFailed: (orderId: string) => postJson<RetryReply>(`orders/bulk/retry-failed/${id(orderId)}`, {}),
   /** POST /api/orders/bulk/fix/{orderId}: reconciles counts and regenerates missing files. */
-  fix: (orderId: string) => postJson<FixReply>(`orders/bulk/fix/${id(orderId)}`, {}),
+  fix: (orderId: string) => postJson<BulkFixReply>(`orders/bulk/fix/${id(orderId)}`, {}),
 };

@@ -22,7 +22,7 @@ import {
   fileDownloadRequested,
 } from './bulk-download-slice';
 import { bulkOrderInitialized } from './bulk-progress-actions';
-import { bulkProgressApi, type FixReply, type RetryReply } from './bulk-progress-api';
+import { type BulkFixReply, bulkProgressApi, type RetryReply } from './bulk-progress-api';
 import {
   bulkProgressReset,
   fileGenerationRetryFinished,
@@ -100,23 +100,20 @@ export function* retryFailedLabels(): SagaIterator {
   }
 }
 
-/** Counts, status and files a fix answer carries, at its top level or under `data`. */
-function fixUpdate(reply: FixReply & { data?: FixReply }): ProgressUpdate {
-  const source = reply?.data && typeof reply.data === 'object' ? reply.data : (reply ?? {});
-  return {
-    processedCount: source.processedCount,
-    failedCount: source.failedCount,
-    totalCount: source.totalCount,
-    status: source.status,
-    fileData: source.fileData,
-  };
-}
+/** Counts, status and files the fix answer carries. */
+const fixUpdate = (reply: BulkFixReply): ProgressUpdate => ({
+  processedCount: reply.processedCount,
+  failedCount: reply.failedCount,
+  totalCount: reply.totalCount,
+  status: reply.status,
+  fileData: reply.fileData,
+});
 
 export function* retryFileGeneration(): SagaIterator {
   const orderId: string | null = yield select((s: RootState) => s.bulkProgress.orderId);
   if (!orderId) return;
   try {
-    const reply: FixReply = yield call(bulkProgressApi.fix, orderId);
+    const reply: BulkFixReply = yield call(bulkProgressApi.fix, orderId);
     yield put(fileGenerationRetryFinished({ error: null, update: fixUpdate(reply) }));
   } catch (error) {
     yield put(fileGenerationRetryFinished({ error: errorMessage(error, 'Failed to fix batch order') }));

@@ -1,3 +1,4 @@
+import type { BulkFixReply } from '@flatship/proto';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -192,7 +193,15 @@ describe('bulk progress window', () => {
       http.get(api(`orders/download/result-csv/${ORDER}`), () => new HttpResponse(null, { status: 404 })),
       http.post(api(`orders/bulk/fix/${ORDER}`), () => {
         fixCalls += 1;
-        return HttpResponse.json({ message: 'fixed' });
+        const reply: BulkFixReply = {
+          message: 'Batch order fixed',
+          status: 'completed',
+          processedCount: 4,
+          failedCount: 0,
+          totalCount: 4,
+          fileData: { ...files, resultCSVName: 'Batch_77_results.csv' },
+        };
+        return HttpResponse.json(reply);
       }),
     );
     const { user, store } = await openWindow({ processedCount: 4, status: 'completed', fileData: files });
@@ -205,6 +214,7 @@ describe('bulk progress window', () => {
     await user.click(screen.getByRole('button', { name: 'Retry File Generation' }));
     await waitFor(() => expect(store.getState().bulkProgress.error).toBeNull());
     expect(fixCalls).toBe(1);
+    expect(store.getState().bulkProgress.fileData?.resultCSVName).toBe('Batch_77_results.csv');
   });
 
   it('comes back after a reload of the tab for the followed order', async () => {

@@ -1,7 +1,8 @@
+import type { RecentDepositsReply, RecentOrdersReply } from '@flatship/proto';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makeUser } from '../../test/fixtures';
+import { makeOrderListItem, makeUser } from '../../test/fixtures';
 import { api, verifyHandler } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
@@ -10,14 +11,14 @@ const server = setupTestServer(verifyHandler(makeUser()));
 
 afterEach(() => vi.restoreAllMocks());
 
-const order = (i: number) => ({
-  _id: `o-${i}`,
-  courier: 'usps',
-  sender: { sender_name: `Sender ${i}` },
-  receiver: { receiver_name: `Receiver ${i}` },
-  tracking_number: `9400${i}`,
-  createdAt: new Date(2026, 10, 22, 14, 5).toISOString(),
-});
+const order = (i: number) =>
+  makeOrderListItem({
+    _id: `o-${i}`,
+    sender: { sender_name: `Sender ${i}` },
+    receiver: { receiver_name: `Receiver ${i}` },
+    tracking_number: `9400${i}`,
+    createdAt: new Date(2026, 10, 22, 14, 5).toISOString(),
+  });
 
 function card(label: string) {
   const cards = screen.getByRole('region', { name: 'Account summary' });
@@ -53,13 +54,20 @@ describe('Dashboard', () => {
         requested.push(String(params.userId));
         return HttpResponse.json({ totalOrders: 42 });
       }),
-      http.get(api('orders/recent/:userId'), () => HttpResponse.json({ recentOrders: [1, 2, 3, 4, 5, 6].map(order) })),
+      http.get(api('orders/recent/:userId'), () =>
+        HttpResponse.json({ recentOrders: [1, 2, 3, 4, 5, 6].map(order) } satisfies RecentOrdersReply),
+      ),
       http.get(api('payment/recent-deposits/:userId'), () =>
         HttpResponse.json([
-          { amount: 50, createdTime: new Date(2026, 10, 20, 9, 30).getTime() / 1000, status: 'Settled' },
-          { amount: 12.5, createdTime: new Date(2026, 10, 21, 18, 0).getTime() / 1000, status: 'Expired' },
-          { amount: 20.255, createdTime: new Date(2026, 10, 22, 7, 0).getTime() / 1000, status: 'Processing' },
-        ]),
+          { _id: 'd-1', amount: 50, createdTime: new Date(2026, 10, 20, 9, 30).getTime() / 1000, status: 'Settled' },
+          { _id: 'd-2', amount: 12.5, createdTime: new Date(2026, 10, 21, 18, 0).getTime() / 1000, status: 'Expired' },
+          {
+            _id: 'd-3',
+            amount: 20.255,
+            createdTime: new Date(2026, 10, 22, 7, 0).getTime() / 1000,
+            status: 'Processing',
+          },
+        ] satisfies RecentDepositsReply),
       ),
     );
     const app = renderApp('/main/dashboard', { token: 'good-token' });

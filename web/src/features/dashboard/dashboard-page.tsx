@@ -109,7 +109,7 @@ export function DashboardPage() {
             caption="Recent Deposits"
             columns={depositColumns}
             rows={recentDeposits}
-            rowKey={(d, i) => d._id ?? d.invoiceId ?? `${d.createdTime}-${i}`}
+            rowKey={(d) => d._id}
             pageSize={DASHBOARD_PAGE_SIZE}
             emptyText="No deposit found"
             isLoading={isLoading && recentDeposits.length === 0}

@@ -36,9 +36,7 @@ export const PRICE_DEBOUNCE_MS = 250;
 
 function* loadServices(userId: string): SagaIterator {
   try {
-    const reply: unknown = yield call(orderLabelApi.availableServices, userId);
-    const list = Array.isArray(reply) ? reply : [];
-    const services = list.map(normaliseService).filter((s): s is AvailableService => s !== null);
+    const services: AvailableService[] = yield call(orderLabelApi.availableServices, userId);
     yield put(servicesLoaded(services));
   } catch (error) {
     console.error('Order label: loading services failed', error);

@@ -2,7 +2,7 @@ import type { AuthContext } from '@flatship/kit';
 import { type BulkFixReply, type BulkStatus, TERMINAL_BULK_STATUSES } from '@flatship/proto';
 import { visibleOrder } from './access';
 import { BULK_MESSAGES } from './bulk-messages';
-import { progressOf } from './bulk-view';
+import { fileDataOf, progressOf } from './bulk-view';
 import { type BulkDeps, retryChargeKey } from './deps';
 import { finishBulkOrder, hasAllFiles } from './finish-bulk-order';
 import type { BulkOrderRecord } from './ports';
@@ -89,6 +89,7 @@ export async function fixBulkOrder(deps: BulkDeps, auth: AuthContext, orderId: s
     processedCount: order.processedCount,
     failedCount: order.failedCount,
     totalCount: order.totalCount,
+    fileData: fileDataOf(order),
   };
 }
 
