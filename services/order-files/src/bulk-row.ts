@@ -51,6 +51,14 @@ export type BulkRowNumberField = 'quantity' | 'PackageLength' | 'PackageWidth' |
 export const DEFAULT_COURIER = PROTO_DEFAULT_COURIER.toUpperCase();
 export const DEFAULT_COUNTRY = 'US';
 export const WEIGHT_UNIT = 'LB';
+const POUNDS = new Set(['', 'LB', 'LBS']);
+export const WEIGHT_UNIT_MESSAGE = 'Weight must be given in pounds (LB)';
+
+/** Rows hold pounds: a shipment sent on the wire may name pounds or no unit; anything else is refused. */
+export function weightUnitProblem(unit: unknown): string | null {
+  const read = typeof unit === 'string' ? unit.trim().toUpperCase() : unit == null ? '' : null;
+  return read !== null && POUNDS.has(read) ? null : WEIGHT_UNIT_MESSAGE;
+}
 export const DEFAULT_QUANTITY = 1;
 
 export function emptyBulkRow(id: string): BulkRow {

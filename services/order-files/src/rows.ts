@@ -15,6 +15,8 @@ export {
   parseNumberCell,
   toBulkOrderItem,
   WEIGHT_UNIT,
+  WEIGHT_UNIT_MESSAGE,
+  weightUnitProblem,
 } from './bulk-row';
 export { ORDER_FILE_EXTENSIONS, type OrderFileKind, orderFileKind, UNSUPPORTED_FILE_MESSAGE } from './file-kind';
 export { ADDRESS_REQUIRED_MESSAGE } from './sender';

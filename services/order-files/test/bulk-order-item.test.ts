@@ -1,8 +1,9 @@
 import type { BulkOrderItem } from '@flatship/proto';
 import { BulkOrderItemSchema } from '@flatship/proto';
 import { Value } from 'typebox/value';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import { type BulkRow, emptyBulkRow, fromBulkOrderItem, toBulkOrderItem, validateBulkRow } from '../src/index';
+import { weightUnitProblem } from '../src/rows';
 
 const row: BulkRow = {
   ...emptyBulkRow('row-3'),
@@ -119,5 +120,14 @@ describe('bulk order items', () => {
       courier: 'USPS',
     });
     expect(validateBulkRow(back)).toEqual(['Weight must be a positive number']);
+  });
+});
+
+describe('the weight unit a shipment names', () => {
+  test.each(['', 'LB', 'lb', ' lbs ', null, undefined])('%j is pounds', (unit) => {
+    expect(weightUnitProblem(unit)).toBeNull();
+  });
+  test.each(['OZ', 'kg', 'pounds', 5])('%j is refused naming the unit rows hold', (unit) => {
+    expect(weightUnitProblem(unit)).toBe('Weight must be given in pounds (LB)');
   });
 });

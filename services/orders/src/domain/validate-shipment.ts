@@ -5,6 +5,7 @@ import {
   fromOrderCreateBody,
   normalizeBulkRow,
   type RowRules,
+  weightUnitProblem,
 } from '@flatship/order-files/rows';
 import { type BulkOrderItem, DEFAULT_COURIER, type OrderCreateBody } from '@flatship/proto';
 
@@ -55,17 +56,14 @@ export interface ValidateOptions extends Required<Pick<RowRules, 'carriers' | 's
   weightUnit?: unknown;
 }
 
-const POUNDS = new Set(['', 'LB', 'LBS']);
-const WEIGHT_UNIT_MESSAGE = 'Weight must be given in pounds (LB)';
-
 const optional = <K extends string>(key: K, value: string): { [P in K]?: string } =>
   (value ? { [key]: value } : {}) as { [P in K]?: string };
 
 /** Every problem of the row (the shared rules), or the shipment it describes. */
 export function validateShipment(row: BulkRow, opts: ValidateOptions): ShipmentValidation {
   const errors = bulkRowProblems(row, opts).map((p) => p.message);
-  const unit = typeof opts.weightUnit === 'string' ? opts.weightUnit.trim().toUpperCase() : '';
-  if (!POUNDS.has(unit)) errors.push(WEIGHT_UNIT_MESSAGE);
+  const unitProblem = weightUnitProblem(opts.weightUnit);
+  if (unitProblem) errors.push(unitProblem);
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, shipment: toShipment(normalizeBulkRow(row)) };
 }

@@ -1,4 +1,4 @@
-import { type BulkRow, bulkRowProblems, fromOrderCreateBody } from '@flatship/order-files/rows';
+import { type BulkRow, bulkRowProblems, fromOrderCreateBody, WEIGHT_UNIT } from '@flatship/order-files/rows';
 import {
   type Address,
   type AvailableService,
@@ -10,7 +10,6 @@ import { ApiError } from '../../app/http';
 
 /** Spec doc 1 §9. */
 export const DEFAULT_MAX_WEIGHT = 70;
-export const WEIGHT_UNIT = 'LB';
 export const COUNTRY = 'US';
 export const DEFAULT_QUANTITY = '1';
 /**
