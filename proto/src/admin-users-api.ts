@@ -1,0 +1,129 @@
+import { type Static, Type } from 'typebox';
+import { ActivationSchema, RoleSchema, SessionUserSchema } from './users';
+
+/**
+ * Admin user management (spec doc 3 §2, §7). The table is paged, searched and
+ * sorted by the server so it stays fast with any number of users; the spec's
+ * "all users" is every page of it.
+ */
+
+/** Columns the user table sorts by. */
+export const ADMIN_USER_SORTS = [
+  'name',
+  'email',
+  'user_role',
+  'activation',
+  'referralCode',
+  'totalDeposit',
+  'totalSpent',
+  'balance',
+  'createdAt',
+] as const;
+export type AdminUserSort = (typeof ADMIN_USER_SORTS)[number];
+export const AdminUserSortSchema = Type.Union([
+  Type.Literal('name'),
+  Type.Literal('email'),
+  Type.Literal('user_role'),
+  Type.Literal('activation'),
+  Type.Literal('referralCode'),
+  Type.Literal('totalDeposit'),
+  Type.Literal('totalSpent'),
+  Type.Literal('balance'),
+  Type.Literal('createdAt'),
+]);
+
+export const ADMIN_USERS_PAGE_SIZES = [10, 25, 50, 100] as const;
+/** What an absent query part means. */
+export const ADMIN_USERS_DEFAULT_QUERY = { page: 1, limit: 25, sort: 'createdAt', order: 'desc' } as const;
+
+/**
+ * GET /api/auth/users?page&limit&search&sort&order. `search` matches name,
+ * email or referral code, case-insensitively, anywhere in the text.
+ */
+export const AdminUsersQuerySchema = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  search: Type.Optional(Type.String({ maxLength: 200 })),
+  sort: Type.Optional(AdminUserSortSchema),
+  order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+});
+export type AdminUsersQuery = Static<typeof AdminUsersQuerySchema>;
+
+/** A row of the user table: the user as the SPA knows users, money in dollars. */
+export const AdminUserRowSchema = SessionUserSchema;
+export type AdminUserRow = Static<typeof AdminUserRowSchema>;
+
+export const AdminUsersReplySchema = Type.Object({
+  users: Type.Array(AdminUserRowSchema),
+  /** Users matching the search, over every page. */
+  totalCount: Type.Integer(),
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  /** The totals row: sums over every user matching the search, in dollars. */
+  totals: Type.Object({ balance: Type.Number(), totalDeposit: Type.Number(), totalSpent: Type.Number() }),
+});
+export type AdminUsersReply = Static<typeof AdminUsersReplySchema>;
+
+/** POST /api/auth/users/role/{id} */
+export const SetRoleRequestSchema = Type.Object({ user_role: RoleSchema });
+export type SetRoleRequest = Static<typeof SetRoleRequestSchema>;
+
+/** POST /api/auth/users/activation/{id} */
+export const SetActivationRequestSchema = Type.Object({ activation: ActivationSchema });
+export type SetActivationRequest = Static<typeof SetActivationRequestSchema>;
+
+/** The answer of the role, activation and delete calls: what happened, and the user as it is now. */
+export const AdminUserChangeReplySchema = Type.Object({ message: Type.String(), user: AdminUserRowSchema });
+export type AdminUserChangeReply = Static<typeof AdminUserChangeReplySchema>;
+
+/** DELETE /api/auth/users/{id} */
+export const AdminUserDeleteReplySchema = Type.Object({ message: Type.String() });
+export type AdminUserDeleteReply = Static<typeof AdminUserDeleteReplySchema>;
+
+/**
+ * POST /api/auth/login-as-user/{id}: a token for the user that also names the
+ * admin (claim `imp`), and the user. The SPA keeps the admin's own token to
+ * come back with.
+ */
+export const LoginAsReplySchema = Type.Object({
+  message: Type.String(),
+  token: Type.String(),
+  user: SessionUserSchema,
+});
+export type LoginAsReply = Static<typeof LoginAsReplySchema>;
+
+/** GET /api/auth/api/balance: the carrier account balance, in dollars, from every enabled carrier. */
+export const CarrierBalanceReplySchema = Type.Object({
+  balance: Type.Number(),
+  carriers: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), balance: Type.Number() })),
+});
+export type CarrierBalanceReply = Static<typeof CarrierBalanceReplySchema>;
+
+/**
+ * GET /api/admin/audit?page&limit&userId&adminId: what admins did while
+ * signed in as a user, newest first. Every change made with a login-as token
+ * is recorded with both ids.
+ */
+export const AuditQuerySchema = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  userId: Type.Optional(Type.String({ format: 'uuid' })),
+  adminId: Type.Optional(Type.String({ format: 'uuid' })),
+});
+export type AuditQuery = Static<typeof AuditQuerySchema>;
+
+export const AuditEntrySchema = Type.Object({
+  _id: Type.String(),
+  at: Type.String(),
+  adminId: Type.String(),
+  adminEmail: Type.Union([Type.String(), Type.Null()]),
+  userId: Type.String(),
+  userEmail: Type.Union([Type.String(), Type.Null()]),
+  method: Type.String(),
+  path: Type.String(),
+  status: Type.Integer(),
+});
+export type AuditEntry = Static<typeof AuditEntrySchema>;
+
+export const AuditReplySchema = Type.Object({ entries: Type.Array(AuditEntrySchema), totalCount: Type.Integer() });
+export type AuditReply = Static<typeof AuditReplySchema>;
