@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { internal, outboxEvents, PASSWORD, register, startTestAuth, type TestAuth } from './support';
+import { internal, makeFriend, outboxEvents, PASSWORD, register, startTestAuth, type TestAuth } from './support';
 
 let t: TestAuth;
 beforeAll(async () => {
@@ -177,7 +177,7 @@ describe('POST /internal/users/:id/referral-code', () => {
   });
 
   test('people invited under the old code stay linked; the old code stops working', async () => {
-    const r = await register(t.app);
+    const r = await makeFriend(t.app);
     const old = r.user.referralCode;
     const invited = await register(t.app, { referralCode: old });
     expect((await setCode(r.user._id, 'NEWCODE1')).statusCode).toBe(200);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { makeAdmin, register, startTestAuth, type TestAuth } from './support';
+import { makeAdmin, makeFriend, register, startTestAuth, type TestAuth } from './support';
 
 let t: TestAuth;
 beforeAll(async () => {
@@ -121,7 +121,7 @@ describe('GET /api/invite/referral/{userId}', () => {
 
 describe('GET /api/invite/{userId}', () => {
   test('lists invited users newest first with their total deposit', async () => {
-    const me = await register(t.app);
+    const me = await makeFriend(t.app);
     const first = await register(t.app, { name: 'First', referralCode: me.user.referralCode });
     const second = await register(t.app, { name: 'Second' });
     await apply(second.token, me.user.referralCode);
@@ -141,20 +141,28 @@ describe('GET /api/invite/{userId}', () => {
   });
 
   test('nobody invited is an empty list', async () => {
-    const me = await register(t.app);
+    const me = await makeFriend(t.app);
     expect((await get(`/api/invite/${me.user._id}`, me.token)).json()).toEqual({ invitedUsers: [] });
   });
 
   test("another user's list is forbidden, an admin may see it", async () => {
-    const owner = await register(t.app);
+    const owner = await makeFriend(t.app);
     await register(t.app, { name: 'Invitee', referralCode: owner.user.referralCode });
-    const stranger = await register(t.app);
+    const stranger = await makeFriend(t.app);
     const res = await get(`/api/invite/${owner.user._id}`, stranger.token);
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('FORBIDDEN');
     const admin = await makeAdmin(t.app);
     const asAdmin = await get(`/api/invite/${owner.user._id}`, admin.token);
     expect(asAdmin.json().invitedUsers.map((u: { name: string }) => u.name)).toEqual(['Invitee']);
+  });
+
+  test('is for friends and admins, as the Invites page is: a plain user is refused their own list', async () => {
+    const me = await register(t.app);
+    await register(t.app, { name: 'Invitee', referralCode: me.user.referralCode });
+    const res = await get(`/api/invite/${me.user._id}`, me.token);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ code: 'FORBIDDEN', message: 'Invites are available to friends and admins' });
   });
 
   test('needs a token', async () => {

@@ -122,9 +122,13 @@ export async function internal(
   });
 }
 
-export async function makeAdmin(app: ServiceApp): Promise<Registered> {
-  const admin = await register(app, { name: 'Boss', email: uniqueEmail('admin') });
-  const res = await internal(app, 'POST', `/internal/users/${admin.user._id}/role`, { user_role: 'admin' });
+export const makeAdmin = (app: ServiceApp) => makeWithRole(app, 'admin');
+export const makeFriend = (app: ServiceApp) => makeWithRole(app, 'friend');
+
+/** A registered user given `role`, signed in again so the token carries it. */
+export async function makeWithRole(app: ServiceApp, role: 'admin' | 'friend'): Promise<Registered> {
+  const admin = await register(app, { name: role === 'admin' ? 'Boss' : 'Pal', email: uniqueEmail(role) });
+  const res = await internal(app, 'POST', `/internal/users/${admin.user._id}/role`, { user_role: role });
   if (res.statusCode !== 200) throw new Error(`role change failed: ${res.body}`);
   const login = await app.inject({
     method: 'POST',

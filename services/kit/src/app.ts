@@ -130,6 +130,14 @@ export function createServiceApp(opts: CreateServiceAppOptions): ServiceApp {
         .send({ code: 'SERVICE_UNAVAILABLE', message: `${opts.name} is not ready: ${(e as Error).message}` });
     }
   });
+  // Every public route (under /api), so a test can hold the authorisation table to what the services really answer.
+  // Like /metrics, it is on the service's own port only: the gateway proxies /api paths, never this one.
+  const publicRoutes: { method: string; url: string }[] = [];
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/')) return;
+    for (const method of [route.method].flat()) if (method !== 'HEAD') publicRoutes.push({ method, url: route.url });
+  });
+  app.get('/routez', { logLevel: 'warn' }, async () => ({ service: opts.name, routes: publicRoutes }));
   app.get('/metrics', { logLevel: 'warn' }, async (_req, reply) => {
     reply.header('content-type', registry.contentType);
     return registry.metrics();

@@ -106,6 +106,26 @@ describe('health', () => {
     const res = await app.inject({ method: 'GET', url: '/metrics' });
     expect(res.body).toContain('process_cpu_user_seconds_total');
   });
+  test('/routez lists the public routes (under /api) with their methods, and nothing else', async () => {
+    const listed = createServiceApp({ name: 'listed', logger: false });
+    listed.get('/api/things/:id', async () => ({}));
+    listed.route({ method: ['POST', 'PUT'], url: '/api/things', handler: async () => ({}) });
+    listed.get('/internal/things', async () => ({}));
+    await listed.register(async (child) => {
+      child.delete('/api/things/:id', async () => ({}));
+    });
+    const res = await listed.inject({ method: 'GET', url: '/routez' });
+    expect(res.json()).toEqual({
+      service: 'listed',
+      routes: [
+        { method: 'GET', url: '/api/things/:id' },
+        { method: 'POST', url: '/api/things' },
+        { method: 'PUT', url: '/api/things' },
+        { method: 'DELETE', url: '/api/things/:id' },
+      ],
+    });
+    await listed.close();
+  });
 });
 
 describe('tokens', () => {

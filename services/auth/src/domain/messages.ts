@@ -2,6 +2,7 @@ import { LIMITS } from '@flatship/proto';
 
 /** The texts users see. Where the spec gives a text, it is that text. */
 export const MESSAGES = {
+  invitesNotForRole: 'Invites are available to friends and admins',
   fieldsMissing: 'Please fill in all fields',
   passwordMismatch: "Passwords don't match",
   nameTooLong: 'Name must be at most 200 characters',

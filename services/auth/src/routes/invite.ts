@@ -1,4 +1,4 @@
-import { assertSelfOrAdmin, requireAuth, type ServiceApp } from '@flatship/kit';
+import { AppError, assertSelfOrAdmin, requireAuth, type ServiceApp } from '@flatship/kit';
 import {
   IdSchema,
   InvitedUsersReplySchema,
@@ -48,6 +48,8 @@ export function registerInviteRoutes(app: ServiceApp, deps: DomainDeps): void {
     },
     async (request) => {
       assertSelfOrAdmin(request.auth, request.params.userId);
+      // The Invites page is for friends and admins (spec doc 1 §6); the server holds the same line.
+      if (requireAuth(request).role === 'user') throw new AppError('FORBIDDEN', MESSAGES.invitesNotForRole);
       return { invitedUsers: await listInvitedUsers(deps, request.params.userId) };
     },
   );

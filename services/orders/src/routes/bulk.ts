@@ -22,7 +22,6 @@ import { listBulkOrders } from '../domain/bulk/list-bulk-orders';
 import { processBulkOrder } from '../domain/bulk/process-bulk-order';
 import { fixBulkOrder } from '../domain/bulk/resume-bulk-order';
 import { retryFailed } from '../domain/bulk/retry-failed';
-import { MESSAGES } from '../domain/messages';
 import type { DomainDeps } from './deps';
 
 const UserIdParamsSchema = Type.Object({ userId: IdSchema });

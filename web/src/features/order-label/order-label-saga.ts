@@ -16,7 +16,7 @@ import { selectUser } from '../auth/auth-selectors';
 import { sessionVerifyRequested } from '../auth/auth-slice';
 import type { SessionUser } from '../auth/session-user';
 import { orderLabelApi } from './order-label-api';
-import { labelOrderErrorMessage, newIdempotencyKey, normaliseService } from './order-label-form';
+import { labelOrderErrorMessage, newIdempotencyKey } from './order-label-form';
 import { selectUncertainAttempt } from './order-label-selectors';
 import {
   addressesLoaded,
