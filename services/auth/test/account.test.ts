@@ -38,8 +38,9 @@ describe('PATCH /api/auth/account', () => {
     }
     expect((await login(r.email, PASSWORD)).json().code).toBe('AUTH_INVALID_CREDENTIALS');
     expect((await login(r.email, 'brand-new-secret')).statusCode).toBe(200);
-    const events = (await outboxEvents(t.db)).filter((e) => e.key === r.user._id);
-    expect(events).toEqual([
+    // After the one that announced the registration.
+    const events = (await outboxEvents(t.db)).filter((e) => e.key === r.user._id).slice(1);
+    expect(events).toMatchObject([
       {
         topic: 'user.changed',
         key: r.user._id,

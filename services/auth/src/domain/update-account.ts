@@ -12,7 +12,7 @@ import type {
   UsersRepo,
 } from './ports';
 import { assertValidName, assertValidPassword } from './rules';
-import { claimsFor, loadSessionUser, toTokenState } from './session-user';
+import { claimsFor, loadSessionUser, toUserChangedEvent } from './session-user';
 
 export interface UpdateAccountDeps {
   users: UsersRepo;
@@ -60,7 +60,7 @@ export async function updateAccount(
       await deps.users.updateName(userId, name, tx);
       const changed = await deps.users.updatePassword(userId, passwordHash, tx);
       if (!changed) throw new AppError('USER_NOT_FOUND', MESSAGES.userNotFound);
-      await deps.publishUserChanged(tx, toTokenState(changed));
+      await deps.publishUserChanged(tx, toUserChangedEvent(changed));
       return changed;
     });
   }
