@@ -115,6 +115,8 @@ export const MoneySummarySchema = Type.Object({
   balance: Type.Number(),
   totalDeposit: Type.Number(),
   totalSpent: Type.Number(),
+  /** The seq of the user's latest ledger entry (as in `account.changed`), 0 when they have none. */
+  seq: Type.Optional(Type.Integer()),
 });
 export type MoneySummary = Static<typeof MoneySummarySchema>;
 
