@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { AUTH_SCHEMA, migrations as authMigrations, buildApp as buildAuth } from '@flatship/auth';
 import { createCarrierSet } from '@flatship/carriers';
@@ -6,6 +7,7 @@ import {
   createCachedTokenState,
   createDb,
   createInternalClient,
+  createTransactor,
   type InternalClient,
   type Knex,
   migrate,
@@ -19,6 +21,7 @@ import type { LedgerEntriesReply, SessionUser } from '@flatship/proto';
 import { createArgon2Hasher } from '../../auth/src/adapters/argon2-hasher';
 import { createPaymentsMoneySummary } from '../../auth/src/adapters/payments-money-summary';
 import { createUserChangedPublisher } from '../../auth/src/db/outbox';
+import { createLedgerRepo } from '../../payments/src/db/ledger-repo';
 import { buildApp } from '../src/app';
 import { ADMIN_SCHEMA, migrations as adminMigrations } from '../src/db/migrations';
 
@@ -45,6 +48,8 @@ export interface Stack {
   keys: { publicKey: string; privateKey: string };
   /** Relays whatever auth and payments have recorded to the bus now (the relays also run on their own). */
   flush(): Promise<void>;
+  /** A settled deposit, as payments records one when BTCPay confirms it. */
+  deposit(userId: string, cents: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -125,6 +130,17 @@ export async function startStack(): Promise<Stack> {
     adminDb,
     bus,
     keys,
+    async deposit(userId, cents) {
+      const ledger = createLedgerRepo(paymentsDb, paymentsOutbox);
+      await createTransactor(paymentsDb).run(async (tx) => {
+        const balance = await ledger.lockAccount(userId, tx);
+        const key = `test-deposit:${randomUUID()}`;
+        await ledger.append(
+          { userId, kind: 'deposit', amountCents: cents, balanceAfterCents: balance + cents, key },
+          tx,
+        );
+      });
+    },
     async flush() {
       await authOutbox.flush();
       await paymentsOutbox.flush();
