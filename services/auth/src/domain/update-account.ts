@@ -46,7 +46,17 @@ export async function updateAccount(
 
   let updated: UserRecord;
   if (newPassword === null) {
-    updated = (await deps.users.updateName(userId, name)) ?? user;
+    if (name === user.name) {
+      updated = user;
+    } else {
+      // The name shows in the admin user table: announced, though no token changes.
+      updated = await deps.transactor.run(async (tx) => {
+        const renamed = await deps.users.updateName(userId, name, tx);
+        if (!renamed) throw new AppError('USER_NOT_FOUND', MESSAGES.userNotFound);
+        await deps.publishUserChanged(tx, toUserChangedEvent(renamed));
+        return renamed;
+      });
+    }
   } else {
     if (!input.currentPassword) {
       throw new AppError('VALIDATION_FAILED', MESSAGES.currentPasswordRequired);
