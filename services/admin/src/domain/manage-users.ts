@@ -84,6 +84,7 @@ export async function deleteUser(
  * Auth refuses a blocked user and an admin; an unknown or deleted user is USER_NOT_FOUND.
  */
 export async function loginAsUser(deps: ManageUsersDeps, acting: Acting, ctx: CallContext): Promise<LoginAsReply> {
+  if (acting.userId === acting.adminId) throw new AppError('ADMIN_SELF_CHANGE', MESSAGES.ownLoginAs);
   const { token, user } = await deps.users.loginAsToken(acting.userId, acting.adminId, ctx);
   return { message: MESSAGES.loggedInAs(user.name), token, user: await withMoney(deps, user, ctx) };
 }

@@ -12,5 +12,6 @@ export const MESSAGES = {
   ownRole: 'You cannot remove your own admin role',
   ownAccess: 'You cannot block your own account',
   ownDelete: 'You cannot delete your own account',
+  ownLoginAs: 'You cannot log in as yourself',
   loggedInAs: (name: string) => `Logged in as ${name}`,
 } as const;
