@@ -10,6 +10,7 @@ import type { UserChangedEvent } from '@flatship/proto';
 import type { ProgressFeed } from './bulk-progress';
 import type { GatewayConfig } from './config';
 import { answerExpectContinue } from './expect-continue';
+import { type PublishImpersonationAction, recordImpersonatedChanges } from './impersonation-audit';
 import type { OrderLookup } from './order-lookup';
 import { proxyPlugin } from './plugins/proxy';
 import { securityHeaders } from './plugins/security-headers';
@@ -39,6 +40,8 @@ export interface GatewayDeps {
   orders?: OrderLookup;
   /** `bulk.progress` events, relayed to order rooms. */
   progress?: ProgressFeed;
+  /** Where changes made with a login-as token are sent (the admin audit); without it they are not recorded. */
+  impersonationActions?: PublishImpersonationAction;
 }
 
 /**
@@ -58,6 +61,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<ServiceApp> {
   answerExpectContinue(app);
   await app.register(securityHeaders, { extraOrigins: config.cspExtraOrigins });
   await app.register(authPlugin, { publicKey: config.jwtPublicKey, tokenState: deps.tokenState });
+  // Before the proxy, so the hook covers every route it registers.
+  if (deps.impersonationActions) recordImpersonatedChanges(app, deps.impersonationActions);
   await app.register(proxyPlugin, { upstreams: config.upstreams, rateLimit: config.rateLimit });
   await app.register(spaPlugin, { staticDir: config.staticDir });
 

@@ -8,6 +8,7 @@ import {
   migrateBus,
   runService,
 } from '@flatship/kit';
+import { TOPICS } from '@flatship/proto';
 import { buildGateway } from './app';
 import { createBusProgressFeed } from './bulk-progress';
 import { loadGatewayConfig } from './config';
@@ -24,7 +25,7 @@ await runService('gateway', async () => {
   const auth = createInternalClient({ baseUrl: config.upstreams.auth!, secret: config.internalSecret });
   const tokenState = createCachedTokenState(createAuthTokenStateFetcher(auth, logger), config.tokenStateTtlMs);
 
-  // The gateway only reads the bus, so a small pool is plenty.
+  // The gateway reads the bus and writes only the impersonation audit to it, so a small pool is plenty.
   const db = createDb(config.databaseUrl, BUS_SCHEMA, { max: 4, logger });
   await migrateBus(db, BUS_SCHEMA);
   const bus = createPostgresBus({ db, schema: BUS_SCHEMA, logger });
@@ -38,7 +39,15 @@ await runService('gateway', async () => {
       )
     : undefined;
 
-  const app = await buildGateway({ config, logger, tokenState, userChanges, progress, orders });
+  const app = await buildGateway({
+    config,
+    logger,
+    tokenState,
+    userChanges,
+    progress,
+    orders,
+    impersonationActions: (event) => bus.publish(TOPICS.impersonationAction, [{ key: event.userId, value: event }]),
+  });
   return {
     app,
     host: config.host,

@@ -127,3 +127,7 @@ export type AuditEntry = Static<typeof AuditEntrySchema>;
 
 export const AuditReplySchema = Type.Object({ entries: Type.Array(AuditEntrySchema), totalCount: Type.Integer() });
 export type AuditReply = Static<typeof AuditReplySchema>;
+
+/** POST /internal/users-view/seed (admin): fills the user table from auth and payments; how many users it read. */
+export const UsersViewSeedReplySchema = Type.Object({ users: Type.Integer() });
+export type UsersViewSeedReply = Static<typeof UsersViewSeedReplySchema>;

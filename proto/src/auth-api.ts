@@ -115,8 +115,42 @@ export const MoneySummarySchema = Type.Object({
   balance: Type.Number(),
   totalDeposit: Type.Number(),
   totalSpent: Type.Number(),
+  /** The seq of the user's latest ledger entry (as in `account.changed`), 0 when they have none. */
+  seq: Type.Optional(Type.Integer()),
 });
 export type MoneySummary = Static<typeof MoneySummarySchema>;
 
 export const MoneySummariesReplySchema = Type.Object({ summaries: Type.Array(MoneySummarySchema) });
 export type MoneySummariesReply = Static<typeof MoneySummariesReplySchema>;
+
+/** POST /internal/users/:id/login-as-token — a token for the user naming the admin who acts as them (claim `imp`). */
+export const LoginAsTokenBodySchema = Type.Object({ adminId: Type.String({ format: 'uuid' }) });
+export type LoginAsTokenBody = Static<typeof LoginAsTokenBodySchema>;
+export const LoginAsTokenReplySchema = Type.Object({ token: Type.String(), user: InternalUserSchema });
+export type LoginAsTokenReply = Static<typeof LoginAsTokenReplySchema>;
+
+/**
+ * GET /internal/users/export?after&limit — every user, deleted ones too, in id order, for read models of
+ * other services to start from. Page on by passing the last id as `after`.
+ */
+export const UsersExportQuerySchema = Type.Object({
+  after: Type.Optional(Type.String({ format: 'uuid' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+});
+export type UsersExportQuery = Static<typeof UsersExportQuerySchema>;
+export const ExportedUserSchema = Type.Object({
+  _id: Type.String(),
+  name: Type.String(),
+  email: Type.String(),
+  avatar: Type.String(),
+  user_role: RoleSchema,
+  activation: ActivationSchema,
+  referralCode: Type.String(),
+  referredBy: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+  deletedAt: Type.Union([Type.String(), Type.Null()]),
+});
+export type ExportedUser = Static<typeof ExportedUserSchema>;
+export const UsersExportReplySchema = Type.Object({ users: Type.Array(ExportedUserSchema) });
+export type UsersExportReply = Static<typeof UsersExportReplySchema>;

@@ -32,6 +32,10 @@ export const ERROR_STATUS = {
   REFERRAL_ALREADY_APPLIED: 409,
   REFERRAL_CODE_TAKEN: 409,
   FORBIDDEN: 403,
+  /** An admin asked to block, demote or delete themself. */
+  ADMIN_SELF_CHANGE: 400,
+  /** Login-as refused: the user is blocked or is an admin. */
+  LOGIN_AS_NOT_ALLOWED: 400,
   NOT_FOUND: 404,
   USER_NOT_FOUND: 404,
   PAYLOAD_TOO_LARGE: 413,

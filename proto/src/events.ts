@@ -7,13 +7,28 @@ export const TOPICS = {
   bulkProgress: 'bulk.progress',
   labelPurchased: 'label.purchased',
   userChanged: 'user.changed',
+  accountChanged: 'account.changed',
+  impersonationAction: 'impersonation.action',
 } as const;
 export type Topic = (typeof TOPICS)[keyof typeof TOPICS];
 
-/** user.changed, keyed by user id: the user's current token state (or deleted). */
+/**
+ * user.changed, keyed by user id: the user's current token state (or deleted), and the profile as it is
+ * now. The profile fields are optional so events written before they existed still parse; `updatedAt`
+ * orders two events of one user (a consumer keeps the newer).
+ */
 export const UserChangedEventSchema = Type.Intersect([
   TokenStateSchema,
-  Type.Object({ deleted: Type.Optional(Type.Boolean()) }),
+  Type.Object({
+    deleted: Type.Optional(Type.Boolean()),
+    name: Type.Optional(Type.String()),
+    email: Type.Optional(Type.String()),
+    avatar: Type.Optional(Type.String()),
+    referralCode: Type.Optional(Type.String()),
+    referredBy: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    createdAt: Type.Optional(Type.String()),
+    updatedAt: Type.Optional(Type.String()),
+  }),
 ]);
 export type UserChangedEvent = Static<typeof UserChangedEventSchema>;
 
@@ -29,3 +44,30 @@ export const LabelPurchasedEventSchema = Type.Object({
   createdAt: Type.String(),
 });
 export type LabelPurchasedEvent = Static<typeof LabelPurchasedEventSchema>;
+
+/**
+ * account.changed, keyed by user id: a user's money after a ledger movement, in cents. `seq` grows with
+ * every movement (the id of the latest ledger entry), so a consumer keeps the figure with the highest seq.
+ */
+export const AccountChangedEventSchema = Type.Object({
+  userId: Type.String(),
+  balanceCents: Type.Integer(),
+  totalDepositCents: Type.Integer(),
+  totalSpentCents: Type.Integer(),
+  seq: Type.Integer({ minimum: 0 }),
+});
+export type AccountChangedEvent = Static<typeof AccountChangedEventSchema>;
+
+/**
+ * impersonation.action, keyed by user id: a change (any method but GET/HEAD/OPTIONS) made with a
+ * login-as token, as the gateway answered it. `path` has no query string.
+ */
+export const ImpersonationActionEventSchema = Type.Object({
+  userId: Type.String(),
+  adminId: Type.String(),
+  method: Type.String(),
+  path: Type.String(),
+  status: Type.Integer(),
+  at: Type.String(),
+});
+export type ImpersonationActionEvent = Static<typeof ImpersonationActionEventSchema>;

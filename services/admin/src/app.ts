@@ -4,41 +4,73 @@ import {
   createServiceApp,
   followUserChanges,
   type InternalClient,
+  type Knex,
   type ReadinessCheck,
   type ServiceApp,
   type TokenStateSource,
   type UserChangeFeed,
 } from '@flatship/kit';
+import type { EventBus, Subscription } from '@flatship/kit/bus';
 import type { UserChangedEvent } from '@flatship/proto';
 import { createAuthUserDirectory } from './adapters/auth-users';
 import { createPaymentsBalances } from './adapters/payments-balances';
+import { createAuditRepo } from './db/audit-repo';
+import { createUsersViewRepo } from './db/users-view-repo';
+import { followReadModels } from './read-models';
+import { registerAuditRoutes } from './routes/audit';
+import { type CarrierAccounts, registerCarrierBalanceRoutes } from './routes/carrier-balance';
+import { registerInternalRoutes } from './routes/internal';
 import { registerUserRoutes } from './routes/users';
 
 export interface AdminAppDeps {
+  /** Connected to the admin schema (migrations already applied): the read models. */
+  db: Knex;
   logger: ReturnType<typeof createLogger> | false;
   jwtPublicKey: string;
+  internalSecret: string;
   /** Internal clients of the services admin composes. */
   auth: InternalClient;
   payments: InternalClient;
+  /** The enabled carriers (`CARRIERS`), for their account balances. */
+  carriers: CarrierAccounts;
   /** Current token states (from auth, cached); `apply` takes a change the moment it arrives. */
   tokenState: TokenStateSource & { apply(state: UserChangedEvent): void };
   /** `user.changed` events. Without them a revoked token still works until its cache entry expires. */
   userChanges?: UserChangeFeed;
+  /** The bus the read models are fed from; subscribed once the app is ready, closed with it. */
+  bus?: Pick<EventBus, 'subscribe'>;
   readiness?: ReadinessCheck[];
 }
 
 /**
- * The admin area's API: it owns no users or money itself, but composes auth
- * and payments behind admin-only routes.
+ * The admin area's API: user management over its own read model of users (fed by auth's and payments'
+ * events), commands passed on to auth and payments, login-as, the impersonation audit and the carrier
+ * balance, all behind admin-only routes.
  */
 export async function buildApp(deps: AdminAppDeps): Promise<ServiceApp> {
   const app = createServiceApp({ name: 'admin', logger: deps.logger, readiness: deps.readiness ?? [] });
   await app.register(authPlugin, { publicKey: deps.jwtPublicKey, tokenState: deps.tokenState });
 
-  registerUserRoutes(app, {
-    users: createAuthUserDirectory(deps.auth),
-    balances: createPaymentsBalances(deps.payments),
-  });
+  const view = createUsersViewRepo(deps.db);
+  const audit = createAuditRepo(deps.db);
+  const users = createAuthUserDirectory(deps.auth);
+  const balances = createPaymentsBalances(deps.payments);
+
+  registerUserRoutes(app, { users, balances, view });
+  registerAuditRoutes(app, { audit });
+  registerCarrierBalanceRoutes(app, { carriers: deps.carriers });
+  registerInternalRoutes(app, { users, balances, view }, deps.internalSecret);
+
+  const bus = deps.bus;
+  if (bus) {
+    let subscriptions: Subscription[] = [];
+    app.addHook('onReady', async () => {
+      subscriptions = await followReadModels(bus, { view, audit, log: app.log });
+    });
+    app.addHook('onClose', async () => {
+      await Promise.all(subscriptions.map((s) => s.close()));
+    });
+  }
 
   followUserChanges(app, deps.userChanges, deps.tokenState);
   return app;

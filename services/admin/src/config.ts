@@ -1,3 +1,9 @@
+import {
+  CARRIERS_DESCRIPTION,
+  carrierListProblem,
+  DEFAULT_CARRIERS,
+  DEFAULT_SANDBOX_CARRIER_BALANCE,
+} from '@flatship/carriers';
 import { BaseConfig, portConfig } from '@flatship/kit';
 import { type Static, Type } from 'typebox';
 
@@ -11,6 +17,22 @@ export const AdminConfigSchema = Type.Object({
     maximum: 60_000,
     default: 5_000,
     description: 'how long a token state read from auth is trusted when no user.changed event arrives',
+  }),
+  CARRIERS: Type.Refine(
+    Type.String({ default: DEFAULT_CARRIERS, description: CARRIERS_DESCRIPTION }),
+    (v) => carrierListProblem(v) === null,
+    (v) => carrierListProblem(v) ?? '',
+  ),
+  SANDBOX_CARRIER_BALANCE: Type.Number({
+    minimum: 0,
+    maximum: 100_000_000,
+    default: DEFAULT_SANDBOX_CARRIER_BALANCE,
+    description: 'the account balance a simulated carrier reports, in dollars',
+  }),
+  USERS_VIEW_SEED_RETRY_MS: Type.Integer({
+    minimum: 1000,
+    default: 30_000,
+    description: 'how long to wait before trying again when the first fill of the user table fails',
   }),
 });
 export type AdminConfig = Static<typeof AdminConfigSchema>;

@@ -1,2 +1,3 @@
 export { type AdminAppDeps, buildApp } from './app';
 export { type AdminConfig, AdminConfigSchema } from './config';
+export { ADMIN_SCHEMA, migrations } from './db/migrations';

@@ -1,3 +1,4 @@
+import { createCarrierSet } from '@flatship/carriers';
 import {
   createAuthTokenStateFetcher,
   createBusUserChangeFeed,
@@ -7,11 +8,18 @@ import {
   createLogger,
   databaseReadiness,
   loadConfig,
+  migrate,
   runService,
+  startPeriodicJob,
 } from '@flatship/kit';
 import { createPostgresBus, migrateBus } from '@flatship/kit/bus';
+import { createAuthUserDirectory } from './adapters/auth-users';
+import { createPaymentsBalances } from './adapters/payments-balances';
 import { buildApp } from './app';
 import { AdminConfigSchema } from './config';
+import { ADMIN_SCHEMA, migrations } from './db/migrations';
+import { createUsersViewRepo } from './db/users-view-repo';
+import { seedUsersViewOnce } from './domain/seed-users-view';
 
 const BUS_SCHEMA = 'bus';
 
@@ -19,23 +27,54 @@ await runService('admin', async () => {
   const config = loadConfig(AdminConfigSchema);
   const logger = createLogger('admin', config.LOG_LEVEL);
 
-  // Admin stores nothing yet; the database is only the embedded bus, so a small pool is plenty.
-  const db = createDb(config.DATABASE_URL, BUS_SCHEMA, { max: 4, logger });
+  const db = createDb(config.DATABASE_URL, ADMIN_SCHEMA, { max: 6, logger });
+  const applied = await migrate(db, ADMIN_SCHEMA, migrations);
+  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+  // Embedded topology: the bus is a log in the same database, in its own schema.
   await migrateBus(db, BUS_SCHEMA);
   const bus = createPostgresBus({ db, schema: BUS_SCHEMA, logger });
 
   const auth = createInternalClient({ baseUrl: config.AUTH_URL, secret: config.INTERNAL_SECRET });
   const payments = createInternalClient({ baseUrl: config.PAYMENTS_URL, secret: config.INTERNAL_SECRET });
   const tokenState = createCachedTokenState(createAuthTokenStateFetcher(auth, logger), config.TOKEN_STATE_TTL_MS);
+  // Only balances are asked of the carriers here: no label is rendered, so no render threads.
+  const carriers = createCarrierSet(config.CARRIERS, {
+    renderThreads: 0,
+    sandboxBalanceCents: Math.round(config.SANDBOX_CARRIER_BALANCE * 100),
+  });
 
   const app = await buildApp({
+    db,
     logger,
     jwtPublicKey: config.JWT_PUBLIC_KEY,
+    internalSecret: config.INTERNAL_SECRET,
     auth,
     payments,
+    carriers,
     tokenState,
     userChanges: createBusUserChangeFeed(bus, logger, 'admin'),
+    bus,
     readiness: [databaseReadiness(db)],
+  });
+
+  // An install that had users before this table existed: fill it once from auth and payments; the events
+  // keep it current from then on. Tried again until it succeeds (auth or payments may still be starting).
+  const seed = startPeriodicJob({
+    intervalMs: config.USERS_VIEW_SEED_RETRY_MS,
+    runAtStart: true,
+    logger,
+    failedMessage: 'filling the user table from auth and payments failed; trying again',
+    run: async () => {
+      const ran = await seedUsersViewOnce(
+        {
+          users: createAuthUserDirectory(auth),
+          balances: createPaymentsBalances(payments),
+          view: createUsersViewRepo(db),
+        },
+        { requestId: 'users-view-seed' },
+      );
+      if (ran) logger.info('user table filled from auth and payments');
+    },
   });
 
   return {
@@ -43,6 +82,8 @@ await runService('admin', async () => {
     host: config.HOST,
     port: config.PORT,
     async close() {
+      await seed.stop();
+      await carriers.close();
       await bus.close();
       await db.destroy();
     },

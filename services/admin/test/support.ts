@@ -1,22 +1,29 @@
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { AUTH_SCHEMA, migrations as authMigrations, buildApp as buildAuth } from '@flatship/auth';
+import { createCarrierSet } from '@flatship/carriers';
 import {
   createAuthTokenStateFetcher,
   createCachedTokenState,
   createDb,
   createInternalClient,
+  createTransactor,
   type InternalClient,
   type Knex,
   migrate,
   type ServiceApp,
 } from '@flatship/kit';
+import { createOutbox, createPostgresBus, migrateBus, type Outbox, type PostgresBus } from '@flatship/kit/bus';
 import { createTestDatabase, generateTokenKeys } from '@flatship/kit/testing';
 import { buildApp as buildPayments, PAYMENTS_SCHEMA, migrations as paymentsMigrations } from '@flatship/payments';
 import type { LedgerEntriesReply, SessionUser } from '@flatship/proto';
 // The peers are started exactly as their main.ts wires them; these adapters are theirs, not copies.
 import { createArgon2Hasher } from '../../auth/src/adapters/argon2-hasher';
 import { createPaymentsMoneySummary } from '../../auth/src/adapters/payments-money-summary';
+import { createUserChangedPublisher } from '../../auth/src/db/outbox';
+import { createLedgerRepo } from '../../payments/src/db/ledger-repo';
 import { buildApp } from '../src/app';
+import { ADMIN_SCHEMA, migrations as adminMigrations } from '../src/db/migrations';
 
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789';
 export const PASSWORD = 'correct horse battery';
@@ -34,17 +41,39 @@ export interface Stack {
   payments: ServiceApp;
   authClient: InternalClient;
   paymentsClient: InternalClient;
+  /** The admin schema: the user table and the audit. */
+  adminDb: Knex;
+  /** The event bus all three share, as in the embedded topology. */
+  bus: PostgresBus;
+  keys: { publicKey: string; privateKey: string };
+  /** Relays whatever auth and payments have recorded to the bus now (the relays also run on their own). */
+  flush(): Promise<void>;
+  /** A settled deposit, as payments records one when BTCPay confirms it. */
+  deposit(userId: string, cents: number): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Real auth and payments on ephemeral ports over one test database, and the admin app in front of them. */
+/** The account balance the test carriers report, in cents. */
+export const CARRIER_BALANCE_CENTS = 4_321_00;
+
+/**
+ * Real auth and payments on ephemeral ports over one test database, their outboxes relayed to a shared
+ * bus, and the admin app in front of them, fed by that bus.
+ */
 export async function startStack(): Promise<Stack> {
   const tdb = await createTestDatabase('admin');
   const keys = generateTokenKeys();
   const authDb: Knex = createDb(tdb.url, AUTH_SCHEMA);
   const paymentsDb: Knex = createDb(tdb.url, PAYMENTS_SCHEMA);
+  const adminDb: Knex = createDb(tdb.url, ADMIN_SCHEMA);
   await migrate(authDb, AUTH_SCHEMA, authMigrations);
   await migrate(paymentsDb, PAYMENTS_SCHEMA, paymentsMigrations);
+  await migrate(adminDb, ADMIN_SCHEMA, adminMigrations);
+  await migrateBus(adminDb, 'bus');
+  const bus = createPostgresBus({ db: adminDb, schema: 'bus', pollIntervalMs: 100 });
+  const authOutbox: Outbox = createOutbox({ db: authDb, schema: AUTH_SCHEMA, bus, pollIntervalMs: 100 });
+  const paymentsOutbox: Outbox = createOutbox({ db: paymentsDb, schema: PAYMENTS_SCHEMA, bus, pollIntervalMs: 100 });
+  const stopRelays = [await authOutbox.startRelay(), await paymentsOutbox.startRelay()];
 
   let paymentsUrl = '';
   let authUrl = '';
@@ -64,7 +93,7 @@ export async function startStack(): Promise<Stack> {
     tokenTtl: '1h',
     internalSecret: INTERNAL_SECRET,
     money: createPaymentsMoneySummary(paymentsClient),
-    publishUserChanged: async () => {},
+    publishUserChanged: createUserChangedPublisher(authOutbox),
     hasher: createArgon2Hasher({ memoryCost: 1024, timeCost: 1 }),
   });
   const payments = await buildPayments({
@@ -73,16 +102,22 @@ export async function startStack(): Promise<Stack> {
     jwtPublicKey: keys.publicKey,
     internalSecret: INTERNAL_SECRET,
     tokenState: tokenStates(),
+    accountChanges: paymentsOutbox,
   });
   authUrl = await listen(auth);
   paymentsUrl = await listen(payments);
 
+  const carriers = createCarrierSet('sandbox-usps', { sandboxBalanceCents: CARRIER_BALANCE_CENTS });
   const admin = await buildApp({
+    db: adminDb,
     logger: false,
     jwtPublicKey: keys.publicKey,
+    internalSecret: INTERNAL_SECRET,
     auth: authClient,
     payments: paymentsClient,
+    carriers,
     tokenState: tokenStates(),
+    bus,
   });
   await admin.ready();
 
@@ -92,12 +127,34 @@ export async function startStack(): Promise<Stack> {
     payments,
     authClient,
     paymentsClient,
+    adminDb,
+    bus,
+    keys,
+    async deposit(userId, cents) {
+      const ledger = createLedgerRepo(paymentsDb, paymentsOutbox);
+      await createTransactor(paymentsDb).run(async (tx) => {
+        const balance = await ledger.lockAccount(userId, tx);
+        const key = `test-deposit:${randomUUID()}`;
+        await ledger.append(
+          { userId, kind: 'deposit', amountCents: cents, balanceAfterCents: balance + cents, key },
+          tx,
+        );
+      });
+    },
+    async flush() {
+      await authOutbox.flush();
+      await paymentsOutbox.flush();
+    },
     async close() {
       await admin.close();
       await auth.close();
       await payments.close();
+      for (const stop of stopRelays) await stop();
+      await carriers.close();
+      await bus.close();
       await authDb.destroy();
       await paymentsDb.destroy();
+      await adminDb.destroy();
       await tdb.drop();
     },
   };
@@ -141,4 +198,17 @@ export async function ledgerOf(s: Stack, userId: string) {
 export async function verify(s: Stack, token: string): Promise<SessionUser> {
   const res = await s.auth.inject({ url: '/api/auth/verify', headers: { token } });
   return (res.json() as { user: SessionUser }).user;
+}
+
+/** Waits until `check` passes (events travel through the bus), failing with its last error after `ms`. */
+export async function eventually<T>(check: () => Promise<T>, ms = 8000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      return await check();
+    } catch (e) {
+      if (Date.now() > until) throw e;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
 }

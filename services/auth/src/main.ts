@@ -50,7 +50,13 @@ await runService(
     const hasher = createArgon2Hasher();
     if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
       await ensureAdmin(
-        { users: createUsersRepo(db), hasher, transactor: createTransactor(db), logger },
+        {
+          users: createUsersRepo(db),
+          hasher,
+          transactor: createTransactor(db),
+          logger,
+          publishUserChanged: createUserChangedPublisher(outbox),
+        },
         { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD },
       );
     }

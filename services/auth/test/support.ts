@@ -110,7 +110,7 @@ export async function register(
 
 export async function internal(
   app: ServiceApp,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'DELETE',
   url: string,
   payload?: object,
 ): Promise<import('fastify').LightMyRequestResponse> {

@@ -30,6 +30,7 @@ export {
   courierOfService,
   createCarrierSet,
   DEFAULT_CARRIERS,
+  DEFAULT_SANDBOX_CARRIER_BALANCE,
   findCarrierByCourier,
 } from './registry';
 export {

@@ -63,4 +63,6 @@ export interface Carrier {
   readonly id: string;
   services(): CarrierService[];
   purchaseLabel(req: LabelRequest): Promise<LabelResult>;
+  /** What is left on the platform's account with the carrier, in cents: what labels can still be bought for. */
+  balance(): Promise<number>;
 }

@@ -2,6 +2,9 @@
 // into the one carrier the services talk to. Adding a carrier is a folder with its plugin plus a line in
 // `CARRIER_PLUGINS`.
 import type { Carrier, CarrierService, LabelRequest, LabelResult } from './port';
+
+export { DEFAULT_SANDBOX_CARRIER_BALANCE } from './sandbox/balance';
+
 import { sandboxUspsPlugin } from './sandbox/plugin';
 import { testParcelPlugin } from './test-parcel/plugin';
 
@@ -13,6 +16,8 @@ export interface CarrierSettings {
   latencyMs?: number;
   /** Threads rendering label PDFs; 0 renders on the calling thread. */
   renderThreads?: number;
+  /** Account balance, in cents, a simulated carrier reports (`SANDBOX_CARRIER_BALANCE`). */
+  sandboxBalanceCents?: number;
 }
 
 /** A carrier that may hold resources (render threads, connections) until closed. */
@@ -83,6 +88,8 @@ export interface CarrierSet extends ClosableCarrier {
   /** The enabled carriers' couriers, in `CARRIERS` order; the first is the default for a new order row. */
   readonly couriers: readonly string[];
   readonly carriers: readonly CarrierPlugin[];
+  /** The account balance with each enabled carrier, in cents, in `CARRIERS` order. */
+  balances(): Promise<{ id: string; name: string; balanceCents: number }[]>;
 }
 
 /** Builds the carriers named by a `CARRIERS` value (checked by `carrierListProblem`; a bad one throws). */
@@ -108,6 +115,13 @@ export function createCarrierSet(value: string, settings: CarrierSettings = {}):
     purchaseLabel(req: LabelRequest): Promise<LabelResult> {
       // A service no enabled carrier sells goes to the first, which refuses it in its own words.
       return (bySeller.get(req.serviceUid) ?? first).purchaseLabel(req);
+    },
+    async balances() {
+      const figures = await Promise.all(adapters.map((a) => a.balance()));
+      return plugins.map((p, i) => ({ id: p.id, name: p.name, balanceCents: figures[i] as number }));
+    },
+    async balance() {
+      return (await Promise.all(adapters.map((a) => a.balance()))).reduce((sum, cents) => sum + cents, 0);
     },
     async close() {
       await Promise.all(adapters.map((a) => a.close()));

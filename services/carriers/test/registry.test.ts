@@ -6,6 +6,7 @@ import {
   courierOfService,
   createCarrierSet,
   DEFAULT_CARRIERS,
+  DEFAULT_SANDBOX_CARRIER_BALANCE,
   findCarrierByCourier,
   type LabelRequest,
 } from '../src/index';
@@ -96,4 +97,25 @@ describe('carrier registry', () => {
 
 test("the default carriers' first courier is the one a new order row starts with", () => {
   expect(createCarrierSet(DEFAULT_CARRIERS).couriers[0]).toBe(DEFAULT_COURIER);
+});
+
+describe('carrier account balances', () => {
+  test('a simulated carrier reports the configured balance; the set gives each enabled carrier and the sum', async () => {
+    const set = createCarrierSet('sandbox-usps,test-parcel', { sandboxBalanceCents: 123_456 });
+    expect(await set.balances()).toEqual([
+      { id: 'sandbox-usps', name: 'USPS', balanceCents: 123_456 },
+      { id: 'test-parcel', name: 'Test Parcel', balanceCents: 123_456 },
+    ]);
+    expect(await set.balance()).toBe(246_912);
+    await set.close();
+  });
+
+  test('without a configured figure the sandbox holds the default', async () => {
+    const set = createCarrierSet(DEFAULT_CARRIERS);
+    expect(await set.balances()).toEqual([
+      { id: 'sandbox-usps', name: 'USPS', balanceCents: DEFAULT_SANDBOX_CARRIER_BALANCE * 100 },
+    ]);
+    expect(DEFAULT_SANDBOX_CARRIER_BALANCE).toBe(10_000);
+    await set.close();
+  });
 });

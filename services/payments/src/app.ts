@@ -11,6 +11,7 @@ import {
   type TokenStateSource,
   type UserChangeFeed,
 } from '@flatship/kit';
+import type { Outbox } from '@flatship/kit/bus';
 import type { UserChangedEvent } from '@flatship/proto';
 import { createDepositsRepo } from './db/deposits-repo';
 import { createLedgerRepo } from './db/ledger-repo';
@@ -35,6 +36,11 @@ export interface PaymentsAppDeps {
   /** BTCPay for deposits; without it top-ups and webhooks answer 503 and everything else works. */
   btcpay?: BtcpayDeps;
   clock?: Clock;
+  /**
+   * Where `account.changed` is recorded with every ledger entry (main.ts always gives it; the admin user
+   * table is fed by it). Without it money still moves, unannounced.
+   */
+  accountChanges?: Outbox;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -49,7 +55,7 @@ export async function buildApp(deps: PaymentsAppDeps): Promise<ServiceApp> {
   await app.register(authPlugin, { publicKey: deps.jwtPublicKey, tokenState: deps.tokenState });
 
   const domain: DomainDeps = {
-    ledger: createLedgerRepo(deps.db),
+    ledger: createLedgerRepo(deps.db, deps.accountChanges),
     deposits: createDepositsRepo(deps.db),
     transactor: createTransactor(deps.db),
     clock: deps.clock ?? systemClock,

@@ -10,7 +10,7 @@ import {
   migrate,
   runService,
 } from '@flatship/kit';
-import { createPostgresBus, migrateBus } from '@flatship/kit/bus';
+import { createOutbox, createPostgresBus, migrateBus } from '@flatship/kit/bus';
 import { createBtcpayClient } from './adapters/btcpay-client';
 import { buildApp, systemClock } from './app';
 import { btcpaySettingsOf, PaymentsConfigSchema } from './config';
@@ -34,6 +34,8 @@ await runService('payments', async () => {
   // Embedded topology: the bus is a log in the same database, in its own schema.
   await migrateBus(db, BUS_SCHEMA);
   const bus = createPostgresBus({ db, schema: BUS_SCHEMA, logger });
+  const accountChanges = createOutbox({ db, schema: PAYMENTS_SCHEMA, bus, logger });
+  const stopRelay = await accountChanges.startRelay();
 
   const auth = createInternalClient({ baseUrl: config.AUTH_URL, secret: config.INTERNAL_SECRET });
   const tokenState = createCachedTokenState(createAuthTokenStateFetcher(auth, logger), config.TOKEN_STATE_TTL_MS);
@@ -53,6 +55,7 @@ await runService('payments', async () => {
     jwtPublicKey: config.JWT_PUBLIC_KEY,
     internalSecret: config.INTERNAL_SECRET,
     tokenState,
+    accountChanges,
     userChanges: createBusUserChangeFeed(bus, logger, 'payments'),
     ...(provider && btcpaySettings ? { btcpay: { provider, webhookSecret: btcpaySettings.webhookSecret } } : {}),
   });
@@ -62,7 +65,7 @@ await runService('payments', async () => {
     const deps = {
       provider,
       deposits: createDepositsRepo(db),
-      ledger: createLedgerRepo(db),
+      ledger: createLedgerRepo(db, accountChanges),
       transactor: createTransactor(db),
       clock: systemClock,
       logger,
@@ -80,6 +83,11 @@ await runService('payments', async () => {
     port: config.PORT,
     async close() {
       await reconciler?.stop();
+      await stopRelay();
+      // Whatever committed in the last moments goes out now rather than at the next start.
+      await accountChanges
+        .flush()
+        .catch((err: unknown) => logger.warn({ err }, 'outbox not fully relayed at shutdown'));
       await bus.close();
       await db.destroy();
     },

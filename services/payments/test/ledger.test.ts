@@ -282,11 +282,12 @@ describe('POST /internal/accounts/summaries', () => {
       userIds: [userId, nobody, userId, 'not-a-uuid'],
     });
     expect(res.statusCode).toBe(200);
+    const [latest] = await t.db('ledger_entries').where({ user_id: userId }).max<{ max: string }[]>('seq as max');
     expect(res.json()).toEqual({
       summaries: [
-        { userId, balance: 200, totalDeposit: 125.5, totalSpent: 19.99 },
-        { userId: nobody, balance: 0, totalDeposit: 0, totalSpent: 0 },
-        { userId: 'not-a-uuid', balance: 0, totalDeposit: 0, totalSpent: 0 },
+        { userId, balance: 200, totalDeposit: 125.5, totalSpent: 19.99, seq: Number(latest?.max) },
+        { userId: nobody, balance: 0, totalDeposit: 0, totalSpent: 0, seq: 0 },
+        { userId: 'not-a-uuid', balance: 0, totalDeposit: 0, totalSpent: 0, seq: 0 },
       ],
     });
   });
@@ -296,6 +297,45 @@ describe('POST /internal/accounts/summaries', () => {
       userIds: Array.from({ length: 1001 }, () => randomUUID()),
     });
     expect(res.statusCode).toBe(400);
+  });
+});
+
+describe('account.changed', () => {
+  const announced = async (userId: string) =>
+    (await t.db('outbox').where({ topic: 'account.changed', key: userId }).orderBy('id').select('value')).map(
+      (r: { value: unknown }) => r.value,
+    );
+
+  test("every movement records the user's money as it now is, with a seq that grows", async () => {
+    const userId = await funded(10_000);
+    await charge(userId, 1999, 'acct-c1');
+    await refund(userId, 500, 'acct-c1');
+    await setBalance(userId, 5000);
+    const events = (await announced(userId)) as { seq: number }[];
+    expect(events).toMatchObject([
+      { userId, balanceCents: 10_000, totalDepositCents: 10_000, totalSpentCents: 0 },
+      { userId, balanceCents: 8001, totalDepositCents: 10_000, totalSpentCents: 1999 },
+      { userId, balanceCents: 8501, totalDepositCents: 10_000, totalSpentCents: 1499 },
+      { userId, balanceCents: 5000, totalDepositCents: 10_000, totalSpentCents: 1499 },
+    ]);
+    const seqs = events.map((e) => e.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(new Set(seqs).size).toBe(4);
+  });
+
+  test('a refused or replayed movement records nothing', async () => {
+    const userId = await funded(100);
+    await charge(userId, 50, 'acct-once');
+    await charge(userId, 50, 'acct-once');
+    expect((await charge(userId, 10_000)).statusCode).toBe(402);
+    expect(await announced(userId)).toHaveLength(2);
+  });
+
+  test('the relay carries it to the bus keyed by user id', async () => {
+    const userId = await funded(700);
+    expect(await t.accountChanges.flush()).toBeGreaterThan(0);
+    const messages = await t.db('bus.messages').where({ topic: 'account.changed', key: userId }).select('value');
+    expect(messages).toMatchObject([{ value: { userId, balanceCents: 700 } }]);
   });
 });
 

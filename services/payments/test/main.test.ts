@@ -65,7 +65,7 @@ test('the service migrates, answers /readyz and internal calls, and stops cleanl
     headers: { 'content-type': 'application/json', 'x-internal-secret': SECRET },
     body: JSON.stringify({ userIds: [userId] }),
   });
-  expect(await res.json()).toEqual({ summaries: [{ userId, balance: 0, totalDeposit: 0, totalSpent: 0 }] });
+  expect(await res.json()).toEqual({ summaries: [{ userId, balance: 0, totalDeposit: 0, totalSpent: 0, seq: 0 }] });
   s.child.kill('SIGTERM');
   expect(await s.exited).toBe(0);
   expect(s.logs()).toContain('migrations applied');

@@ -8,7 +8,7 @@ import {
   migrate,
   type ServiceApp,
 } from '@flatship/kit';
-import { createPostgresBus, migrateBus, type PostgresBus } from '@flatship/kit/bus';
+import { createOutbox, createPostgresBus, migrateBus, type Outbox, type PostgresBus } from '@flatship/kit/bus';
 import { createTestDatabase, generateTokenKeys } from '@flatship/kit/testing';
 import type { Role, TokenClaims, TokenState } from '@flatship/proto';
 import type { LightMyRequestResponse } from 'fastify';
@@ -39,6 +39,8 @@ export function createUserDirectory() {
 export interface TestPayments {
   app: ServiceApp;
   db: Knex;
+  /** The outbox every ledger entry records `account.changed` in. */
+  accountChanges: Outbox;
   bus: PostgresBus;
   keys: { publicKey: string; privateKey: string };
   users: ReturnType<typeof createUserDirectory>;
@@ -66,6 +68,7 @@ export async function startTestPayments(
   await migrate(db, PAYMENTS_SCHEMA, migrations);
   await migrateBus(db, 'bus');
   const bus = createPostgresBus({ db, schema: 'bus' });
+  const accountChanges = createOutbox({ db, schema: PAYMENTS_SCHEMA, bus });
   const keys = generateTokenKeys();
   const users = createUserDirectory();
   // A long TTL, so only a user.changed event can make a change visible quickly.
@@ -76,15 +79,21 @@ export async function startTestPayments(
     jwtPublicKey: keys.publicKey,
     internalSecret: INTERNAL_SECRET,
     tokenState,
+    accountChanges,
     userChanges: createBusUserChangeFeed(bus, { warn: () => {} }, 'payments-test'),
     ...(opts.btcpay ? { btcpay: opts.btcpay } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
   });
-  const repos = { ledger: createLedgerRepo(db), deposits: createDepositsRepo(db), transactor: createTransactor(db) };
+  const repos = {
+    ledger: createLedgerRepo(db, accountChanges),
+    deposits: createDepositsRepo(db),
+    transactor: createTransactor(db),
+  };
   await app.ready();
   return {
     app,
     db,
+    accountChanges,
     bus,
     keys,
     users,

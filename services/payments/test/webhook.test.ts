@@ -192,7 +192,7 @@ describe('settling', () => {
       ],
       totalCount: 1,
     });
-    expect(await summary(user.id)).toEqual({ userId: user.id, balance: 12.5, totalDeposit: 12.5, totalSpent: 0 });
+    expect(await summary(user.id)).toMatchObject({ userId: user.id, balance: 12.5, totalDeposit: 12.5, totalSpent: 0 });
   });
 
   test('an amount finer than a cent is rounded down: "0.019" credits 1 cent', async () => {

@@ -15,12 +15,16 @@ export function createPaymentsBalances(payments: InternalClient): Balances {
       return result.balanceCents;
     },
     async get(userId, ctx) {
-      const body: MoneySummariesBody = { userIds: [userId] };
+      const summaries = await this.summaries([userId], ctx);
+      return dollarsToCents(summaries.find((s) => s.userId === userId)?.balance ?? 0);
+    },
+    async summaries(userIds, ctx) {
+      const body: MoneySummariesBody = { userIds };
       const reply = await payments.request<MoneySummariesReply>('POST', '/internal/accounts/summaries', {
         body,
         requestId: ctx.requestId,
       });
-      return dollarsToCents(reply.summaries.find((s) => s.userId === userId)?.balance ?? 0);
+      return reply.summaries;
     },
   };
 }

@@ -6,4 +6,12 @@ export const MESSAGES = {
   balanceTooLarge: 'Balance must be at most $1,000,000.00',
   referralCodeRequired: 'Referral code is required',
   idempotencyKeyTooLong: 'Idempotency-Key must be at most 150 characters',
+  roleUpdated: 'User role updated successfully',
+  accessUpdated: 'User access updated successfully',
+  userDeleted: 'User deleted successfully',
+  ownRole: 'You cannot remove your own admin role',
+  ownAccess: 'You cannot block your own account',
+  ownDelete: 'You cannot delete your own account',
+  ownLoginAs: 'You cannot log in as yourself',
+  loggedInAs: (name: string) => `Logged in as ${name}`,
 } as const;

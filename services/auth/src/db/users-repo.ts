@@ -18,6 +18,7 @@ interface UserRow {
   avatar: string;
   created_at: Date;
   updated_at: Date;
+  deleted_at: Date | null;
 }
 
 const toRecord = (r: UserRow): UserRecord => ({
@@ -33,13 +34,17 @@ const toRecord = (r: UserRow): UserRecord => ({
   avatar: r.avatar,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  deletedAt: r.deleted_at,
 });
 
-export const EMAIL_UNIQUE = 'users_email_key';
+/** Emails are unique among live users only: a deleted user's email can register again. */
+export const EMAIL_UNIQUE = 'users_email_live_key';
 export const REFERRAL_CODE_UNIQUE = 'users_referral_code_upper_key';
 
 export function createUsersRepo(db: Knex): UsersRepo {
-  const q = (tx?: Tx) => (fromTx(tx) ?? db)<UserRow>('users');
+  const all = (tx?: Tx) => (fromTx(tx) ?? db)<UserRow>('users');
+  // A deleted user is, to everything but the export, not there.
+  const q = (tx?: Tx) => all(tx).whereNull('deleted_at');
   const first = (rows: UserRow[]) => (rows[0] ? toRecord(rows[0]) : null);
   const bump = (k: Knex | Knex.Transaction) => ({
     token_version: k.raw('token_version + 1'),
@@ -144,13 +149,35 @@ export function createUsersRepo(db: Knex): UsersRepo {
       const outer = fromTx(tx) ?? db;
       try {
         const rows = await outer.transaction((sp) =>
-          sp<UserRow>('users').where({ id }).update({ referral_code: code, updated_at: db.fn.now() }).returning('*'),
+          sp<UserRow>('users')
+            .where({ id })
+            .whereNull('deleted_at')
+            .update({ referral_code: code, updated_at: db.fn.now() })
+            .returning('*'),
         );
         return rows[0] ? { ok: true, user: toRecord(rows[0]) } : null;
       } catch (e) {
         if (uniqueViolation(e) === REFERRAL_CODE_UNIQUE) return { ok: false, conflict: 'referralCode' };
         throw e;
       }
+    },
+    async softDelete(id, tx) {
+      if (!isId(id)) return null;
+      return first(
+        await q(tx)
+          .where({ id })
+          .update({ deleted_at: db.fn.now(), ...bump(db) })
+          .returning('*'),
+      );
+    },
+    async exportPage(after, limit, tx) {
+      const rows = await all(tx)
+        .modify((b) => {
+          if (after) b.where('id', '>', after);
+        })
+        .orderBy('id')
+        .limit(limit);
+      return rows.map(toRecord);
     },
   };
 }

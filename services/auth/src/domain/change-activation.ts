@@ -1,7 +1,7 @@
 import type { Activation, InternalUser } from '@flatship/proto';
 import { findUserOrFail } from './find-user';
 import type { PublishUserChanged, Transactor, UsersRepo } from './ports';
-import { toInternalUser, toTokenState } from './session-user';
+import { toInternalUser, toUserChangedEvent } from './session-user';
 
 export interface ChangeActivationDeps {
   users: UsersRepo;
@@ -22,7 +22,7 @@ export async function changeActivation(
   return deps.transactor.run(async (tx) => {
     const changed = await deps.users.changeActivation(userId, activation, tx);
     if (!changed) return toInternalUser(await findUserOrFail(deps.users, userId, tx));
-    await deps.publishUserChanged(tx, toTokenState(changed));
+    await deps.publishUserChanged(tx, toUserChangedEvent(changed));
     return toInternalUser(changed);
   });
 }

@@ -1,7 +1,7 @@
 import type { InternalUser, Role } from '@flatship/proto';
 import { findUserOrFail } from './find-user';
 import type { PublishUserChanged, Transactor, UsersRepo } from './ports';
-import { toInternalUser, toTokenState } from './session-user';
+import { toInternalUser, toUserChangedEvent } from './session-user';
 
 export interface ChangeRoleDeps {
   users: UsersRepo;
@@ -18,7 +18,7 @@ export async function changeRole(deps: ChangeRoleDeps, userId: string, role: Rol
   return deps.transactor.run(async (tx) => {
     const changed = await deps.users.changeRole(userId, role, tx);
     if (!changed) return toInternalUser(await findUserOrFail(deps.users, userId, tx));
-    await deps.publishUserChanged(tx, toTokenState(changed));
+    await deps.publishUserChanged(tx, toUserChangedEvent(changed));
     return toInternalUser(changed);
   });
 }

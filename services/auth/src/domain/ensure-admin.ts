@@ -1,12 +1,15 @@
 import { insertUserWithReferralCode } from './insert-user';
-import type { DomainLogger, PasswordHasher, Transactor, UsersRepo } from './ports';
+import type { DomainLogger, PasswordHasher, PublishUserChanged, Transactor, UsersRepo } from './ports';
 import { assertValidEmail, assertValidPassword, normaliseEmail } from './rules';
+import { toUserChangedEvent } from './session-user';
 
 export interface EnsureAdminDeps {
   users: UsersRepo;
   hasher: PasswordHasher;
   transactor: Transactor;
   logger: DomainLogger;
+  /** Without it the admin is still created; read models then learn of them from their seed. */
+  publishUserChanged?: PublishUserChanged;
   newReferralCode?: () => string;
 }
 
@@ -37,11 +40,12 @@ export async function ensureAdmin(
         deps.logger.error({ email }, 'ADMIN_EMAIL belongs to an existing non-admin account; no admin was created');
         return 'email-taken';
       }
-      await insertUserWithReferralCode(
+      const admin = await insertUserWithReferralCode(
         deps,
         { name: ADMIN_NAME, email, passwordHash, role: 'admin', activation: 'allow', referredBy: null },
         tx,
       );
+      await deps.publishUserChanged?.(tx, toUserChangedEvent(admin));
       deps.logger.info({ email }, 'admin account created');
       return 'created';
     },

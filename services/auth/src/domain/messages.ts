@@ -35,4 +35,6 @@ export const MESSAGES = {
   countryNotUs: 'Only US addresses are supported',
   referralCodeFormat: 'Referral code must be 1 to 32 letters or digits',
   referralCodeTaken: 'This referral code is already in use',
+  loginAsAdmin: 'You cannot log in as another admin',
+  loginAsBlocked: 'This user is blocked. Allow their access before logging in as them.',
 } as const;

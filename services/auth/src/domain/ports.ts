@@ -17,6 +17,8 @@ export interface UserRecord {
   avatar: string;
   createdAt: Date;
   updatedAt: Date;
+  /** Set once the user is deleted; such a user is kept for the books but found by nothing but the export. */
+  deletedAt: Date | null;
 }
 
 export interface NewUser {
@@ -53,6 +55,10 @@ export interface UsersRepo {
   hasAdmin(tx?: Tx): Promise<boolean>;
   /** Replaces the user's referral code; null when the user is missing, a conflict when another user has it. */
   setReferralCode(id: string, code: string, tx?: Tx): Promise<SetReferralCodeResult | null>;
+  /** Marks the user deleted and bumps the token version; null when missing or already deleted. */
+  softDelete(id: string, tx?: Tx): Promise<UserRecord | null>;
+  /** Every user, deleted ones too, in id order, after `after`. */
+  exportPage(after: string | undefined, limit: number, tx?: Tx): Promise<UserRecord[]>;
 }
 
 export type SetReferralCodeResult = { ok: true; user: UserRecord } | { ok: false; conflict: 'referralCode' };

@@ -2,14 +2,16 @@ import { AppError } from '@flatship/kit';
 import type { SessionUser } from '@flatship/proto';
 import { insertUserWithReferralCode } from './insert-user';
 import { MESSAGES } from './messages';
-import type { PasswordHasher, SignToken, UsersRepo } from './ports';
+import type { PasswordHasher, PublishUserChanged, SignToken, Transactor, UsersRepo } from './ports';
 import { type RegistrationInput, validateRegistration } from './rules';
-import { claimsFor, toSessionUser } from './session-user';
+import { claimsFor, toSessionUser, toUserChangedEvent } from './session-user';
 
 export interface RegisterUserDeps {
   users: UsersRepo;
   hasher: PasswordHasher;
   signToken: SignToken;
+  transactor: Transactor;
+  publishUserChanged: PublishUserChanged;
   newReferralCode?: () => string;
 }
 
@@ -31,13 +33,15 @@ export async function registerUser(
   }
 
   const passwordHash = await deps.hasher.hash(valid.password);
-  const user = await insertUserWithReferralCode(deps, {
-    name: valid.name,
-    email: valid.email,
-    passwordHash,
-    role: 'user',
-    activation: 'allow',
-    referredBy,
+  // Announced in the same transaction, so read models of other services learn of every user.
+  const user = await deps.transactor.run(async (tx) => {
+    const inserted = await insertUserWithReferralCode(
+      deps,
+      { name: valid.name, email: valid.email, passwordHash, role: 'user', activation: 'allow', referredBy },
+      tx,
+    );
+    await deps.publishUserChanged(tx, toUserChangedEvent(inserted));
+    return inserted;
   });
   // A brand-new user has no deposits or spending, so payments need not be asked.
   return { token: deps.signToken(claimsFor(user)), user: toSessionUser(user) };

@@ -1,4 +1,11 @@
-import type { InternalUser, SessionUser, TokenClaims, TokenState } from '@flatship/proto';
+import type {
+  ExportedUser,
+  InternalUser,
+  SessionUser,
+  TokenClaims,
+  TokenState,
+  UserChangedEvent,
+} from '@flatship/proto';
 import type { MoneySummary, MoneySummarySource, UserRecord } from './ports';
 
 const NO_MONEY: MoneySummary = { balance: 0, totalDeposit: 0, totalSpent: 0 };
@@ -38,4 +45,27 @@ export function toTokenState(user: UserRecord): TokenState {
 
 export function claimsFor(user: UserRecord): TokenClaims {
   return { sub: user.id, role: user.role, ver: user.tokenVersion };
+}
+
+/** What `user.changed` carries: the token state and the profile as it is now (or that the user is deleted). */
+export function toUserChangedEvent(user: UserRecord): UserChangedEvent {
+  return {
+    ...toTokenState(user),
+    ...(user.deletedAt ? { deleted: true } : {}),
+    name: user.name,
+    email: user.email,
+    avatar: user.avatar,
+    referralCode: user.referralCode,
+    referredBy: user.referredBy,
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
+  };
+}
+
+export function toExportedUser(user: UserRecord): ExportedUser {
+  return {
+    ...toInternalUser(user),
+    updatedAt: user.updatedAt.toISOString(),
+    deletedAt: user.deletedAt ? user.deletedAt.toISOString() : null,
+  };
 }

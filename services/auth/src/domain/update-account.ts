@@ -12,7 +12,7 @@ import type {
   UsersRepo,
 } from './ports';
 import { assertValidName, assertValidPassword } from './rules';
-import { claimsFor, loadSessionUser, toTokenState } from './session-user';
+import { claimsFor, loadSessionUser, toUserChangedEvent } from './session-user';
 
 export interface UpdateAccountDeps {
   users: UsersRepo;
@@ -46,7 +46,17 @@ export async function updateAccount(
 
   let updated: UserRecord;
   if (newPassword === null) {
-    updated = (await deps.users.updateName(userId, name)) ?? user;
+    if (name === user.name) {
+      updated = user;
+    } else {
+      // The name shows in the admin user table: announced, though no token changes.
+      updated = await deps.transactor.run(async (tx) => {
+        const renamed = await deps.users.updateName(userId, name, tx);
+        if (!renamed) throw new AppError('USER_NOT_FOUND', MESSAGES.userNotFound);
+        await deps.publishUserChanged(tx, toUserChangedEvent(renamed));
+        return renamed;
+      });
+    }
   } else {
     if (!input.currentPassword) {
       throw new AppError('VALIDATION_FAILED', MESSAGES.currentPasswordRequired);
@@ -60,7 +70,7 @@ export async function updateAccount(
       await deps.users.updateName(userId, name, tx);
       const changed = await deps.users.updatePassword(userId, passwordHash, tx);
       if (!changed) throw new AppError('USER_NOT_FOUND', MESSAGES.userNotFound);
-      await deps.publishUserChanged(tx, toTokenState(changed));
+      await deps.publishUserChanged(tx, toUserChangedEvent(changed));
       return changed;
     });
   }

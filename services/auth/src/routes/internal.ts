@@ -2,16 +2,23 @@ import { requireInternal, type ServiceApp } from '@flatship/kit';
 import {
   IdSchema,
   InternalUserSchema,
+  LoginAsTokenBodySchema,
+  LoginAsTokenReplySchema,
   SetActivationBodySchema,
   SetReferralCodeBodySchema,
   SetRoleBodySchema,
   TokenStateSchema,
+  UsersExportQuerySchema,
+  UsersExportReplySchema,
 } from '@flatship/proto';
 import { Type } from 'typebox';
 import { changeActivation } from '../domain/change-activation';
 import { changeRole } from '../domain/change-role';
+import { deleteUser } from '../domain/delete-user';
 import { getTokenState } from '../domain/get-token-state';
 import { getUser } from '../domain/get-user';
+import { issueLoginAsToken } from '../domain/issue-login-as-token';
+import { toExportedUser } from '../domain/session-user';
 import { setReferralCode } from '../domain/set-referral-code';
 import type { DomainDeps } from './deps';
 
@@ -55,5 +62,29 @@ export function registerInternalRoutes(app: ServiceApp, deps: DomainDeps, intern
       schema: { params: IdParamsSchema, body: SetReferralCodeBodySchema, response: { 200: InternalUserSchema } },
     },
     (request) => setReferralCode(deps, request.params.id, request.body.referralCode),
+  );
+
+  // Before '/internal/users/:id', which would otherwise read "export" as an id.
+  app.get(
+    '/internal/users/export',
+    { onRequest, schema: { querystring: UsersExportQuerySchema, response: { 200: UsersExportReplySchema } } },
+    async (request) => {
+      const page = await deps.users.exportPage(request.query.after, request.query.limit ?? 1000);
+      return { users: page.map(toExportedUser) };
+    },
+  );
+
+  app.delete('/internal/users/:id', { onRequest, schema: { params: IdParamsSchema } }, async (request, reply) => {
+    await deleteUser(deps, request.params.id);
+    return reply.status(204).send();
+  });
+
+  app.post(
+    '/internal/users/:id/login-as-token',
+    {
+      onRequest,
+      schema: { params: IdParamsSchema, body: LoginAsTokenBodySchema, response: { 200: LoginAsTokenReplySchema } },
+    },
+    (request) => issueLoginAsToken(deps, request.params.id, request.body.adminId),
   );
 }

@@ -20,5 +20,6 @@ export const sandboxUspsPlugin: CarrierPlugin = {
       failureRate: settings.failureRate,
       latencyMs: settings.latencyMs,
       renderThreads: settings.renderThreads,
+      balanceCents: settings.sandboxBalanceCents,
     }),
 };

@@ -3,6 +3,7 @@ import { createInlineRenderer, createRenderPool, type LabelRenderer, RenderThrea
 import type { Carrier, CarrierService, LabelAddress, LabelRequest, LabelResult } from '../port';
 import { isValidMailerId } from '../usps/impb';
 import { findUspsService, USPS_SERVICES } from '../usps/services';
+import { DEFAULT_SANDBOX_CARRIER_BALANCE } from './balance';
 import { isSandboxFailureKey, sandboxTrackingNumber } from './tracking';
 
 export interface SandboxCarrierOptions {
@@ -25,6 +26,8 @@ export interface SandboxCarrierOptions {
   renderThreads?: number;
   /** A renderer to use instead of the one `renderThreads` would create; the carrier's `close()` closes it. */
   renderer?: LabelRenderer;
+  /** The simulated account balance, in cents (default: `DEFAULT_SANDBOX_CARRIER_BALANCE` dollars). */
+  balanceCents?: number;
 }
 
 export interface SandboxCarrier extends Carrier {
@@ -140,6 +143,8 @@ export function createSandboxCarrier(opts: SandboxCarrierOptions = {}): SandboxC
       }
       return { ok: true, trackingNumber, serviceUid: service.uid, pdf };
     },
+
+    balance: async () => opts.balanceCents ?? DEFAULT_SANDBOX_CARRIER_BALANCE * 100,
 
     close: () => renderer.close(),
   };

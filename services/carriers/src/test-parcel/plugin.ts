@@ -8,5 +8,5 @@ export const testParcelPlugin: CarrierPlugin = {
   name: 'Test Parcel',
   amazon: { carrierCode: 'Other', carrierName: 'Test Parcel' },
   services: TEST_PARCEL_SERVICES,
-  create: () => createTestParcelCarrier(),
+  create: (settings) => createTestParcelCarrier({ balanceCents: settings.sandboxBalanceCents }),
 };

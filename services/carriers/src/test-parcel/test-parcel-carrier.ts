@@ -1,6 +1,7 @@
 import { createPdf, pdfReady } from '../label/pdf';
 import type { CarrierService, LabelRequest, LabelResult } from '../port';
 import type { ClosableCarrier } from '../registry';
+import { DEFAULT_SANDBOX_CARRIER_BALANCE } from '../sandbox/balance';
 import { digitsFromKey } from '../sandbox/key-hash';
 
 /** The smallest carrier there can be: one service, a number from the key, a one-page PDF. Off unless configured. */
@@ -14,7 +15,8 @@ export const TEST_PARCEL_SERVICES: readonly CarrierService[] = [
   },
 ];
 
-export function createTestParcelCarrier(): ClosableCarrier {
+export function createTestParcelCarrier(opts: { balanceCents?: number } = {}): ClosableCarrier {
+  const balanceCents = opts.balanceCents ?? DEFAULT_SANDBOX_CARRIER_BALANCE * 100;
   return {
     id: 'test-parcel',
     services: () => TEST_PARCEL_SERVICES.map((s) => ({ ...s })),
@@ -44,6 +46,7 @@ export function createTestParcelCarrier(): ClosableCarrier {
       }).getBuffer();
       return { ok: true, trackingNumber, serviceUid: service.uid, pdf };
     },
+    balance: async () => balanceCents,
     close: async () => {},
   };
 }

@@ -1,5 +1,7 @@
 import type { Knex } from '@flatship/kit';
 import { fromTx } from '@flatship/kit';
+import type { Outbox } from '@flatship/kit/bus';
+import { type AccountChangedEvent, TOPICS } from '@flatship/proto';
 import type { AccountTotals, LedgerEntryRecord, LedgerKind, LedgerRepo, NewLedgerEntry, Tx } from '../domain/ports';
 
 interface EntryRow {
@@ -36,7 +38,37 @@ const isKeyViolation = (e: unknown) => {
   return err.code === '23505' && err.constraint === IDEMPOTENCY_KEY_UNIQUE;
 };
 
-export function createLedgerRepo(db: Knex): LedgerRepo {
+/**
+ * The user's money after the latest movement, read inside the movement's transaction (the account row is
+ * locked), so the figure and its seq belong together.
+ */
+async function accountNow(trx: Knex.Transaction, userId: string): Promise<AccountChangedEvent> {
+  const result = await trx.raw(
+    `select a.balance_cents,
+       coalesce(sum(e.amount_cents) filter (where e.kind = 'deposit'), 0) as deposit_cents,
+       coalesce(-sum(e.amount_cents) filter (where e.kind = 'label_charge'), 0)
+         - coalesce(sum(e.amount_cents) filter (where e.kind = 'label_refund'), 0) as spent_cents,
+       coalesce(max(e.seq), 0) as seq
+     from accounts a left join ledger_entries e on e.user_id = a.user_id
+     where a.user_id = ?
+     group by a.balance_cents`,
+    [userId],
+  );
+  const row = result.rows[0] as { balance_cents: string; deposit_cents: string; spent_cents: string; seq: string };
+  return {
+    userId,
+    balanceCents: Number(row.balance_cents),
+    totalDepositCents: Number(row.deposit_cents),
+    totalSpentCents: Number(row.spent_cents),
+    seq: Number(row.seq),
+  };
+}
+
+/**
+ * Ledger entries and account balances. Given an outbox, every entry appended also records
+ * `account.changed` (the user's money as it now is) in the same transaction.
+ */
+export function createLedgerRepo(db: Knex, accountChanges?: Outbox): LedgerRepo {
   const on = (tx?: Tx) => fromTx(tx) ?? db;
   const needTx = (tx: Tx) => {
     const trx = fromTx(tx);
@@ -82,6 +114,10 @@ export function createLedgerRepo(db: Knex): LedgerRepo {
           if (Number((account as { balance_cents: string } | undefined)?.balance_cents) !== entry.balanceAfterCents) {
             throw new Error(`account balance of ${entry.userId} does not match its ledger entry`);
           }
+          if (accountChanges) {
+            const event = await accountNow(sp, entry.userId);
+            await accountChanges.add(sp, TOPICS.accountChanged, [{ key: entry.userId, value: event }]);
+          }
           return inserted as EntryRow;
         });
         return { ok: true, entry: toRecord(row) };
@@ -109,7 +145,16 @@ export function createLedgerRepo(db: Knex): LedgerRepo {
           depositCents: 0,
           chargedCents: 0,
           refundedCents: 0,
+          seq: 0,
         });
+      }
+      const seqs = (await db('ledger_entries')
+        .whereIn('user_id', userIds)
+        .groupBy('user_id')
+        .select('user_id', db.raw('max(seq) as seq'))) as { user_id: string; seq: string }[];
+      for (const s of seqs) {
+        const t = result.get(s.user_id);
+        if (t) t.seq = Number(s.seq);
       }
       const sums = (await db('ledger_entries')
         .whereIn('user_id', userIds)

@@ -16,6 +16,7 @@ export async function getMoneySummaries(deps: { ledger: LedgerRepo }, userIds: s
       balance: centsToDollars(t?.balanceCents ?? 0),
       totalDeposit: centsToDollars(t?.depositCents ?? 0),
       totalSpent: centsToDollars((t?.chargedCents ?? 0) - (t?.refundedCents ?? 0)),
+      seq: t?.seq ?? 0,
     };
   });
 }

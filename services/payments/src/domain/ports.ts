@@ -56,6 +56,8 @@ export interface AccountTotals {
   depositCents: number;
   chargedCents: number;
   refundedCents: number;
+  /** The seq of the latest ledger entry (0 for none): later figures have a higher one. */
+  seq: number;
 }
 
 export interface DepositRecord {

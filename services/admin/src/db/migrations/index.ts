@@ -1,0 +1,8 @@
+import type { Migration } from '@flatship/kit';
+import { createUsersView } from './0001-users-view';
+import { createAudit } from './0002-audit';
+
+export { ADMIN_SCHEMA } from './schema';
+
+/** Applied in this order, each once; never edit one that has shipped, add the next. */
+export const migrations: Migration[] = [createUsersView, createAudit];

@@ -1,0 +1,53 @@
+import type { EventBus, Subscription } from '@flatship/kit/bus';
+import {
+  AccountChangedEventSchema,
+  ImpersonationActionEventSchema,
+  TOPICS,
+  UserChangedEventSchema,
+} from '@flatship/proto';
+import { Value } from 'typebox/value';
+import type { AuditRepo } from './db/audit-repo';
+import { moneyFromEvent, profileFromEvent, type UsersViewRepo } from './db/users-view-repo';
+
+/** Shared by every replica: each event is applied once, by whichever replica holds its partition. */
+export const USERS_VIEW_GROUP = 'admin-users-view';
+export const AUDIT_GROUP = 'admin-audit';
+
+export interface ReadModelDeps {
+  view: Pick<UsersViewRepo, 'applyProfiles' | 'applyAccess' | 'applyMoney'>;
+  audit: Pick<AuditRepo, 'record'>;
+  log: { warn(obj: object, msg?: string): void };
+}
+
+/**
+ * Feeds admin's read models from the bus: the user table from `user.changed` (auth) and `account.changed`
+ * (payments), the impersonation audit from `impersonation.action` (gateway). Every write is guarded (by
+ * `updatedAt`, by `seq`, by a unique index), so redelivery and late events change nothing wrongly.
+ */
+export async function followReadModels(bus: Pick<EventBus, 'subscribe'>, deps: ReadModelDeps): Promise<Subscription[]> {
+  const skip = (topic: string, key: string) => deps.log.warn({ topic, key }, `ignoring malformed ${topic} event`);
+  const users = await bus.subscribe({
+    group: USERS_VIEW_GROUP,
+    topics: [TOPICS.userChanged, TOPICS.accountChanged],
+    handler: async (msg) => {
+      if (msg.topic === TOPICS.userChanged) {
+        if (!Value.Check(UserChangedEventSchema, msg.value)) return skip(msg.topic, msg.key);
+        const profile = profileFromEvent(msg.value);
+        if (profile) await deps.view.applyProfiles([profile]);
+        else await deps.view.applyAccess(msg.value.id, msg.value.role, msg.value.activation);
+        return;
+      }
+      if (!Value.Check(AccountChangedEventSchema, msg.value)) return skip(msg.topic, msg.key);
+      await deps.view.applyMoney([moneyFromEvent(msg.value)]);
+    },
+  });
+  const audit = await bus.subscribe({
+    group: AUDIT_GROUP,
+    topics: [TOPICS.impersonationAction],
+    handler: async (msg) => {
+      if (!Value.Check(ImpersonationActionEventSchema, msg.value)) return skip(msg.topic, msg.key);
+      await deps.audit.record(msg.value);
+    },
+  });
+  return [users, audit];
+}
