@@ -17,7 +17,8 @@ import { readRunFile } from './helpers';
 const hasStack = ['services/auth/src/main.ts', 'gateway/src/main.ts'].every((p) => existsSync(join(REPO_ROOT, p)));
 const buildWeb = existsSync(join(REPO_ROOT, 'web', 'dist', 'index.html')) ? 'never' : 'auto';
 
-const CALLERS = ['anonymous', 'user', 'friend', 'admin', 'blocked'] as const;
+/** `impersonating`: an admin signed in as a plain user through Login As; the token is the user's, not an admin's. */
+const CALLERS = ['anonymous', 'user', 'friend', 'admin', 'blocked', 'impersonating'] as const;
 type Caller = (typeof CALLERS)[number];
 /**
  * 'ok': admitted (whatever the route then answers, short of a server error); a number: refused for who the caller
@@ -35,14 +36,21 @@ const ACCESS_CODES = new Set([
 type Access = Record<Caller, Cell>;
 
 // The kinds of access a route grants, and what each caller gets.
-const PUBLIC: Access = { anonymous: 'ok', user: 'ok', friend: 'ok', admin: 'ok', blocked: 'ok' };
-const SIGNED_IN: Access = { anonymous: 401, user: 'ok', friend: 'ok', admin: 'ok', blocked: 401 };
+const PUBLIC: Access = { anonymous: 'ok', user: 'ok', friend: 'ok', admin: 'ok', blocked: 'ok', impersonating: 'ok' };
+const SIGNED_IN: Access = {
+  anonymous: 401,
+  user: 'ok',
+  friend: 'ok',
+  admin: 'ok',
+  blocked: 401,
+  impersonating: 'ok',
+};
 /** A path or body naming another user: only an admin may. */
-const OTHERS: Access = { anonymous: 401, user: 403, friend: 403, admin: 'ok', blocked: 401 };
+const OTHERS: Access = { anonymous: 401, user: 403, friend: 403, admin: 'ok', blocked: 401, impersonating: 403 };
 /** The Invites page: friends and admins (spec doc 1 §6). */
-const FRIENDS: Access = { anonymous: 401, user: 403, friend: 'ok', admin: 'ok', blocked: 401 };
+const FRIENDS: Access = { anonymous: 401, user: 403, friend: 'ok', admin: 'ok', blocked: 401, impersonating: 403 };
 /** Guest top-ups: the spec's guest path exists, and asks everyone to sign in. */
-const NOBODY: Access = { anonymous: 401, user: 401, friend: 401, admin: 401, blocked: 401 };
+const NOBODY: Access = { anonymous: 401, user: 401, friend: 401, admin: 401, blocked: 401, impersonating: 401 };
 const ADMINS: Access = OTHERS;
 
 interface Ids {
@@ -156,7 +164,8 @@ const TABLE: Row[] = [
   ...ownAndOthers('/api/invite/referral/:userId', 'GET'),
   { method: 'GET', route: '/api/invite/:userId', params: (i) => ({ userId: i.me }), access: FRIENDS },
   { method: 'GET', route: '/api/invite/:userId', params: (i) => ({ userId: i.other }), access: OTHERS },
-  // admin: user management
+  // admin: user management (ids nobody has, so an admitted call changes nothing)
+  { method: 'GET', route: '/api/auth/users', query: 'limit=1', access: ADMINS },
   {
     method: 'POST',
     route: '/api/auth/users/details/:id',
@@ -164,6 +173,24 @@ const TABLE: Row[] = [
     body: () => ({ balance: 1 }),
     access: ADMINS,
   },
+  {
+    method: 'POST',
+    route: '/api/auth/users/role/:id',
+    params: (i) => ({ id: i.ghost }),
+    body: () => ({ user_role: 'friend' }),
+    access: ADMINS,
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/users/activation/:id',
+    params: (i) => ({ id: i.ghost }),
+    body: () => ({ activation: 'block' }),
+    access: ADMINS,
+  },
+  { method: 'DELETE', route: '/api/auth/users/:id', params: (i) => ({ id: i.ghost }), access: ADMINS },
+  { method: 'POST', route: '/api/auth/login-as-user/:id', params: (i) => ({ id: i.ghost }), access: ADMINS },
+  { method: 'GET', route: '/api/auth/api/balance', access: ADMINS },
+  { method: 'GET', route: '/api/admin/audit', access: ADMINS },
   // payments
   { method: 'POST', route: '/api/payment/webhook/btcpay', body: () => ({}), access: PUBLIC },
   { method: 'GET', route: '/api/payment/top-up/guest', access: NOBODY },
@@ -333,12 +360,17 @@ describe.skipIf(!hasStack)('authorisation matrix', () => {
     await internal(`/internal/users/${blocked.id}/activation`, { activation: 'block' });
     tokens.admin = await login(stack.adminEmail, stack.adminPassword);
     tokens.anonymous = null;
+    const helped = await register('helped');
+    const loginAs = await json(`/api/auth/login-as-user/${helped.id}`, { method: 'POST', token: tokens.admin });
+    if (loginAs.status !== 200) throw new Error(`login-as: ${loginAs.status} ${JSON.stringify(loginAs.body)}`);
+    tokens.impersonating = String(loginAs.body?.token);
     const admin = await json('/api/auth/verify', { token: tokens.admin });
     Object.assign(idOf, {
       anonymous: randomUUID(),
       user: user.id,
       friend: friend.id,
       blocked: blocked.id,
+      impersonating: helped.id,
       admin: String((admin.body?.user as { _id?: string } | undefined)?._id),
     });
 
