@@ -6,6 +6,7 @@ export const TOPICS = {
   labelRequested: 'label.requested',
   bulkProgress: 'bulk.progress',
   labelPurchased: 'label.purchased',
+  labelRefunded: 'label.refunded',
   userChanged: 'user.changed',
 } as const;
 export type Topic = (typeof TOPICS)[keyof typeof TOPICS];
@@ -29,3 +30,15 @@ export const LabelPurchasedEventSchema = Type.Object({
   createdAt: Type.String(),
 });
 export type LabelPurchasedEvent = Static<typeof LabelPurchasedEventSchema>;
+
+/**
+ * label.refunded, keyed by user id: a purchased label given back (voided by an admin), so figures built from
+ * label.purchased stop counting it. Price in cents, as charged.
+ */
+export const LabelRefundedEventSchema = Type.Object({
+  userId: Type.String(),
+  labelId: Type.String(),
+  priceCents: Type.Integer(),
+  refundedAt: Type.String(),
+});
+export type LabelRefundedEvent = Static<typeof LabelRefundedEventSchema>;

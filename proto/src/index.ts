@@ -15,6 +15,7 @@ export * from './numbers';
 export * from './orders-api';
 export * from './payments-api';
 export * from './pricing-api';
+export * from './rankings-api';
 export * from './realtime';
 export * from './skus-api';
 export * from './text';

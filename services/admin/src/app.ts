@@ -6,12 +6,16 @@ import {
   type InternalClient,
   type ReadinessCheck,
   type ServiceApp,
+  subscribeWhileOpen,
   type TokenStateSource,
   type UserChangeFeed,
 } from '@flatship/kit';
 import type { UserChangedEvent } from '@flatship/proto';
 import { createAuthUserDirectory } from './adapters/auth-users';
 import { createPaymentsBalances } from './adapters/payments-balances';
+import type { LabelEventFeed } from './adapters/rankings-label-events';
+import type { RankingsStore } from './domain/rankings/ports';
+import { registerRankingRoutes } from './routes/rankings';
 import { registerUserRoutes } from './routes/users';
 
 export interface AdminAppDeps {
@@ -25,6 +29,10 @@ export interface AdminAppDeps {
   /** `user.changed` events. Without them a revoked token still works until its cache entry expires. */
   userChanges?: UserChangeFeed;
   readiness?: ReadinessCheck[];
+  /** The rankings read model, and the label events that keep it current (followed while the app is open). */
+  rankings: RankingsStore;
+  labelEvents?: LabelEventFeed;
+  now?: () => Date;
 }
 
 /**
@@ -35,10 +43,14 @@ export async function buildApp(deps: AdminAppDeps): Promise<ServiceApp> {
   const app = createServiceApp({ name: 'admin', logger: deps.logger, readiness: deps.readiness ?? [] });
   await app.register(authPlugin, { publicKey: deps.jwtPublicKey, tokenState: deps.tokenState });
 
+  const users = createAuthUserDirectory(deps.auth);
   registerUserRoutes(app, {
-    users: createAuthUserDirectory(deps.auth),
+    users,
     balances: createPaymentsBalances(deps.payments),
   });
+  registerRankingRoutes(app, { rankings: deps.rankings, users, ...(deps.now ? { now: deps.now } : {}) });
+  const labelEvents = deps.labelEvents;
+  if (labelEvents) subscribeWhileOpen(app, { subscribe: () => labelEvents.subscribe() }, () => {});
 
   followUserChanges(app, deps.userChanges, deps.tokenState);
   return app;

@@ -7,11 +7,15 @@ import {
   createLogger,
   databaseReadiness,
   loadConfig,
+  migrate,
   runService,
 } from '@flatship/kit';
 import { createPostgresBus, migrateBus } from '@flatship/kit/bus';
+import { createRankingsLabelEventFeed } from './adapters/rankings-label-events';
 import { buildApp } from './app';
 import { AdminConfigSchema } from './config';
+import { ADMIN_SCHEMA, migrations } from './db/migrations';
+import { createRankingsStore } from './db/rankings-repo';
 
 const BUS_SCHEMA = 'bus';
 
@@ -19,11 +23,14 @@ await runService('admin', async () => {
   const config = loadConfig(AdminConfigSchema);
   const logger = createLogger('admin', config.LOG_LEVEL);
 
-  // Admin stores nothing yet; the database is only the embedded bus, so a small pool is plenty.
-  const db = createDb(config.DATABASE_URL, BUS_SCHEMA, { max: 4, logger });
+  // Admin keeps read models of its own (rankings) next to the embedded bus.
+  const db = createDb(config.DATABASE_URL, ADMIN_SCHEMA, { max: 6, logger });
+  const applied = await migrate(db, ADMIN_SCHEMA, migrations);
+  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   await migrateBus(db, BUS_SCHEMA);
   const bus = createPostgresBus({ db, schema: BUS_SCHEMA, logger });
 
+  const rankings = createRankingsStore(db);
   const auth = createInternalClient({ baseUrl: config.AUTH_URL, secret: config.INTERNAL_SECRET });
   const payments = createInternalClient({ baseUrl: config.PAYMENTS_URL, secret: config.INTERNAL_SECRET });
   const tokenState = createCachedTokenState(createAuthTokenStateFetcher(auth, logger), config.TOKEN_STATE_TTL_MS);
@@ -35,6 +42,8 @@ await runService('admin', async () => {
     payments,
     tokenState,
     userChanges: createBusUserChangeFeed(bus, logger, 'admin'),
+    rankings,
+    labelEvents: createRankingsLabelEventFeed(bus, rankings, logger),
     readiness: [databaseReadiness(db)],
   });
 

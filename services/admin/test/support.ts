@@ -17,6 +17,9 @@ import type { LedgerEntriesReply, SessionUser } from '@flatship/proto';
 import { createArgon2Hasher } from '../../auth/src/adapters/argon2-hasher';
 import { createPaymentsMoneySummary } from '../../auth/src/adapters/payments-money-summary';
 import { buildApp } from '../src/app';
+import { ADMIN_SCHEMA, migrations as adminMigrations } from '../src/db/migrations';
+import { createRankingsStore } from '../src/db/rankings-repo';
+import type { RankingsStore } from '../src/domain/rankings/ports';
 
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789';
 export const PASSWORD = 'correct horse battery';
@@ -34,17 +37,22 @@ export interface Stack {
   payments: ServiceApp;
   authClient: InternalClient;
   paymentsClient: InternalClient;
+  adminDb: Knex;
+  rankings: RankingsStore;
   close(): Promise<void>;
 }
 
 /** Real auth and payments on ephemeral ports over one test database, and the admin app in front of them. */
-export async function startStack(): Promise<Stack> {
+export async function startStack(opts: { now?: () => Date } = {}): Promise<Stack> {
   const tdb = await createTestDatabase('admin');
   const keys = generateTokenKeys();
   const authDb: Knex = createDb(tdb.url, AUTH_SCHEMA);
   const paymentsDb: Knex = createDb(tdb.url, PAYMENTS_SCHEMA);
   await migrate(authDb, AUTH_SCHEMA, authMigrations);
   await migrate(paymentsDb, PAYMENTS_SCHEMA, paymentsMigrations);
+  const adminDb: Knex = createDb(tdb.url, ADMIN_SCHEMA);
+  await migrate(adminDb, ADMIN_SCHEMA, adminMigrations);
+  const rankings = createRankingsStore(adminDb);
 
   let paymentsUrl = '';
   let authUrl = '';
@@ -83,6 +91,8 @@ export async function startStack(): Promise<Stack> {
     auth: authClient,
     payments: paymentsClient,
     tokenState: tokenStates(),
+    rankings,
+    ...(opts.now ? { now: opts.now } : {}),
   });
   await admin.ready();
 
@@ -92,12 +102,15 @@ export async function startStack(): Promise<Stack> {
     payments,
     authClient,
     paymentsClient,
+    adminDb,
+    rankings,
     async close() {
       await admin.close();
       await auth.close();
       await payments.close();
       await authDb.destroy();
       await paymentsDb.destroy();
+      await adminDb.destroy();
       await tdb.drop();
     },
   };
