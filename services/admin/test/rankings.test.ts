@@ -183,3 +183,31 @@ test('a user who no longer exists still ranks, without a name', async () => {
     expect.objectContaining({ userId: ghost, userName: '', userEmail: '', userRole: null, activation: null }),
   ]);
 });
+
+test('any window, read as whole years, months and edge days, agrees with its day-by-day chart', async () => {
+  const eve = await register(s, 'Eve Ellis');
+  const days = ['2024-12-31', '2025-01-01', '2025-02-28', '2025-03-01', '2025-12-31', '2026-01-01', '2026-03-15'];
+  await s.rankings.record(days.map((d, i) => bought(eve, `${d}T12:00:00Z`, 100 * (i + 1))));
+  const windows: [string, string][] = [
+    ['2024-12-31', '2026-03-15'],
+    ['2025-01-01', '2025-12-31'],
+    ['2025-01-02', '2025-12-31'],
+    ['2025-02-28', '2025-03-01'],
+    ['2025-03-01', '2026-01-01'],
+    ['2024-01-01', '2026-03-14'],
+  ];
+  for (const [start, end] of windows) {
+    const body = await ok(`?period=custom&startDate=${start}&endDate=${end}&limit=100`);
+    const chart = body.daily.reduce((n, d) => n + d.labels, 0);
+    const chartRevenue = Math.round(body.daily.reduce((n, d) => n + d.revenue, 0) * 100) / 100;
+    expect([start, end, body.summary.totalLabels, body.summary.totalRevenue]).toEqual([
+      start,
+      end,
+      chart,
+      chartRevenue,
+    ]);
+    const eveRow = body.rankings.find((r) => r.userName === 'Eve Ellis');
+    const expected = days.filter((d) => d >= start && d <= end).length;
+    expect(eveRow?.labelCount ?? 0).toBe(expected);
+  }
+});

@@ -19,6 +19,7 @@ interface DayRow {
 
 const key = (userId: string, day: string) => `${userId}|${day}`;
 const monthOf = (day: string) => `${day.slice(0, 7)}-01`;
+const yearOf = (day: string) => `${day.slice(0, 4)}-01-01`;
 
 export function createRankingsStore(db: Knex): RankingsStore {
   return {
@@ -61,32 +62,33 @@ export function createRankingsStore(db: Knex): RankingsStore {
     },
 
     async figures(window, opts) {
-      const parts = splitWindow(window);
       const order = opts.order === 'asc' ? 'asc' : 'desc';
-      const column = { labels: 'labels', revenue: 'revenue_cents', name: 'labels' }[opts.by];
+      const sortColumn = { labels: 'labels', revenue: 'revenue_cents', name: 'labels' }[opts.by];
+      const cover = coverWindow(window);
+      const parts: string[] = [];
+      const bindings: string[] = [];
+      for (const [level, table, column] of LEVELS) {
+        for (const [from, to] of cover[level]) {
+          parts.push(
+            `select user_id, labels, revenue_cents, first_at, last_at from ${table} where ${column} >= ?::date and ${column} < ?::date`,
+          );
+          bindings.push(from, to);
+        }
+      }
       const { rows } = await db.raw(
-        `with parts as (
-           select user_id, labels, revenue_cents, first_at, last_at from rankings_user_months
-             where month >= ?::date and month < ?::date
-           union all
-           select user_id, labels, revenue_cents, first_at, last_at from rankings_user_days
-             where day >= ?::date and day < ?::date
-           union all
-           select user_id, labels, revenue_cents, first_at, last_at from rankings_user_days
-             where day >= ?::date and day <= ?::date
-         ), per_user as (
+        `with per_user as (
            select user_id, sum(labels)::bigint as labels, sum(revenue_cents)::bigint as revenue_cents,
                   min(first_at) as first_at, max(last_at) as last_at
-             from parts group by user_id
+             from (${parts.join(' union all ')}) as parts group by user_id
          )
          select user_id, labels, revenue_cents, first_at, last_at,
                 count(*) over () as unique_users,
                 sum(labels) over () as total_labels,
                 sum(revenue_cents) over () as total_revenue_cents
            from per_user
-          order by ${column} ${order}, first_at asc, user_id asc
+          order by ${sortColumn} ${order}, first_at asc, user_id asc
           limit ?`,
-        [parts.monthsFrom, parts.monthsTo, window.start, parts.headTo, parts.tailFrom, window.end, opts.limit],
+        [...bindings, opts.limit],
       );
       const first = rows[0];
       const totals: RankingTotals = first
@@ -123,34 +125,57 @@ export function createRankingsStore(db: Knex): RankingsStore {
   };
 }
 
+const LEVELS = [
+  ['years', 'rankings_user_years', 'year'],
+  ['months', 'rankings_user_months', 'month'],
+  ['days', 'rankings_user_days', 'day'],
+] as const;
+
+type Range = [from: string, to: string];
+
 /**
- * The window as its whole calendar months (read from the monthly sums) and the days before and after them
- * (read from the daily sums). Without a whole month inside, every day is read from the daily sums.
+ * The window as half-open ranges of whole calendar years, whole calendar months and single days that cover it
+ * exactly, preferring the largest. A window with an open end (it ends today) may take its last month or year
+ * whole, since nothing is bought after today.
  */
-export function splitWindow(window: RankingWindow): {
-  monthsFrom: string;
-  monthsTo: string;
-  headTo: string;
-  tailFrom: string;
-} {
-  const start = new Date(`${window.start}T00:00:00Z`);
-  const end = new Date(`${window.end}T00:00:00Z`);
-  const firstMonth =
-    start.getUTCDate() === 1 ? start : new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
-  const dayAfterEnd = new Date(end.getTime() + 86_400_000);
-  // The first day of the month after the last whole month.
-  const monthsEnd = new Date(Date.UTC(dayAfterEnd.getUTCFullYear(), dayAfterEnd.getUTCMonth(), 1));
-  const iso = (d: Date) => d.toISOString().slice(0, 10);
-  if (monthsEnd <= firstMonth) {
-    // No whole month: the head covers everything and neither the months nor the tail match anything.
-    return {
-      monthsFrom: iso(firstMonth),
-      monthsTo: iso(firstMonth),
-      headTo: iso(dayAfterEnd),
-      tailFrom: iso(dayAfterEnd),
-    };
+export function coverWindow(window: RankingWindow): { years: Range[]; months: Range[]; days: Range[] } {
+  const DAY = 86_400_000;
+  const iso = (d: number) => new Date(d).toISOString().slice(0, 10);
+  const yearStart = (t: number) => Date.UTC(new Date(t).getUTCFullYear(), 0, 1);
+  const monthStart = (t: number) => Date.UTC(new Date(t).getUTCFullYear(), new Date(t).getUTCMonth(), 1);
+  const nextYear = (t: number) => Date.UTC(new Date(t).getUTCFullYear() + 1, 0, 1);
+  const nextMonth = (t: number) => Date.UTC(new Date(t).getUTCFullYear(), new Date(t).getUTCMonth() + 1, 1);
+  const ceilYear = (t: number) => (yearStart(t) === t ? t : nextYear(t));
+  const ceilMonth = (t: number) => (monthStart(t) === t ? t : nextMonth(t));
+
+  const out = { years: [] as Range[], months: [] as Range[], days: [] as Range[] };
+  const start = Date.parse(`${window.start}T00:00:00Z`);
+  const end = Date.parse(`${window.end}T00:00:00Z`) + DAY;
+  const open = window.openEnd === true;
+
+  // Whole months, then single days, of a segment [a, b).
+  const monthsAndDays = (a: number, b: number, openEnd: boolean) => {
+    if (a >= b) return;
+    const m0 = ceilMonth(a);
+    const m1 = openEnd ? ceilMonth(b) : monthStart(b);
+    if (m0 < m1) {
+      out.months.push([iso(m0), iso(m1)]);
+      if (a < m0) out.days.push([iso(a), iso(m0)]);
+      if (m1 < b) out.days.push([iso(m1), iso(b)]);
+    } else {
+      out.days.push([iso(a), iso(b)]);
+    }
+  };
+  const y0 = ceilYear(start);
+  const y1 = open ? ceilYear(end) : yearStart(end);
+  if (y0 < y1) {
+    out.years.push([iso(y0), iso(y1)]);
+    monthsAndDays(start, y0, false);
+    monthsAndDays(y1, end, false);
+  } else {
+    monthsAndDays(start, end, open);
   }
-  return { monthsFrom: iso(firstMonth), monthsTo: iso(monthsEnd), headTo: iso(firstMonth), tailFrom: iso(monthsEnd) };
+  return out;
 }
 
 /** Recomputes the given users' days from their facts, moves the change into the day totals, and redoes their months. */
@@ -221,12 +246,30 @@ async function rebuildUserDays(trx: Knex.Transaction, pairs: { userId: string; d
       group by p.month, d.user_id`,
     [mUsers, mMonths],
   );
+
+  const years = new Map<string, { userId: string; year: string }>();
+  for (const p of pairs) years.set(key(p.userId, yearOf(p.day)), { userId: p.userId, year: yearOf(p.day) });
+  const yUsers = [...years.values()].map((y) => y.userId);
+  const yYears = [...years.values()].map((y) => y.year);
+  await trx.raw(
+    `delete from rankings_user_years y using unnest(?::text[], ?::date[]) as p(user_id, year)
+      where y.user_id = p.user_id and y.year = p.year`,
+    [yUsers, yYears],
+  );
+  await trx.raw(
+    `insert into rankings_user_years (year, user_id, labels, revenue_cents, first_at, last_at)
+     select p.year, m.user_id, sum(m.labels), sum(m.revenue_cents), min(m.first_at), max(m.last_at)
+       from rankings_user_months m join unnest(?::text[], ?::date[]) as p(user_id, year)
+         on m.user_id = p.user_id and m.month >= p.year and m.month < p.year + interval '1 year'
+      group by p.year, m.user_id`,
+    [yUsers, yYears],
+  );
 }
 
 /** Rebuilds every sum from the label facts, e.g. after facts were loaded in bulk. */
 export async function rebuildRankings(db: Knex): Promise<void> {
   await db.transaction(async (trx) => {
-    await trx.raw('truncate rankings_user_days, rankings_user_months, rankings_days');
+    await trx.raw('truncate rankings_user_days, rankings_user_months, rankings_user_years, rankings_days');
     await trx.raw(`
       insert into rankings_user_days (day, user_id, labels, revenue_cents, first_at, last_at)
       select day, user_id, count(*), sum(price_cents), min(purchased_at), max(purchased_at)
@@ -236,10 +279,14 @@ export async function rebuildRankings(db: Knex): Promise<void> {
       select date_trunc('month', day)::date, user_id, sum(labels), sum(revenue_cents), min(first_at), max(last_at)
         from rankings_user_days group by 1, 2`);
     await trx.raw(`
+      insert into rankings_user_years (year, user_id, labels, revenue_cents, first_at, last_at)
+      select date_trunc('year', month)::date, user_id, sum(labels), sum(revenue_cents), min(first_at), max(last_at)
+        from rankings_user_months group by 1, 2`);
+    await trx.raw(`
       insert into rankings_days (day, labels, revenue_cents)
       select day, sum(labels), sum(revenue_cents) from rankings_user_days group by day`);
   });
-  await db.raw('analyze rankings_user_days, rankings_user_months, rankings_days');
+  await db.raw('analyze rankings_user_days, rankings_user_months, rankings_user_years, rankings_days');
 }
 
 export type { LabelFact };

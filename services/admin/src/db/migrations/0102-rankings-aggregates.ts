@@ -1,10 +1,11 @@
 import type { Migration } from '@flatship/kit';
 
 /**
- * What a ranking sums: each user's labels that still count (not refunded) and their revenue per UTC day and
- * per calendar month, and every user's per day (the chart). A period is its whole months from the monthly
- * rows and the days at its edges from the daily rows, so a year reads some 60,000 rows, not a million labels.
- * All are derived from `rankings_label_facts` and can be rebuilt from it.
+ * What a ranking sums: each user's labels that still count (not refunded) and their revenue per UTC day, per
+ * calendar month and per calendar year, and every user's per day (the chart). A period is read as its whole
+ * years, then its whole months, then the days at its edges; a period that ends today reads the current month
+ * or year row as a whole (nothing is bought after today). So this year or this month reads one row per user,
+ * not a million labels. All are derived from `rankings_label_facts` and can be rebuilt from it.
  */
 export const createRankingsAggregates: Migration = {
   name: '0102_rankings_aggregates',
@@ -12,6 +13,7 @@ export const createRankingsAggregates: Migration = {
     for (const [table, column] of [
       ['rankings_user_days', 'day'],
       ['rankings_user_months', 'month'],
+      ['rankings_user_years', 'year'],
     ] as const) {
       await db.raw(`
         create table ${table} (

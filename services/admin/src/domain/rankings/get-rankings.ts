@@ -29,12 +29,14 @@ export async function getRankings(
   const limit = query.limit ?? RANKINGS_DEFAULT_QUERY.limit;
   const sort = query.sort ?? RANKINGS_DEFAULT_QUERY.sort;
   const order = query.order ?? RANKINGS_DEFAULT_QUERY.order;
-  const window = resolvePeriod(period, deps.now?.() ?? new Date(), query);
+  const now = deps.now?.() ?? new Date();
+  const window = resolvePeriod(period, now, query);
+  const openEnd = window.end >= now.toISOString().slice(0, 10);
 
   // Labels per day is labels over a fixed number of days, so it ranks exactly as labels do.
   const by = sort === 'revenue' ? 'revenue' : sort === 'name' ? 'name' : 'labels';
   const [{ users, totals }, days] = await Promise.all([
-    deps.rankings.figures(window, { by, order: sort === 'name' ? 'desc' : order, limit }),
+    deps.rankings.figures({ ...window, openEnd }, { by, order: sort === 'name' ? 'desc' : order, limit }),
     deps.rankings.days(window),
   ]);
 

@@ -7,6 +7,8 @@ export type LabelFact =
 export interface RankingWindow {
   start: string;
   end: string;
+  /** True when the window ends today or later: nothing exists after its end, so its last month and year may be read whole. */
+  openEnd?: boolean;
 }
 
 export interface RankingUserFigures {
