@@ -2,6 +2,7 @@ import type { SagaIterator } from 'redux-saga';
 import { all, fork } from 'redux-saga/effects';
 import { accountSaga } from '../features/account/account-saga';
 import { addressSaga } from '../features/addresses/address-saga';
+import { orderLabelsSaga } from '../features/admin/order-labels/order-labels-saga';
 import { rankingsSaga } from '../features/admin/rankings/rankings-saga';
 import { authSaga } from '../features/auth/auth-saga';
 import { batchOrdersSaga } from '../features/batch-orders/batch-orders-saga';
@@ -29,5 +30,6 @@ export function* rootSaga(): SagaIterator {
     fork(bulkProgressSaga),
     fork(socketSaga),
     fork(rankingsSaga),
+    fork(orderLabelsSaga),
   ]);
 }

@@ -5,6 +5,7 @@ import { AccountPage } from '../features/account/account-page';
 import { AddressPage } from '../features/addresses/address-page';
 import { AdminComingSoonPage, AdminDashboardPage, AdminLayout } from '../features/admin/admin-layout';
 import { AdminSampleDashboard } from '../features/admin/admin-sample-dashboard';
+import { OrderLabelsPage } from '../features/admin/order-labels/order-labels-page';
 import { RankingsPage } from '../features/admin/rankings/rankings-page';
 import { AuthLayout } from '../features/auth/auth-layout';
 import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
@@ -122,6 +123,7 @@ export const routes: RouteObject[] = [
           { index: true, element: <Navigate to="dashboard" replace /> },
           { path: 'dashboard', element: <AdminDashboardPage /> },
           { path: 'user-volume-rankings', element: <RankingsPage /> },
+          { path: 'order-label-management', element: <OrderLabelsPage /> },
           { path: '*', element: <AdminComingSoonPage /> },
         ],
       },
