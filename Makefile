@@ -15,6 +15,7 @@ help:
 	@echo "make test    run every test: lint, typecheck, web build, unit, integration and browser tests"
 	@echo "make lint    format and lint check (Biome)"
 	@echo "make bench   bulk-order benchmark on the embedded stack (RUNS=3 ROWS=1000); prints figures, not part of make test"
+	@echo "make bench-rankings   user volume rankings over 1,000,000 labels; prints the month and year query times"
 
 # npm dependencies, installed when missing or when the lockfile changed: exactly
 # the locked versions (`npm ci`), never a fresh resolution. The lockfile has every
