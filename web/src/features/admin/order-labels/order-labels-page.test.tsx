@@ -139,6 +139,22 @@ describe('Order label management page', () => {
     expect(queries[3]?.get('userId')).toBe(USER);
   });
 
+  it('opens on one user’s labels and bulk orders from ?userId=', async () => {
+    const queries = handlers(() => [label(1)]);
+    const bulkQueries: URLSearchParams[] = [];
+    server.use(
+      http.get(api('orders/admin/bulk-orders'), ({ request }) => {
+        bulkQueries.push(new URL(request.url).searchParams);
+        return HttpResponse.json({ bulkOrders: [], totalCount: 0, page: 1, limit: 25 });
+      }),
+    );
+    renderApp(`/admin/order-label-management?userId=${USER}`, { token: 'good-token' });
+    expect(await screen.findByText('Receiver 1')).toBeInTheDocument();
+    expect(queries[0]?.get('userId')).toBe(USER);
+    expect(bulkQueries[0]?.get('userId')).toBe(USER);
+    expect(screen.getByLabelText('User ID')).toHaveValue(USER);
+  });
+
   it('refunds a label after confirmation and shows it void', async () => {
     handlers(() => [label(1)]);
     const refunds: string[] = [];

@@ -6,6 +6,7 @@ import {
   type BulkStatus,
 } from '@flatship/proto';
 import { type FormEvent, useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { formatDateTime, formatMoney } from '../../../app/format';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import type { RootState } from '../../../app/store';
@@ -125,9 +126,11 @@ function labelColumns(
   ];
 }
 
-function LabelsTab({ onRefund }: { onRefund: (label: AdminLabelRow) => void }) {
+function LabelsTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) => void; userId: string | null }) {
   const dispatch = useAppDispatch();
-  const { labels, labelFilters, services, refunding } = useAppSelector(selectOrderLabels);
+  const { labels, labelFilters: stored, services, refunding } = useAppSelector(selectOrderLabels);
+  // Opened for one user (from the rankings), the filters are that user alone.
+  const labelFilters: LabelFilters = userId ? { userId } : stored;
   const [form, setForm] = useState<Required<Record<keyof LabelFilters, string>>>({
     userId: labelFilters.userId ?? '',
     from: labelFilters.from ?? '',
@@ -248,9 +251,10 @@ function BulkOrderFiles({ order }: { order: AdminBulkOrderRow }) {
   );
 }
 
-function BulkOrdersTab({ onRefund }: { onRefund: (label: AdminLabelRow) => void }) {
+function BulkOrdersTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) => void; userId: string | null }) {
   const dispatch = useAppDispatch();
-  const { bulkOrders, bulkFilters, openOrderId, orderRows, refunding } = useAppSelector(selectOrderLabels);
+  const { bulkOrders, bulkFilters: stored, openOrderId, orderRows, refunding } = useAppSelector(selectOrderLabels);
+  const bulkFilters: BulkFilters = userId ? { userId } : stored;
   const [form, setForm] = useState<Required<Record<keyof BulkFilters, string>>>({
     userId: bulkFilters.userId ?? '',
     from: bulkFilters.from ?? '',
@@ -369,12 +373,15 @@ export function OrderLabelsPage() {
   const dispatch = useAppDispatch();
   const [tab, setTab] = useState<'labels' | 'bulk'>('labels');
   const [confirming, setConfirming] = useState<AdminLabelRow | null>(null);
+  // `?userId=` opens the page on one user's labels and bulk orders.
+  const [params] = useSearchParams();
+  const userId = params.get('userId');
 
   useEffect(() => {
-    dispatch(labelsRequested({}));
-    dispatch(bulkOrdersRequested({}));
+    dispatch(labelsRequested(userId ? { filters: { userId } } : {}));
+    dispatch(bulkOrdersRequested(userId ? { filters: { userId } } : {}));
     dispatch(servicesRequested());
-  }, [dispatch]);
+  }, [dispatch, userId]);
 
   return (
     <section className="card order-labels" aria-labelledby="order-labels-heading">
@@ -388,7 +395,11 @@ export function OrderLabelsPage() {
         </button>
       </div>
       <div role="tabpanel">
-        {tab === 'labels' ? <LabelsTab onRefund={setConfirming} /> : <BulkOrdersTab onRefund={setConfirming} />}
+        {tab === 'labels' ? (
+          <LabelsTab key={userId} onRefund={setConfirming} userId={userId} />
+        ) : (
+          <BulkOrdersTab key={userId} onRefund={setConfirming} userId={userId} />
+        )}
       </div>
       <ConfirmDialog
         isOpen={confirming !== null}

@@ -81,6 +81,10 @@ describe('User volume rankings page', () => {
     const cells = within(first as HTMLElement)
       .getAllByRole('cell')
       .map((c) => c.textContent);
+    expect(within(first as HTMLElement).getByRole('link', { name: 'User 1' })).toHaveAttribute(
+      'href',
+      '/admin/order-label-management?userId=u-1',
+    );
     expect(cells).toEqual([
       '1',
       'User 1user1@example.com',

@@ -7,6 +7,7 @@ import {
   type RankingSort,
 } from '@flatship/proto';
 import { type ChangeEvent, useEffect } from 'react';
+import { Link } from 'react-router';
 import { formatDateTime, formatMoney } from '../../../app/format';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import type { RootState } from '../../../app/store';
@@ -214,7 +215,13 @@ export function RankingsPage() {
                 <tr key={r.userId}>
                   <td>{i + 1}</td>
                   <td>
-                    <span className="rankings__name">{r.userName || 'Deleted user'}</span>
+                    <Link
+                      className="rankings__name"
+                      to={`/admin/order-label-management?userId=${encodeURIComponent(r.userId)}`}
+                      title="Open this user's labels"
+                    >
+                      {r.userName || 'Deleted user'}
+                    </Link>
                     <span className="rankings__email">{r.userEmail}</span>
                   </td>
                   <td>{r.userRole ?? ''}</td>
