@@ -8,13 +8,14 @@ NODE_MODULES_STAMP := node_modules/.install-stamp
 # Browser end-to-end tests drive Debian's Chromium; label tests render PDFs with poppler.
 SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core
 
-.PHONY: help install start test lint typecheck build system-deps bench
+.PHONY: help install start test lint typecheck build system-deps bench bench-rankings
 
 help:
 	@echo "make start   run the whole product on embedded defaults and print its URL (Ctrl-C stops it)"
 	@echo "make test    run every test: lint, typecheck, web build, unit, integration and browser tests"
 	@echo "make lint    format and lint check (Biome)"
 	@echo "make bench   bulk-order benchmark on the embedded stack (RUNS=3 ROWS=1000); prints figures, not part of make test"
+	@echo "make bench-rankings   user volume rankings over 1,000,000 labels; prints the month and year query times"
 
 # npm dependencies, installed when missing or when the lockfile changed: exactly
 # the locked versions (`npm ci`), never a fresh resolution. The lockfile has every
@@ -54,6 +55,10 @@ RUNS ?= 3
 ROWS ?= 1000
 bench: install
 	node --import tsx infra/bench/bulk/run.ts --runs $(RUNS) --rows $(ROWS)
+
+# User volume rankings over 1,000,000 labels in the admin read model; prints the month and year query times.
+bench-rankings: install
+	node --import tsx infra/bench/rankings.ts
 
 build: install
 	npm run build -w web

@@ -58,6 +58,10 @@ export const ERROR_STATUS = {
   ORDERS_IN_PROGRESS: 409,
   /** An Idempotency-Key sent again with a different request body. */
   ORDERS_IDEMPOTENCY_KEY_REUSED: 422,
+  /** A label an admin refunds that was refunded before. */
+  ORDERS_LABEL_ALREADY_REFUNDED: 409,
+  /** A label an admin refunds that was never bought (pending or failed). */
+  ORDERS_LABEL_NOT_REFUNDABLE: 409,
   ADDRESS_INVALID: 400,
   ADDRESS_ID_TAKEN: 409,
   ADDRESS_NOT_FOUND: 404,

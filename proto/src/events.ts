@@ -6,6 +6,7 @@ export const TOPICS = {
   labelRequested: 'label.requested',
   bulkProgress: 'bulk.progress',
   labelPurchased: 'label.purchased',
+  labelRefunded: 'label.refunded',
   userChanged: 'user.changed',
   accountChanged: 'account.changed',
   impersonationAction: 'impersonation.action',
@@ -71,3 +72,15 @@ export const ImpersonationActionEventSchema = Type.Object({
   at: Type.String(),
 });
 export type ImpersonationActionEvent = Static<typeof ImpersonationActionEventSchema>;
+
+/**
+ * label.refunded, keyed by user id: a purchased label given back (voided by an admin), so figures built from
+ * label.purchased stop counting it. Price in cents, as charged.
+ */
+export const LabelRefundedEventSchema = Type.Object({
+  userId: Type.String(),
+  labelId: Type.String(),
+  priceCents: Type.Integer(),
+  refundedAt: Type.String(),
+});
+export type LabelRefundedEvent = Static<typeof LabelRefundedEventSchema>;

@@ -1,4 +1,5 @@
 export * from './addresses-api';
+export * from './admin-orders-api';
 export * from './admin-users-api';
 export * from './auth-api';
 export * from './body-limits';
@@ -15,6 +16,7 @@ export * from './numbers';
 export * from './orders-api';
 export * from './payments-api';
 export * from './pricing-api';
+export * from './rankings-api';
 export * from './realtime';
 export * from './skus-api';
 export * from './text';

@@ -61,7 +61,13 @@ export const OrderListItemSchema = Type.Object({
   _id: Type.String(),
   courier: Type.String(),
   service_name: Type.String(),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('completed'), Type.Literal('cancelled')]),
+  /** void: bought, then refunded by an admin because it was never used. */
+  status: Type.Union([
+    Type.Literal('pending'),
+    Type.Literal('completed'),
+    Type.Literal('cancelled'),
+    Type.Literal('void'),
+  ]),
   sender: Type.Object({ sender_name: Type.String() }),
   receiver: Type.Object({ receiver_name: Type.String() }),
   tracking_number: Type.String(),

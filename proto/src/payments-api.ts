@@ -44,6 +44,8 @@ export const RefundBodySchema = Type.Object({
   key: Type.String({ minLength: 1, maxLength: 200 }),
   chargeKey: Type.String({ minLength: 1, maxLength: 200 }),
   memo: Type.Optional(MultilineString({ maxLength: 500 })),
+  /** The admin who gave the charge back (an admin voiding an unused label); absent for automatic refunds. */
+  adminId: Type.Optional(IdSchema),
 });
 export type RefundBody = Static<typeof RefundBodySchema>;
 

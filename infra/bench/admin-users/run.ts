@@ -1,6 +1,6 @@
 import { randomUUID, sign } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { ADMIN_SCHEMA, buildApp, migrations } from '@flatship/admin';
+import { ADMIN_SCHEMA, buildApp, createRankingsStore, migrations } from '@flatship/admin';
 import { createCarrierSet } from '@flatship/carriers';
 import { createCachedTokenState, createDb, createInternalClient, migrate } from '@flatship/kit';
 import type { AdminUsersReply, TokenState } from '@flatship/proto';
@@ -63,6 +63,7 @@ const app = await buildApp({
   auth: unused,
   payments: unused,
   carriers,
+  rankings: createRankingsStore(db),
   tokenState: createCachedTokenState(async (id) => (id === adminState.id ? adminState : null), 60_000),
 });
 await app.ready();

@@ -9,17 +9,21 @@ import {
   type ServiceApp,
   type TokenStateSource,
   type UserChangeFeed,
+  whileOpen,
 } from '@flatship/kit';
-import type { EventBus, Subscription } from '@flatship/kit/bus';
+import type { EventBus } from '@flatship/kit/bus';
 import type { UserChangedEvent } from '@flatship/proto';
 import { createAuthUserDirectory } from './adapters/auth-users';
 import { createPaymentsBalances } from './adapters/payments-balances';
+import type { LabelEventFeed } from './adapters/rankings-label-events';
 import { createAuditRepo } from './db/audit-repo';
 import { createUsersViewRepo } from './db/users-view-repo';
+import type { RankingsStore } from './domain/rankings/ports';
 import { followReadModels } from './read-models';
 import { registerAuditRoutes } from './routes/audit';
 import { type CarrierAccounts, registerCarrierBalanceRoutes } from './routes/carrier-balance';
 import { registerInternalRoutes } from './routes/internal';
+import { registerRankingRoutes } from './routes/rankings';
 import { registerUserRoutes } from './routes/users';
 
 export interface AdminAppDeps {
@@ -40,6 +44,10 @@ export interface AdminAppDeps {
   /** The bus the read models are fed from; subscribed once the app is ready, closed with it. */
   bus?: Pick<EventBus, 'subscribe'>;
   readiness?: ReadinessCheck[];
+  /** The rankings read model, and the label events that keep it current (followed while the app is open). */
+  rankings: RankingsStore;
+  labelEvents?: LabelEventFeed;
+  now?: () => Date;
 }
 
 /**
@@ -59,18 +67,13 @@ export async function buildApp(deps: AdminAppDeps): Promise<ServiceApp> {
   registerUserRoutes(app, { users, balances, view });
   registerAuditRoutes(app, { audit });
   registerCarrierBalanceRoutes(app, { carriers: deps.carriers });
+  registerRankingRoutes(app, { rankings: deps.rankings, users, ...(deps.now ? { now: deps.now } : {}) });
   registerInternalRoutes(app, { users, balances, view }, deps.internalSecret);
 
   const bus = deps.bus;
-  if (bus) {
-    let subscriptions: Subscription[] = [];
-    app.addHook('onReady', async () => {
-      subscriptions = await followReadModels(bus, { view, audit, log: app.log });
-    });
-    app.addHook('onClose', async () => {
-      await Promise.all(subscriptions.map((s) => s.close()));
-    });
-  }
+  if (bus) whileOpen(app, () => followReadModels(bus, { view, audit, log: app.log }));
+  const labelEvents = deps.labelEvents;
+  if (labelEvents) whileOpen(app, () => labelEvents.subscribe());
 
   followUserChanges(app, deps.userChanges, deps.tokenState);
   return app;

@@ -15,9 +15,11 @@ import {
 import { createPostgresBus, migrateBus } from '@flatship/kit/bus';
 import { createAuthUserDirectory } from './adapters/auth-users';
 import { createPaymentsBalances } from './adapters/payments-balances';
+import { createRankingsLabelEventFeed } from './adapters/rankings-label-events';
 import { buildApp } from './app';
 import { AdminConfigSchema } from './config';
 import { ADMIN_SCHEMA, migrations } from './db/migrations';
+import { createRankingsStore } from './db/rankings-repo';
 import { createUsersViewRepo } from './db/users-view-repo';
 import { seedUsersViewOnce } from './domain/seed-users-view';
 
@@ -27,13 +29,14 @@ await runService('admin', async () => {
   const config = loadConfig(AdminConfigSchema);
   const logger = createLogger('admin', config.LOG_LEVEL);
 
+  // Admin keeps read models of its own (the user table, the audit, rankings) next to the embedded bus.
   const db = createDb(config.DATABASE_URL, ADMIN_SCHEMA, { max: 6, logger });
   const applied = await migrate(db, ADMIN_SCHEMA, migrations);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
-  // Embedded topology: the bus is a log in the same database, in its own schema.
   await migrateBus(db, BUS_SCHEMA);
   const bus = createPostgresBus({ db, schema: BUS_SCHEMA, logger });
 
+  const rankings = createRankingsStore(db);
   const auth = createInternalClient({ baseUrl: config.AUTH_URL, secret: config.INTERNAL_SECRET });
   const payments = createInternalClient({ baseUrl: config.PAYMENTS_URL, secret: config.INTERNAL_SECRET });
   const tokenState = createCachedTokenState(createAuthTokenStateFetcher(auth, logger), config.TOKEN_STATE_TTL_MS);
@@ -54,6 +57,8 @@ await runService('admin', async () => {
     tokenState,
     userChanges: createBusUserChangeFeed(bus, logger, 'admin'),
     bus,
+    rankings,
+    labelEvents: createRankingsLabelEventFeed(bus, rankings, logger),
     readiness: [databaseReadiness(db)],
   });
 

@@ -24,6 +24,8 @@ import { createUserChangedPublisher } from '../../auth/src/db/outbox';
 import { createLedgerRepo } from '../../payments/src/db/ledger-repo';
 import { buildApp } from '../src/app';
 import { ADMIN_SCHEMA, migrations as adminMigrations } from '../src/db/migrations';
+import { createRankingsStore } from '../src/db/rankings-repo';
+import type { RankingsStore } from '../src/domain/rankings/ports';
 
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789';
 export const PASSWORD = 'correct horse battery';
@@ -43,6 +45,7 @@ export interface Stack {
   paymentsClient: InternalClient;
   /** The admin schema: the user table and the audit. */
   adminDb: Knex;
+  rankings: RankingsStore;
   /** The event bus all three share, as in the embedded topology. */
   bus: PostgresBus;
   keys: { publicKey: string; privateKey: string };
@@ -60,7 +63,7 @@ export const CARRIER_BALANCE_CENTS = 4_321_00;
  * Real auth and payments on ephemeral ports over one test database, their outboxes relayed to a shared
  * bus, and the admin app in front of them, fed by that bus.
  */
-export async function startStack(): Promise<Stack> {
+export async function startStack(opts: { now?: () => Date } = {}): Promise<Stack> {
   const tdb = await createTestDatabase('admin');
   const keys = generateTokenKeys();
   const authDb: Knex = createDb(tdb.url, AUTH_SCHEMA);
@@ -74,6 +77,7 @@ export async function startStack(): Promise<Stack> {
   const authOutbox: Outbox = createOutbox({ db: authDb, schema: AUTH_SCHEMA, bus, pollIntervalMs: 100 });
   const paymentsOutbox: Outbox = createOutbox({ db: paymentsDb, schema: PAYMENTS_SCHEMA, bus, pollIntervalMs: 100 });
   const stopRelays = [await authOutbox.startRelay(), await paymentsOutbox.startRelay()];
+  const rankings = createRankingsStore(adminDb);
 
   let paymentsUrl = '';
   let authUrl = '';
@@ -118,6 +122,8 @@ export async function startStack(): Promise<Stack> {
     carriers,
     tokenState: tokenStates(),
     bus,
+    rankings,
+    ...(opts.now ? { now: opts.now } : {}),
   });
   await admin.ready();
 
@@ -145,6 +151,7 @@ export async function startStack(): Promise<Stack> {
       await authOutbox.flush();
       await paymentsOutbox.flush();
     },
+    rankings,
     async close() {
       await admin.close();
       await auth.close();

@@ -6,23 +6,35 @@ export interface EventFeed<E> {
   subscribe(onEvent: (event: E) => Promise<void> | void): Promise<{ close(): Promise<void> }>;
 }
 
+interface Closeable {
+  close(): Promise<void>;
+}
+
 /**
- * Subscribes `onEvent` to `feed` once the app is ready, and closes the
- * subscription when the app closes: building an app opens nothing, and a
- * closed app takes no more events.
+ * Opens what `open` gives (subscriptions, consumers) once the app is ready, and closes it when the app
+ * closes: building an app opens nothing, and a closed app takes no more events.
  */
+export function whileOpen(
+  app: Pick<FastifyInstance, 'addHook'>,
+  open: () => Promise<Closeable | readonly Closeable[]>,
+): void {
+  let held: readonly Closeable[] = [];
+  app.addHook('onReady', async () => {
+    const opened = await open();
+    held = Array.isArray(opened) ? opened : [opened as Closeable];
+  });
+  app.addHook('onClose', async () => {
+    await Promise.all(held.map((c) => c.close()));
+  });
+}
+
+/** Subscribes `onEvent` to `feed` while the app is open (see `whileOpen`). */
 export function subscribeWhileOpen<E>(
   app: Pick<FastifyInstance, 'addHook'>,
   feed: EventFeed<E>,
   onEvent: (event: E) => Promise<void> | void,
 ): void {
-  let subscription: { close(): Promise<void> } | undefined;
-  app.addHook('onReady', async () => {
-    subscription = await feed.subscribe(onEvent);
-  });
-  app.addHook('onClose', async () => {
-    await subscription?.close();
-  });
+  whileOpen(app, () => feed.subscribe(onEvent));
 }
 
 /**

@@ -12,11 +12,14 @@ import {
   type UserChangeFeed,
 } from '@flatship/kit';
 import type { UserChangedEvent } from '@flatship/proto';
+import { createAdminOrdersRepo } from './db/admin-orders-repo';
 import { createBulkRepo } from './db/bulk-repo';
 import { createLabelsRepo } from './db/labels-repo';
 import { createPurchaseLocks } from './db/purchase-locks';
+import type { PublishLabelRefunded } from './domain/admin-orders';
 import type { EventRecorder } from './domain/bulk/ports';
 import type { CarrierPort, FileStore, LedgerPort, PublishLabelPurchased, QuotePort } from './domain/ports';
+import { registerAdminOrderRoutes } from './routes/admin';
 import { registerBulkRoutes } from './routes/bulk';
 import type { DomainDeps } from './routes/deps';
 import { registerDownloadRoutes } from './routes/download';
@@ -45,6 +48,8 @@ export interface OrdersAppDeps {
   carrier: CarrierPort;
   files: FileStore;
   publishLabelPurchased: PublishLabelPurchased;
+  /** Records `label.refunded` when an admin refunds a bought label. */
+  publishLabelRefunded: PublishLabelRefunded;
   /** `label.requested` and `bulk.progress`, recorded in the outbox. */
   events: EventRecorder;
   /** Shared secret of `/internal/*` routes. */
@@ -75,6 +80,12 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
   registerBulkRoutes(app, domain);
   registerTemplateRoute(app);
   registerInternalRoutes(app, domain, deps.internalSecret);
+  registerAdminOrderRoutes(app, {
+    adminOrders: createAdminOrdersRepo(deps.db),
+    transactor: domain.transactor,
+    ledger: deps.ledger,
+    publishLabelRefunded: deps.publishLabelRefunded,
+  });
   return app;
 }
 

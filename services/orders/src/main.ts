@@ -19,7 +19,7 @@ import { systemClock } from './adapters/system-clock';
 import { buildApp, createDomainDeps } from './app';
 import { OrdersConfigSchema } from './config';
 import { migrations, ORDERS_SCHEMA } from './db/migrations';
-import { createEventRecorder, createLabelPurchasedPublisher } from './db/outbox';
+import { createEventRecorder, createLabelPurchasedPublisher, createLabelRefundedPublisher } from './db/outbox';
 import { startReconciler } from './jobs/reconciler';
 
 const BUS_SCHEMA = 'bus';
@@ -61,6 +61,7 @@ await runService('orders', async () => {
     couriers: carrier.couriers,
     files: createLocalFileStore(config.FILES_DIR),
     publishLabelPurchased: createLabelPurchasedPublisher(outbox),
+    publishLabelRefunded: createLabelRefundedPublisher(outbox),
     events: createEventRecorder(outbox),
   };
   const app = await buildApp({

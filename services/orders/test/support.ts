@@ -10,7 +10,7 @@ import type { OrderCreateBody, Role, TokenState } from '@flatship/proto';
 import { createLocalFileStore } from '../src/adapters/local-file-store';
 import { buildApp, createDomainDeps } from '../src/app';
 import { migrations, ORDERS_SCHEMA } from '../src/db/migrations';
-import { createEventRecorder, createLabelPurchasedPublisher } from '../src/db/outbox';
+import { createEventRecorder, createLabelPurchasedPublisher, createLabelRefundedPublisher } from '../src/db/outbox';
 import type { CarrierPort, Clock, LedgerPort, QuotePort } from '../src/domain/ports';
 import type { DomainDeps } from '../src/routes/deps';
 
@@ -80,6 +80,7 @@ export async function startOrders(
     ...(ports.couriers ? { couriers: ports.couriers } : {}),
     files: createLocalFileStore(filesDir),
     publishLabelPurchased: createLabelPurchasedPublisher(outbox),
+    publishLabelRefunded: createLabelRefundedPublisher(outbox),
     events: createEventRecorder(outbox),
     carrierRetryDelaysMs: [1, 1],
     retryWaitMs: opts.retryWaitMs ?? 5_000,

@@ -2,6 +2,8 @@ import type { SagaIterator } from 'redux-saga';
 import { all, fork } from 'redux-saga/effects';
 import { accountSaga } from '../features/account/account-saga';
 import { addressSaga } from '../features/addresses/address-saga';
+import { orderLabelsSaga } from '../features/admin/order-labels/order-labels-saga';
+import { rankingsSaga } from '../features/admin/rankings/rankings-saga';
 import { authSaga } from '../features/auth/auth-saga';
 import { batchOrdersSaga } from '../features/batch-orders/batch-orders-saga';
 import { bulkOrderSaga } from '../features/bulk-order/bulk-order-saga';
@@ -27,5 +29,7 @@ export function* rootSaga(): SagaIterator {
     fork(bulkOrderSaga),
     fork(bulkProgressSaga),
     fork(socketSaga),
+    fork(rankingsSaga),
+    fork(orderLabelsSaga),
   ]);
 }

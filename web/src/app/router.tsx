@@ -5,6 +5,8 @@ import { AccountPage } from '../features/account/account-page';
 import { AddressPage } from '../features/addresses/address-page';
 import { AdminComingSoonPage, AdminDashboardPage, AdminLayout } from '../features/admin/admin-layout';
 import { AdminSampleDashboard } from '../features/admin/admin-sample-dashboard';
+import { OrderLabelsPage } from '../features/admin/order-labels/order-labels-page';
+import { RankingsPage } from '../features/admin/rankings/rankings-page';
 import { AuthLayout } from '../features/auth/auth-layout';
 import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
 import { LoginPage } from '../features/auth/login-page';
@@ -120,6 +122,8 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <Navigate to="dashboard" replace /> },
           { path: 'dashboard', element: <AdminDashboardPage /> },
+          { path: 'user-volume-rankings', element: <RankingsPage /> },
+          { path: 'order-label-management', element: <OrderLabelsPage /> },
           { path: '*', element: <AdminComingSoonPage /> },
         ],
       },

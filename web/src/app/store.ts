@@ -3,6 +3,8 @@ import createSagaMiddleware from 'redux-saga';
 import { toastReducer } from '../components/toast-slice';
 import { accountReducer } from '../features/account/account-slice';
 import { addressesReducer } from '../features/addresses/address-slice';
+import { orderLabelsReducer } from '../features/admin/order-labels/order-labels-slice';
+import { rankingsReducer } from '../features/admin/rankings/rankings-slice';
 import { authReducer } from '../features/auth/auth-slice';
 import { batchOrdersReducer } from '../features/batch-orders/batch-orders-slice';
 import { bulkOrderReducer } from '../features/bulk-order/bulk-order-slice';
@@ -29,6 +31,8 @@ const rootReducer = combineReducers({
   deposits: depositsReducer,
   orderLabel: orderLabelReducer,
   orders: ordersReducer,
+  orderLabels: orderLabelsReducer,
+  rankings: rankingsReducer,
   skus: skusReducer,
   toast: toastReducer,
 });

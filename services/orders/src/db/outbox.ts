@@ -1,6 +1,7 @@
 import { fromTx } from '@flatship/kit';
 import type { Outbox } from '@flatship/kit/bus';
 import { type LabelPurchasedEvent, TOPICS } from '@flatship/proto';
+import type { PublishLabelRefunded } from '../domain/admin-orders';
 import type { EventRecorder } from '../domain/bulk/ports';
 import type { PublishLabelPurchased, Tx } from '../domain/ports';
 
@@ -53,5 +54,14 @@ export function createEventRecorder(outbox: Outbox): EventRecorder {
     async progress(tx, event) {
       await outbox.add(trxOf(tx), TOPICS.bulkProgress, [{ key: event.orderId, value: event }]);
     },
+  };
+}
+
+/** Records `label.refunded` (keyed by user id) in the caller's transaction: a bought label given back. */
+export function createLabelRefundedPublisher(outbox: Outbox): PublishLabelRefunded {
+  return async (tx, event) => {
+    const trx = fromTx(tx);
+    if (!trx) throw new Error('label.refunded must be published inside a transaction');
+    await outbox.add(trx, TOPICS.labelRefunded, [{ key: event.userId, value: event }]);
   };
 }

@@ -41,7 +41,7 @@ export const refundKeyFor = (labelId: string) => `refund:${labelId}`;
  */
 export async function refundCharge(
   deps: { ledger: LedgerPort },
-  refund: { userId: string; amountCents: number; chargeKey: string; key: string; memo: string },
+  refund: { userId: string; amountCents: number; chargeKey: string; key: string; memo: string; adminId?: string },
 ): Promise<boolean> {
   try {
     await deps.ledger.refund(refund);

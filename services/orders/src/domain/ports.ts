@@ -5,7 +5,7 @@ import type { ShipmentAddress, ShipmentParcel } from './validate-shipment';
 
 export type { Transactor, Tx } from '@flatship/kit';
 
-export type LabelStatus = 'pending' | 'completed' | 'cancelled';
+export type LabelStatus = 'pending' | 'completed' | 'cancelled' | 'void';
 
 /** One label row: a single-label order, or one shipment of a bulk order (bulkOrderId set). */
 export interface LabelRecord {
@@ -148,6 +148,8 @@ export interface LedgerPort {
     key: string;
     chargeKey: string;
     memo?: string;
+    /** The admin who gave the charge back, when one did. */
+    adminId?: string;
   }): Promise<{ balanceCents: number }>;
 }
 

@@ -38,6 +38,7 @@ export async function refundCharge(deps: MoveMoneyDeps, input: RefundBody): Prom
         key: input.key,
         reference: input.chargeKey,
         memo: input.memo ?? null,
+        adminId: input.adminId ?? null,
       };
     },
   });

@@ -10,7 +10,7 @@ const server = setupTestServer(verifyHandler(makeUser()));
 
 afterEach(() => vi.restoreAllMocks());
 
-type Status = 'pending' | 'completed' | 'cancelled';
+type Status = 'pending' | 'completed' | 'cancelled' | 'void';
 
 /** Order `i` was made on day `i` of November 2026: a higher i is newer. */
 const order = (
@@ -88,6 +88,15 @@ describe('Orders page', () => {
 
     await app.user.click(screen.getByRole('button', { name: 'Next' }));
     expect(bodyRows().map((r) => within(r).getAllByRole('cell')[1]?.textContent)).toEqual(['Sender 2', 'Sender 1']);
+  });
+
+  it('marks a label an admin refunded as void', async () => {
+    server.use(http.get(api('orders/:userId'), () => HttpResponse.json({ orders: [order(4, { status: 'void' })] })));
+    renderApp('/main/orders', { token: 'good-token' });
+    await screen.findByText('Sender 4');
+    const [row] = bodyRows();
+    expect(row).toHaveClass('orders__row--void');
+    expect(within(row as HTMLElement).getByText('Void (refunded)')).toHaveClass('order-status--void');
   });
 
   it('tints rows by status with a status badge, and offers a PDF only when the order has one', async () => {

@@ -12,11 +12,20 @@ import './orders.css';
 /** Spec doc 2 §2: the Service column's text. */
 export const DEFAULT_SERVICE_TEXT = 'USPS Priority Mail';
 
-const STATUS_TEXT: Record<string, string> = { pending: 'Pending', completed: 'Completed', cancelled: 'Cancelled' };
+const STATUS_TEXT: Record<string, string> = {
+  pending: 'Pending',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+  void: 'Void (refunded)',
+};
 
-/** pending yellow, completed green, cancelled red; anything else uncoloured. */
-export function orderRowTone(status: string | null | undefined): 'pending' | 'completed' | 'cancelled' | 'none' {
-  return status === 'pending' || status === 'completed' || status === 'cancelled' ? status : 'none';
+/** pending yellow, completed green, cancelled red, void (refunded by an admin) grey; anything else uncoloured. */
+export function orderRowTone(
+  status: string | null | undefined,
+): 'pending' | 'completed' | 'cancelled' | 'void' | 'none' {
+  return status === 'pending' || status === 'completed' || status === 'cancelled' || status === 'void'
+    ? status
+    : 'none';
 }
 
 function columns(token: string | null): Column<OrderListItem>[] {

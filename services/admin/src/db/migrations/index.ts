@@ -1,8 +1,15 @@
 import type { Migration } from '@flatship/kit';
 import { createUsersView } from './0001-users-view';
 import { createAudit } from './0002-audit';
+import { createRankingsLabelFacts } from './0101-rankings-label-facts';
+import { createRankingsAggregates } from './0102-rankings-aggregates';
 
 export { ADMIN_SCHEMA } from './schema';
 
 /** Applied in this order, each once; never edit one that has shipped, add the next. */
-export const migrations: Migration[] = [createUsersView, createAudit];
+export const migrations: Migration[] = [
+  createUsersView,
+  createAudit,
+  createRankingsLabelFacts,
+  createRankingsAggregates,
+];

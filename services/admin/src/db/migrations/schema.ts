@@ -1,2 +1,2 @@
-/** The Postgres schema that holds admin's read models; no other service reads it. */
+/** The Postgres schema that holds everything admin stores; no other service reads it. */
 export const ADMIN_SCHEMA = 'admin';

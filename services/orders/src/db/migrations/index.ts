@@ -6,6 +6,7 @@ import { addLabelIdempotency } from './0004-label-idempotency';
 import { addBulkSubmitHash } from './0005-bulk-submit-hash';
 import { addLabelRefundStarted } from './0006-label-refund-started';
 import { relaxLabelCourier } from './0007-label-courier-any-carrier';
+import { addLabelVoid } from './0008-label-void';
 
 export { ORDERS_SCHEMA } from './schema';
 
@@ -18,4 +19,5 @@ export const migrations: Migration[] = [
   addBulkSubmitHash,
   addLabelRefundStarted,
   relaxLabelCourier,
+  addLabelVoid,
 ];

@@ -64,7 +64,7 @@ const INPUT_COLUMNS: [string, (i: BulkOrderItem) => Cell][] = [
 export const RESULT_COLUMNS = ['row', ...INPUT_COLUMNS.map(([name]) => name), 'status', 'tracking_number', 'error'];
 
 const rowStatus = (r: BulkRowRecord) =>
-  r.status === 'completed' ? 'success' : r.status === 'cancelled' ? 'failed' : 'pending';
+  r.status === 'completed' || r.status === 'void' ? 'success' : r.status === 'cancelled' ? 'failed' : 'pending';
 
 /** Results CSV: every submitted row with all its columns, its outcome, tracking number and error. */
 export function resultsCsv(rows: BulkRowRecord[]): Buffer {

@@ -1,0 +1,35 @@
+import type {
+  AdminBulkOrdersQuery,
+  AdminBulkOrdersReply,
+  AdminLabelsQuery,
+  AdminLabelsReply,
+  AdminRefundLabelReply,
+  BulkFileType,
+  RawService,
+} from '@flatship/proto';
+import { getJson, postJson } from '../../../app/http';
+
+function queryString(query: object): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  return params.toString();
+}
+
+/** Order label management calls (proto/src/admin-orders-api.ts). */
+export const orderLabelsApi = {
+  labels: (query: AdminLabelsQuery) => getJson<AdminLabelsReply>(`orders/admin/labels?${queryString(query)}`),
+  bulkOrders: (query: AdminBulkOrdersQuery) =>
+    getJson<AdminBulkOrdersReply>(`orders/admin/bulk-orders?${queryString(query)}`),
+  refund: (labelId: string) =>
+    postJson<AdminRefundLabelReply>(`orders/admin/labels/${encodeURIComponent(labelId)}/refund`, {}),
+  /** The carriers' services, for the service filter. */
+  services: () => getJson<RawService[]>('rawServices'),
+};
+
+/** A bulk order's file, opened in a new tab: the token travels as a query parameter. */
+export function bulkFileUrl(type: BulkFileType, orderId: string, token: string | null): string {
+  const query = token ? `?token=${encodeURIComponent(token)}` : '';
+  return `/api/orders/download/${type}/${encodeURIComponent(orderId)}${query}`;
+}

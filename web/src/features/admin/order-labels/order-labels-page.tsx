@@ -1,0 +1,421 @@
+import {
+  type AdminBulkOrderRow,
+  type AdminLabelRow,
+  type AdminLabelStatus,
+  BULK_STATUSES,
+  type BulkStatus,
+} from '@flatship/proto';
+import { type FormEvent, useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { formatDateTime, formatMoney } from '../../../app/format';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import type { RootState } from '../../../app/store';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { type Column, DataTable } from '../../../components/data-table';
+import { selectToken } from '../../auth/auth-selectors';
+import { labelPdfUrl } from '../../orders/orders-api';
+import { bulkFileUrl } from './order-labels-api';
+import {
+  type BulkFilters,
+  bulkOrdersRequested,
+  type LabelFilters,
+  labelsRequested,
+  ORDER_LABELS_PAGE_SIZE,
+  orderRowsRequested,
+  refundRequested,
+  servicesRequested,
+} from './order-labels-slice';
+import './order-labels.css';
+
+const STATUS_TEXT: Record<AdminLabelStatus, string> = {
+  pending: 'Pending',
+  completed: 'Completed',
+  cancelled: 'Failed',
+  void: 'Void (refunded)',
+};
+
+const selectOrderLabels = (s: RootState) => s.orderLabels;
+
+/** Form values are strings; an empty one is no filter. */
+function compact<T extends object>(values: T): T {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '' && v !== undefined)) as T;
+}
+
+function LabelActions({ label, onRefund, busy }: { label: AdminLabelRow; onRefund: () => void; busy: boolean }) {
+  const token = useAppSelector(selectToken);
+  return (
+    <span className="order-labels__actions">
+      {label.pdfName ? (
+        <a
+          className="button button--ghost"
+          href={labelPdfUrl(label.pdfName, token)}
+          target="_blank"
+          rel="noopener noreferrer"
+          aria-label={`Download label ${label.trackingNumber ?? label._id}`}
+        >
+          PDF
+        </a>
+      ) : null}
+      {label.status === 'completed' ? (
+        <button
+          type="button"
+          className="button button--ghost order-labels__refund"
+          disabled={busy}
+          onClick={onRefund}
+          aria-label={`Refund label ${label.trackingNumber ?? label._id}`}
+        >
+          {busy ? 'Refunding...' : 'Refund'}
+        </button>
+      ) : null}
+    </span>
+  );
+}
+
+function labelColumns(
+  onRefund: (label: AdminLabelRow) => void,
+  refunding: string[],
+  onUser?: (userId: string) => void,
+): Column<AdminLabelRow>[] {
+  return [
+    {
+      key: 'createdAt',
+      header: 'Created',
+      className: 'data-table__nowrap',
+      render: (l) => formatDateTime(l.createdAt),
+    },
+    {
+      key: 'userId',
+      header: 'User',
+      render: (l) =>
+        onUser ? (
+          <button type="button" className="order-labels__user" title={l.userId} onClick={() => onUser(l.userId)}>
+            {l.userId.slice(0, 8)}
+          </button>
+        ) : (
+          <span title={l.userId}>{l.userId.slice(0, 8)}</span>
+        ),
+    },
+    { key: 'row', header: 'Row', render: (l) => (l.row === null ? 'Single' : `#${l.row}`) },
+    { key: 'serviceName', header: 'Service' },
+    {
+      key: 'receiverName',
+      header: 'Receiver',
+      render: (l) => (
+        <>
+          <span className="order-labels__receiver">{l.receiverName}</span>
+          <span className="order-labels__place">{l.receiverPlace}</span>
+        </>
+      ),
+    },
+    { key: 'trackingNumber', header: 'Tracking Number', render: (l) => l.trackingNumber ?? '—' },
+    { key: 'price', header: 'Price', render: (l) => formatMoney(l.price) },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (l) => (
+        <span className={`order-labels__status order-labels__status--${l.status}`} title={l.error ?? undefined}>
+          {STATUS_TEXT[l.status]}
+        </span>
+      ),
+    },
+    {
+      key: 'actions',
+      header: 'Actions',
+      render: (l) => <LabelActions label={l} busy={refunding.includes(l._id)} onRefund={() => onRefund(l)} />,
+    },
+  ];
+}
+
+function LabelsTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) => void; userId: string | null }) {
+  const dispatch = useAppDispatch();
+  const { labels, labelFilters: stored, services, refunding } = useAppSelector(selectOrderLabels);
+  // Opened for one user (from the rankings), the filters are that user alone.
+  const labelFilters: LabelFilters = userId ? { userId } : stored;
+  const [form, setForm] = useState<Required<Record<keyof LabelFilters, string>>>({
+    userId: labelFilters.userId ?? '',
+    from: labelFilters.from ?? '',
+    to: labelFilters.to ?? '',
+    status: labelFilters.status ?? '',
+    service: labelFilters.service ?? '',
+    tracking: labelFilters.tracking ?? '',
+  });
+  const set = (key: keyof LabelFilters) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [key]: e.target.value }));
+  const search = (values = form) =>
+    dispatch(
+      labelsRequested({
+        filters: compact({ ...values, tracking: values.tracking.trim(), userId: values.userId.trim() }) as LabelFilters,
+      }),
+    );
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    search();
+  };
+  const byUser = (userId: string) => {
+    const next = { ...form, userId };
+    setForm(next);
+    search(next);
+  };
+
+  return (
+    <>
+      <form className="order-labels__filters" onSubmit={submit} aria-label="Label filters">
+        <label className="field">
+          <span className="field__label">User ID</span>
+          <input className="field__input" value={form.userId} onChange={set('userId')} placeholder="Any user" />
+        </label>
+        <label className="field">
+          <span className="field__label">From</span>
+          <input type="date" className="field__input" value={form.from} onChange={set('from')} />
+        </label>
+        <label className="field">
+          <span className="field__label">To</span>
+          <input type="date" className="field__input" value={form.to} onChange={set('to')} />
+        </label>
+        <label className="field">
+          <span className="field__label">Status</span>
+          <select className="field__input" value={form.status} onChange={set('status')}>
+            <option value="">Any status</option>
+            {(Object.keys(STATUS_TEXT) as AdminLabelStatus[]).map((s) => (
+              <option key={s} value={s}>
+                {STATUS_TEXT[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field__label">Service</span>
+          <select className="field__input" value={form.service} onChange={set('service')}>
+            <option value="">Any service</option>
+            {services.map((s) => (
+              <option key={s.uid} value={s.uid}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field__label">Tracking number</span>
+          <input
+            className="field__input"
+            value={form.tracking}
+            onChange={set('tracking')}
+            placeholder="Any part of it"
+          />
+        </label>
+        <button type="submit" className="button">
+          Search
+        </button>
+      </form>
+      <p className="order-labels__count">{labels.totalCount} labels</p>
+      <DataTable
+        caption="Labels"
+        columns={labelColumns(onRefund, refunding, byUser)}
+        rows={labels.rows}
+        rowKey={(l) => l._id}
+        pageSize={ORDER_LABELS_PAGE_SIZE}
+        page={labels.page}
+        totalRows={labels.totalCount}
+        onPageChange={(page) => dispatch(labelsRequested({ page }))}
+        isLoading={labels.isLoading && labels.rows.length === 0}
+        loadingText="Loading labels..."
+        emptyText="No labels match these filters"
+      />
+    </>
+  );
+}
+
+function BulkOrderFiles({ order }: { order: AdminBulkOrderRow }) {
+  const token = useAppSelector(selectToken);
+  const files = [
+    { type: 'pdf', text: 'Labels PDF', has: order.hasPdf },
+    { type: 'result-csv', text: 'Results CSV', has: order.hasResultCsv },
+    { type: 'auto-csv', text: 'Auto-confirm CSV', has: order.hasAutoConfirmCsv },
+  ] as const;
+  const present = files.filter((f) => f.has);
+  if (present.length === 0) return <span className="order-labels__place">No files yet</span>;
+  return (
+    <span className="order-labels__actions">
+      {present.map((f) => (
+        <a
+          key={f.type}
+          className="button button--ghost"
+          href={bulkFileUrl(f.type, order._id, token)}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
+          {f.text}
+        </a>
+      ))}
+    </span>
+  );
+}
+
+function BulkOrdersTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) => void; userId: string | null }) {
+  const dispatch = useAppDispatch();
+  const { bulkOrders, bulkFilters: stored, openOrderId, orderRows, refunding } = useAppSelector(selectOrderLabels);
+  const bulkFilters: BulkFilters = userId ? { userId } : stored;
+  const [form, setForm] = useState<Required<Record<keyof BulkFilters, string>>>({
+    userId: bulkFilters.userId ?? '',
+    from: bulkFilters.from ?? '',
+    to: bulkFilters.to ?? '',
+    status: bulkFilters.status ?? '',
+  });
+  const set = (key: keyof BulkFilters) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [key]: e.target.value }));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    dispatch(bulkOrdersRequested({ filters: compact({ ...form, userId: form.userId.trim() }) as BulkFilters }));
+  };
+  const open = bulkOrders.rows.find((o) => o._id === openOrderId);
+
+  const columns: Column<AdminBulkOrderRow>[] = [
+    {
+      key: 'createdAt',
+      header: 'Created',
+      className: 'data-table__nowrap',
+      render: (o) => formatDateTime(o.createdAt),
+    },
+    { key: 'userId', header: 'User', render: (o) => <span title={o.userId}>{o.userId.slice(0, 8)}</span> },
+    { key: 'fileName', header: 'File', render: (o) => o.fileName ?? o.source },
+    { key: 'status', header: 'Status' },
+    {
+      key: 'rows',
+      header: 'Rows',
+      render: (o) => `${o.processedCount}/${o.totalCount}${o.failedCount ? `, ${o.failedCount} failed` : ''}`,
+    },
+    { key: 'cost', header: 'Cost', render: (o) => formatMoney(o.cost) },
+    { key: 'files', header: 'Files', render: (o) => <BulkOrderFiles order={o} /> },
+    {
+      key: 'open',
+      header: 'Rows',
+      label: 'Open',
+      render: (o) => (
+        <button
+          type="button"
+          className="button button--ghost"
+          aria-expanded={openOrderId === o._id}
+          onClick={() => dispatch(orderRowsRequested({ orderId: openOrderId === o._id ? null : o._id }))}
+        >
+          {openOrderId === o._id ? 'Hide rows' : 'View rows'}
+        </button>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <form className="order-labels__filters" onSubmit={submit} aria-label="Bulk order filters">
+        <label className="field">
+          <span className="field__label">User ID</span>
+          <input className="field__input" value={form.userId} onChange={set('userId')} placeholder="Any user" />
+        </label>
+        <label className="field">
+          <span className="field__label">From</span>
+          <input type="date" className="field__input" value={form.from} onChange={set('from')} />
+        </label>
+        <label className="field">
+          <span className="field__label">To</span>
+          <input type="date" className="field__input" value={form.to} onChange={set('to')} />
+        </label>
+        <label className="field">
+          <span className="field__label">Status</span>
+          <select className="field__input" value={form.status} onChange={set('status')}>
+            <option value="">Any status</option>
+            {BULK_STATUSES.map((s: BulkStatus) => (
+              <option key={s} value={s}>
+                {s.replace(/_/g, ' ')}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="button">
+          Search
+        </button>
+      </form>
+      <DataTable
+        caption="Bulk orders"
+        columns={columns}
+        rows={bulkOrders.rows}
+        rowKey={(o) => o._id}
+        pageSize={ORDER_LABELS_PAGE_SIZE}
+        page={bulkOrders.page}
+        totalRows={bulkOrders.totalCount}
+        onPageChange={(page) => dispatch(bulkOrdersRequested({ page }))}
+        isLoading={bulkOrders.isLoading && bulkOrders.rows.length === 0}
+        loadingText="Loading bulk orders..."
+        emptyText="No bulk orders match these filters"
+      />
+      {openOrderId ? (
+        <section className="order-labels__rows" aria-labelledby="order-rows-heading">
+          <h3 id="order-rows-heading">Rows of {open?.fileName ?? `bulk order ${openOrderId.slice(0, 8)}`}</h3>
+          <DataTable
+            caption="Bulk order rows"
+            columns={labelColumns(onRefund, refunding).filter((c) => c.key !== 'userId')}
+            rows={orderRows.rows}
+            rowKey={(l) => l._id}
+            pageSize={ORDER_LABELS_PAGE_SIZE}
+            page={orderRows.page}
+            totalRows={orderRows.totalCount}
+            onPageChange={(page) => dispatch(orderRowsRequested({ orderId: openOrderId, page }))}
+            isLoading={orderRows.isLoading && orderRows.rows.length === 0}
+            loadingText="Loading rows..."
+            emptyText="This bulk order has no rows"
+          />
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+/** Order label management: every user's labels and bulk orders, re-download, and refunds of unused labels. */
+export function OrderLabelsPage() {
+  const dispatch = useAppDispatch();
+  const [tab, setTab] = useState<'labels' | 'bulk'>('labels');
+  const [confirming, setConfirming] = useState<AdminLabelRow | null>(null);
+  // `?userId=` opens the page on one user's labels and bulk orders.
+  const [params] = useSearchParams();
+  const userId = params.get('userId');
+
+  useEffect(() => {
+    dispatch(labelsRequested(userId ? { filters: { userId } } : {}));
+    dispatch(bulkOrdersRequested(userId ? { filters: { userId } } : {}));
+    dispatch(servicesRequested());
+  }, [dispatch, userId]);
+
+  return (
+    <section className="card order-labels" aria-labelledby="order-labels-heading">
+      <h2 id="order-labels-heading">Order Label Management</h2>
+      <div role="tablist" className="order-labels__tabs" aria-label="Order label management">
+        <button type="button" role="tab" aria-selected={tab === 'labels'} onClick={() => setTab('labels')}>
+          Labels
+        </button>
+        <button type="button" role="tab" aria-selected={tab === 'bulk'} onClick={() => setTab('bulk')}>
+          Bulk orders
+        </button>
+      </div>
+      <div role="tabpanel">
+        {tab === 'labels' ? (
+          <LabelsTab key={userId} onRefund={setConfirming} userId={userId} />
+        ) : (
+          <BulkOrdersTab key={userId} onRefund={setConfirming} userId={userId} />
+        )}
+      </div>
+      <ConfirmDialog
+        isOpen={confirming !== null}
+        title="Refund label"
+        text={
+          confirming
+            ? `Refund ${formatMoney(confirming.price)} to the user for label ${confirming.trackingNumber ?? confirming._id}? The label becomes void and can no longer be used.`
+            : ''
+        }
+        confirmLabel="Refund"
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => {
+          if (confirming) dispatch(refundRequested(confirming._id));
+          setConfirming(null);
+        }}
+      />
+    </section>
+  );
+}
