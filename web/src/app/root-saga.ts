@@ -2,6 +2,8 @@ import type { SagaIterator } from 'redux-saga';
 import { all, fork } from 'redux-saga/effects';
 import { accountSaga } from '../features/account/account-saga';
 import { addressSaga } from '../features/addresses/address-saga';
+import { userServicesSaga } from '../features/admin/services/user-services-saga';
+import { adminUsersSaga } from '../features/admin/users/admin-users-saga';
 import { authSaga } from '../features/auth/auth-saga';
 import { batchOrdersSaga } from '../features/batch-orders/batch-orders-saga';
 import { bulkOrderSaga } from '../features/bulk-order/bulk-order-saga';
@@ -26,6 +28,8 @@ export function* rootSaga(): SagaIterator {
     fork(batchOrdersSaga),
     fork(bulkOrderSaga),
     fork(bulkProgressSaga),
+    fork(adminUsersSaga),
+    fork(userServicesSaga),
     fork(socketSaga),
   ]);
 }

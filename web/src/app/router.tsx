@@ -5,6 +5,7 @@ import { AccountPage } from '../features/account/account-page';
 import { AddressPage } from '../features/addresses/address-page';
 import { AdminComingSoonPage, AdminDashboardPage, AdminLayout } from '../features/admin/admin-layout';
 import { AdminSampleDashboard } from '../features/admin/admin-sample-dashboard';
+import { UserManagementPage } from '../features/admin/users/user-management-page';
 import { AuthLayout } from '../features/auth/auth-layout';
 import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
 import { LoginPage } from '../features/auth/login-page';
@@ -120,6 +121,7 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <Navigate to="dashboard" replace /> },
           { path: 'dashboard', element: <AdminDashboardPage /> },
+          { path: 'user-management', element: <UserManagementPage /> },
           { path: '*', element: <AdminComingSoonPage /> },
         ],
       },

@@ -3,6 +3,8 @@ import createSagaMiddleware from 'redux-saga';
 import { toastReducer } from '../components/toast-slice';
 import { accountReducer } from '../features/account/account-slice';
 import { addressesReducer } from '../features/addresses/address-slice';
+import { userServicesReducer } from '../features/admin/services/user-services-slice';
+import { adminUsersReducer } from '../features/admin/users/admin-users-slice';
 import { authReducer } from '../features/auth/auth-slice';
 import { batchOrdersReducer } from '../features/batch-orders/batch-orders-slice';
 import { bulkOrderReducer } from '../features/bulk-order/bulk-order-slice';
@@ -25,12 +27,14 @@ const rootReducer = combineReducers({
   bulkProgress: bulkProgressReducer,
   account: accountReducer,
   addresses: addressesReducer,
+  adminUsers: adminUsersReducer,
   dashboard: dashboardReducer,
   deposits: depositsReducer,
   orderLabel: orderLabelReducer,
   orders: ordersReducer,
   skus: skusReducer,
   toast: toastReducer,
+  userServices: userServicesReducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;
