@@ -124,7 +124,11 @@ function InlineEdit({ label, display, initial, inputType, isDisabled, onSubmit }
         value={draft}
         onChange={(e) => setDraft(e.target.value)}
         onKeyDown={(e) => {
-          if (e.key === 'Enter') submit();
+          if (e.key === 'Enter') {
+            // The confirm dialog takes focus; this Enter must not also press its buttons.
+            e.preventDefault();
+            submit();
+          }
           if (e.key === 'Escape') setDraft(null);
         }}
       />
@@ -190,10 +194,9 @@ export function UserManagementPage() {
   useEffect(() => {
     if (!loginAs) return;
     const timer = window.setTimeout(() => {
-      // The route changes first (synchronously), so the admin guard never sees the user's role.
-      navigate('/main/dashboard', { flushSync: true });
       dispatch(impersonationStarted({ token: loginAs.token, user: loginAs.user }));
       dispatch(loginAsCompleted());
+      navigate('/main/dashboard');
     }, LOGIN_AS_REDIRECT_DELAY);
     return () => window.clearTimeout(timer);
   }, [loginAs, navigate, dispatch]);
