@@ -105,6 +105,24 @@ describe('Admin shell', () => {
     await waitFor(() => expect(app.path()).toBe('/'));
   });
 
+  it('after a reload while signed in as a user, shows the banner and sends admin addresses to the user dashboard', async () => {
+    const jane = makeUser({ _id: 'u-1', name: 'Jane Shipper', email: 'jane@example.com' });
+    server.use(verifyHandler(jane, 'jane-token'));
+    localStorage.setItem('adminSession', JSON.stringify({ token: 'good-token', user: makeAdmin() }));
+    const app = renderApp('/admin/user-management', { token: 'jane-token' });
+    await waitFor(() => expect(app.path()).toBe('/main/dashboard'));
+    expect(await screen.findByRole('region', { name: 'Signed in as another user' })).toHaveTextContent(
+      'You are signed in as Jane Shipper (jane@example.com) by admin Ada Admin',
+    );
+  });
+
+  it('shows no banner in an ordinary session', async () => {
+    server.use(verifyHandler(makeUser()));
+    renderApp('/main/dashboard', { token: 'good-token' });
+    await screen.findByRole('button', { name: 'Account menu' });
+    expect(screen.queryByRole('region', { name: 'Signed in as another user' })).not.toBeInTheDocument();
+  });
+
   it('sends a visitor without a session to /login', async () => {
     const app = renderApp('/admin/user-management');
     await waitFor(() => expect(app.path()).toBe('/login'));

@@ -143,7 +143,10 @@ export function PriceRangesEditor({
                     value={row.price}
                     onChange={(e) => edit(row.key, 'price', e.target.value)}
                     onBlur={(e) => {
-                      if (e.target.value.trim() !== '') edit(row.key, 'price', formatPrice(e.target.value));
+                      // Pads 4.5 to 4.50; a price with more decimals stays as typed for the check to name.
+                      if (/^\d+(\.\d{0,2})?$/.test(e.target.value.trim())) {
+                        edit(row.key, 'price', formatPrice(e.target.value));
+                      }
                     }}
                   />
                 </td>
