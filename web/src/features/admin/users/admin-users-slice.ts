@@ -99,7 +99,7 @@ export const adminUsersSlice = createSlice({
     loginAsFailed(state) {
       state.loginAsUserId = null;
     },
-    /** The session switched to the user; nothing is pending any more. */
+    /** The session switched to the user, or the admin left the page first: nothing is pending any more. */
     loginAsCompleted(state) {
       state.loginAs = null;
       state.loginAsUserId = null;

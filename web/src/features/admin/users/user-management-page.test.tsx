@@ -266,6 +266,43 @@ describe('User management', () => {
     expect(app.rec.writes().map((w) => w.body)).toEqual([{ referralCode: 'NEW1' }]);
   });
 
+  it('leaves an inline edit with Escape without asking or sending anything', async () => {
+    const app = await openPage();
+    await app.user.click(screen.getByRole('button', { name: 'Edit referral code of Jane Shipper' }));
+    const input = screen.getByRole('textbox', { name: 'referral code of Jane Shipper' });
+    await app.user.type(input, 'X{Escape}');
+    expect(screen.queryByRole('textbox', { name: 'referral code of Jane Shipper' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(row('Jane Shipper').getByText('JANE123')).toBeInTheDocument();
+    expect(app.rec.writes()).toEqual([]);
+  });
+
+  it('refuses an empty balance in the row itself', async () => {
+    const app = await openPage();
+    await app.user.click(screen.getByRole('button', { name: 'Edit balance of Jane Shipper' }));
+    await app.user.clear(screen.getByRole('spinbutton', { name: 'balance of Jane Shipper' }));
+    await app.user.click(row('Jane Shipper').getByRole('button', { name: 'Save' }));
+    expect(row('Jane Shipper').getByRole('alert')).toHaveTextContent('Enter a value');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('shows the server reason when a role change is refused', async () => {
+    const app = await openPage();
+    server.use(
+      writeHandler(
+        app.rec,
+        'post',
+        'auth/users/role/:id',
+        { code: 'ADMIN_LAST_ADMIN', message: 'The last admin cannot lose the admin role' },
+        409,
+      ),
+    );
+    await app.user.selectOptions(screen.getByRole('combobox', { name: 'Role of Jane Shipper' }), 'admin');
+    const toast = await screen.findByRole('alert');
+    expect(toast).toHaveTextContent('Failed to change the role');
+    expect(toast).toHaveTextContent('The last admin cannot lose the admin role');
+  });
+
   it('deletes after confirmation only', async () => {
     const app = await openPage();
     server.use(
@@ -352,6 +389,21 @@ describe('Login As', () => {
     await waitFor(() => expect(app.path()).toBe('/login'));
     expect(localStorage.getItem('token')).toBeNull();
     expect(localStorage.getItem('adminSession')).toBeNull();
+    expect(app.store.getState().auth.impersonator).toBeNull();
+  });
+
+  it('abandons the switch when the admin leaves the page before the delay ends', async () => {
+    const app = await loginAsJane();
+    await app.user.click(screen.getByRole('link', { name: 'Dashboard' }));
+    expect(app.path()).toBe('/admin/dashboard');
+    await new Promise((resolve) => setTimeout(resolve, 1700));
+    expect(app.path()).toBe('/admin/dashboard');
+    // Coming back later does not resume it either.
+    await app.user.click(screen.getByRole('link', { name: 'User Management' }));
+    await screen.findByRole('table');
+    await new Promise((resolve) => setTimeout(resolve, 1700));
+    expect(app.path()).toBe('/admin/user-management');
+    expect(localStorage.getItem('token')).toBe('good-token');
     expect(app.store.getState().auth.impersonator).toBeNull();
   });
 

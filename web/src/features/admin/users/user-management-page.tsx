@@ -188,6 +188,10 @@ export function UserManagementPage() {
 
   useEffect(() => {
     dispatch(usersRequested());
+    // Leaving the page before the redirect abandons a Login As still waiting for its delay.
+    return () => {
+      dispatch(loginAsCompleted());
+    };
   }, [dispatch]);
 
   // Spec doc 3 §4: the user's session takes over after 1.5 s, on the user's dashboard.
