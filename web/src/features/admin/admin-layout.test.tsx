@@ -116,6 +116,20 @@ describe('Admin shell', () => {
     );
   });
 
+  it('knows a Login As token by its imp claim even without the kept admin session, and offers to sign out', async () => {
+    const jane = makeUser({ _id: 'u-1', name: 'Jane Shipper', email: 'jane@example.com' });
+    const payload = btoa(JSON.stringify({ sub: 'u-1', role: 'user', ver: 1, imp: 'admin-1' })).replace(/=+$/, '');
+    const token = `eyJhbGciOiJIUzI1NiJ9.${payload}.signature`;
+    server.use(verifyHandler(jane, token));
+    const app = renderApp('/main/dashboard', { token });
+    const banner = await screen.findByRole('region', { name: 'Signed in as another user' });
+    expect(banner).toHaveTextContent('You are signed in as Jane Shipper (jane@example.com) by an admin.');
+    expect(within(banner).queryByRole('button', { name: 'Back to admin' })).not.toBeInTheDocument();
+    await app.user.click(within(banner).getByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(app.path()).toBe('/login'));
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
   it('shows no banner in an ordinary session', async () => {
     server.use(verifyHandler(makeUser()));
     renderApp('/main/dashboard', { token: 'good-token' });
