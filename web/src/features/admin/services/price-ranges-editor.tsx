@@ -8,7 +8,7 @@ import {
   PRICE_STEP,
   type PriceRangeDraft,
 } from './price-ranges';
-import './services.css';
+import './price-ranges-editor.css';
 
 interface PriceRangesEditorProps {
   /** The saved list; the editor starts over from it whenever it changes (e.g. after a save). */

@@ -11,7 +11,7 @@ import {
   userServicesClosed,
   userServicesOpened,
 } from './user-services-slice';
-import './services.css';
+import './user-services.css';
 
 function ServiceCard({ service, userId, isBusy }: { service: ConfiguredService; userId: string; isBusy: boolean }) {
   const dispatch = useAppDispatch();

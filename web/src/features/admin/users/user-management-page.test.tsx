@@ -156,6 +156,27 @@ describe('User management', () => {
     expect(query(app.rec)).toMatchObject({ search: 'bob', page: '1' });
   });
 
+  it('shows a loader until the first answer arrives', async () => {
+    const rec = recorder();
+    let answer: () => void = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    server.use(
+      http.get(api('auth/users'), async ({ request }) => {
+        await rec.record(request);
+        await answered;
+        return HttpResponse.json(usersReply([jane]));
+      }),
+    );
+    renderApp('/admin/user-management', { token: 'good-token' });
+    expect(await screen.findByText('Loading users…')).toBeInTheDocument();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    answer();
+    expect(await screen.findByText('Jane Shipper')).toBeInTheDocument();
+    expect(screen.queryByText('Loading users…')).not.toBeInTheDocument();
+  });
+
   it('says "No users found" when nothing matches', async () => {
     await openPage(usersReply([], { totals: { balance: 0, totalDeposit: 0, totalSpent: 0 } }));
     expect(screen.getByText('No users found')).toBeInTheDocument();
