@@ -118,6 +118,26 @@ describe('User management', () => {
     expect(row('Late User').getByRole('cell', { name: '26' })).toBeInTheDocument();
   });
 
+  it('moves back to the last page that has users when a delete empties the current one', async () => {
+    let deleted = false;
+    const app = await openPage((url) => {
+      const page = Number(url.searchParams.get('page'));
+      if (page === 2) return usersReply(deleted ? [] : [bob], { page, totalCount: deleted ? 25 : 26 });
+      return usersReply([jane], { page, totalCount: deleted ? 25 : 26 });
+    });
+    server.use(
+      http.delete(api('auth/users/:id'), () => {
+        deleted = true;
+        return HttpResponse.json({ message: 'User deleted' } satisfies AdminUserDeleteReply);
+      }),
+    );
+    await app.user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Delete Bob Blocked' }));
+    await app.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Jane Shipper')).toBeInTheDocument();
+    expect(query(app.rec).page).toBe('1');
+  });
+
   it('changes the page size through the query and starts again at page 1', async () => {
     const app = await openPage((url) =>
       usersReply([jane], { page: Number(url.searchParams.get('page')), totalCount: 120 }),

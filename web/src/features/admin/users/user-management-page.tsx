@@ -194,6 +194,12 @@ export function UserManagementPage() {
     };
   }, [dispatch]);
 
+  // A page emptied by deletes (or a search that shrank the list) moves back to the last page that has users.
+  useEffect(() => {
+    if (!reply || reply.users.length > 0 || reply.page <= 1 || reply.totalCount === 0) return;
+    dispatch(usersQueryChanged({ page: Math.max(1, Math.ceil(reply.totalCount / reply.limit)) }));
+  }, [reply, dispatch]);
+
   // Spec doc 3 §4: the user's session takes over after 1.5 s, on the user's dashboard.
   useEffect(() => {
     if (!loginAs) return;
