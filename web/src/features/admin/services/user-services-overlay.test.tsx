@@ -79,6 +79,19 @@ describe('Per-user services overlay', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
+  it('keeps keyboard focus inside the overlay and returns it to the Services button on close', async () => {
+    const app = await openOverlay([priority()]);
+    await screen.findByRole('region', { name: 'USPS Priority Mail' });
+    const close = app.overlay.getByRole('button', { name: 'Close' });
+    expect(close).toHaveFocus();
+    await app.user.tab({ shift: true });
+    expect(app.overlay.getByRole('button', { name: 'Save prices' })).toHaveFocus();
+    await app.user.tab();
+    expect(close).toHaveFocus();
+    await app.user.keyboard('{Escape}');
+    expect(screen.getByRole('button', { name: 'Services of Jane Shipper' })).toHaveFocus();
+  });
+
   it('shows prices to 2 decimals', async () => {
     await openOverlay([priority()]);
     const price = await screen.findByRole('spinbutton', { name: 'Range 2 price' });

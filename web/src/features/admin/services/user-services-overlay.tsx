@@ -13,6 +13,9 @@ import {
 } from './user-services-slice';
 import './user-services.css';
 
+const FOCUSABLE =
+  'button:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
 function ServiceCard({ service, userId, isBusy }: { service: ConfiguredService; userId: string; isBusy: boolean }) {
   const dispatch = useAppDispatch();
   const headingId = useId();
@@ -63,6 +66,7 @@ export function UserServicesOverlay({ user, onClose }: { user: AdminUserRow; onC
   const { status, services, busyIds } = useAppSelector(selectUserServices);
   const titleId = useId();
   const closeButton = useRef<HTMLButtonElement>(null);
+  const root = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
 
@@ -77,7 +81,23 @@ export function UserServicesOverlay({ user, onClose }: { user: AdminUserRow; onC
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     closeButton.current?.focus();
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onCloseRef.current();
+      if (event.key === 'Escape') {
+        onCloseRef.current();
+        return;
+      }
+      // Tab stays inside the overlay: the page behind it is covered.
+      if (event.key !== 'Tab' || !root.current) return;
+      const items = [...root.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
+      const head = items[0];
+      const tail = items.at(-1);
+      if (!head || !tail) return;
+      if (event.shiftKey && document.activeElement === head) {
+        event.preventDefault();
+        tail.focus();
+      } else if (!event.shiftKey && document.activeElement === tail) {
+        event.preventDefault();
+        head.focus();
+      }
     };
     document.addEventListener('keydown', onKeyDown);
     const { overflow } = document.body.style;
@@ -90,7 +110,7 @@ export function UserServicesOverlay({ user, onClose }: { user: AdminUserRow; onC
   }, []);
 
   return createPortal(
-    <div className="user-services" role="dialog" aria-modal="true" aria-labelledby={titleId}>
+    <div ref={root} className="user-services" role="dialog" aria-modal="true" aria-labelledby={titleId}>
       <header className="user-services__header">
         <div>
           <h2 id={titleId} className="user-services__title">
