@@ -78,3 +78,6 @@ export const postJson = <T>(path: string, body: unknown, headers?: Record<string
   send(() => http.post(path, { json: body, headers }).json<T>());
 export const patchJson = <T>(path: string, body: unknown): Promise<T> =>
   send(() => http.patch(path, { json: body }).json<T>());
+export const putJson = <T>(path: string, body: unknown): Promise<T> =>
+  send(() => http.put(path, { json: body }).json<T>());
+export const deleteJson = <T>(path: string): Promise<T> => send(() => http.delete(path).json<T>());

@@ -4,6 +4,8 @@ import { accountSaga } from '../features/account/account-saga';
 import { addressSaga } from '../features/addresses/address-saga';
 import { orderLabelsSaga } from '../features/admin/order-labels/order-labels-saga';
 import { rankingsSaga } from '../features/admin/rankings/rankings-saga';
+import { userServicesSaga } from '../features/admin/services/user-services-saga';
+import { adminUsersSaga } from '../features/admin/users/admin-users-saga';
 import { authSaga } from '../features/auth/auth-saga';
 import { batchOrdersSaga } from '../features/batch-orders/batch-orders-saga';
 import { bulkOrderSaga } from '../features/bulk-order/bulk-order-saga';
@@ -28,6 +30,8 @@ export function* rootSaga(): SagaIterator {
     fork(batchOrdersSaga),
     fork(bulkOrderSaga),
     fork(bulkProgressSaga),
+    fork(adminUsersSaga),
+    fork(userServicesSaga),
     fork(socketSaga),
     fork(rankingsSaga),
     fork(orderLabelsSaga),

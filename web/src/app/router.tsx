@@ -7,6 +7,7 @@ import { AdminComingSoonPage, AdminDashboardPage, AdminLayout } from '../feature
 import { AdminSampleDashboard } from '../features/admin/admin-sample-dashboard';
 import { OrderLabelsPage } from '../features/admin/order-labels/order-labels-page';
 import { RankingsPage } from '../features/admin/rankings/rankings-page';
+import { UserManagementPage } from '../features/admin/users/user-management-page';
 import { AuthLayout } from '../features/auth/auth-layout';
 import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
 import { LoginPage } from '../features/auth/login-page';
@@ -124,6 +125,7 @@ export const routes: RouteObject[] = [
           { path: 'dashboard', element: <AdminDashboardPage /> },
           { path: 'user-volume-rankings', element: <RankingsPage /> },
           { path: 'order-label-management', element: <OrderLabelsPage /> },
+          { path: 'user-management', element: <UserManagementPage /> },
           { path: '*', element: <AdminComingSoonPage /> },
         ],
       },

@@ -5,6 +5,8 @@ import { accountReducer } from '../features/account/account-slice';
 import { addressesReducer } from '../features/addresses/address-slice';
 import { orderLabelsReducer } from '../features/admin/order-labels/order-labels-slice';
 import { rankingsReducer } from '../features/admin/rankings/rankings-slice';
+import { userServicesReducer } from '../features/admin/services/user-services-slice';
+import { adminUsersReducer } from '../features/admin/users/admin-users-slice';
 import { authReducer } from '../features/auth/auth-slice';
 import { batchOrdersReducer } from '../features/batch-orders/batch-orders-slice';
 import { bulkOrderReducer } from '../features/bulk-order/bulk-order-slice';
@@ -27,6 +29,7 @@ const rootReducer = combineReducers({
   bulkProgress: bulkProgressReducer,
   account: accountReducer,
   addresses: addressesReducer,
+  adminUsers: adminUsersReducer,
   dashboard: dashboardReducer,
   deposits: depositsReducer,
   orderLabel: orderLabelReducer,
@@ -35,6 +38,7 @@ const rootReducer = combineReducers({
   rankings: rankingsReducer,
   skus: skusReducer,
   toast: toastReducer,
+  userServices: userServicesReducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;

@@ -8,11 +8,14 @@ import type {
 } from '@flatship/proto';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
-import { all, call, put, takeLatest, takeLeading } from 'redux-saga/effects';
+import { all, call, put, select, takeEvery, takeLatest, takeLeading } from 'redux-saga/effects';
 import { ApiError, errorMessage } from '../../app/http';
-import { tokenStorage } from '../../app/token-storage';
+import type { RootState } from '../../app/store';
+import { adminSessionStorage, tokenStorage } from '../../app/token-storage';
 import { authApi } from './auth-api';
 import {
+  impersonationEnded,
+  impersonationStarted,
   loginFailed,
   loginSubmitted,
   loginSucceeded,
@@ -33,6 +36,7 @@ export function* login(action: PayloadAction<LoginBody>): SagaIterator {
   try {
     const reply: LoginReply = yield call(authApi.login, action.payload);
     yield call([tokenStorage, tokenStorage.set], reply.token);
+    yield call([adminSessionStorage, adminSessionStorage.clear]);
     yield put(loginSucceeded({ token: reply.token, user: reply.user }));
   } catch (error) {
     yield put(loginFailed(errorMessage(error, 'Login failed')));
@@ -43,6 +47,7 @@ export function* register(action: PayloadAction<RegisterBody>): SagaIterator {
   try {
     const reply: RegisterReply = yield call(authApi.register, action.payload);
     yield call([tokenStorage, tokenStorage.set], reply.token);
+    yield call([adminSessionStorage, adminSessionStorage.clear]);
     yield put(registerSucceeded({ token: reply.token, user: reply.user }));
   } catch (error) {
     const fallback =
@@ -63,6 +68,7 @@ export function* verifySession(): SagaIterator {
     const isRejected = error instanceof ApiError && (error.status === 401 || error.status === 403);
     if (!isRejected) console.error('Session verification failed', error);
     yield call([tokenStorage, tokenStorage.clear]);
+    yield call([adminSessionStorage, adminSessionStorage.clear]);
     yield put(sessionVerifyFailed());
   }
 }
@@ -82,6 +88,16 @@ export function* applyReferral(action: PayloadAction<string>): SagaIterator {
 
 export function* logout(): SagaIterator {
   yield call([tokenStorage, tokenStorage.clear]);
+  // Logging out while signed in as a user also drops the admin's kept token.
+  yield call([adminSessionStorage, adminSessionStorage.clear]);
+}
+
+/** Writes the session the reducer just switched to (Login As, or back to admin) where a reload finds it. */
+export function* storeSwitchedSession(): SagaIterator {
+  const { token, impersonator }: RootState['auth'] = yield select((state: RootState) => state.auth);
+  if (token) yield call([tokenStorage, tokenStorage.set], token);
+  if (impersonator) yield call([adminSessionStorage, adminSessionStorage.set], impersonator);
+  else yield call([adminSessionStorage, adminSessionStorage.clear]);
 }
 
 export function* authSaga(): SagaIterator {
@@ -93,5 +109,7 @@ export function* authSaga(): SagaIterator {
     // Query: only the newest answer matters (a later refresh supersedes an earlier one).
     takeLatest(sessionVerifyRequested.type, verifySession),
     takeLatest(logoutRequested.type, logout),
+    // Each switch writes the state it left behind; none may be skipped.
+    takeEvery([impersonationStarted.type, impersonationEnded.type], storeSwitchedSession),
   ]);
 }

@@ -8,3 +8,4 @@ export const selectSessionStatus = (state: RootState) => state.auth.session;
 export const selectIsAdmin = (state: RootState) => state.auth.user?.user_role === 'admin';
 export const selectReferralStatus = (state: RootState) => state.auth.referral.status;
 export const selectReferralError = (state: RootState) => state.auth.referral.error;
+export const selectImpersonator = (state: RootState) => state.auth.impersonator;

@@ -1,6 +1,6 @@
 import type { LoginBody, RegisterBody } from '@flatship/proto';
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { tokenStorage } from '../../app/token-storage';
+import { adminSessionStorage, type KeptAdminSession, tokenStorage } from '../../app/token-storage';
 import type { SessionUser } from './session-user';
 
 export type RequestStatus = 'idle' | 'loading' | 'succeeded' | 'failed';
@@ -15,6 +15,8 @@ export interface AuthState {
   error: string | null;
   session: SessionStatus;
   referral: { status: RequestStatus; error: string | null };
+  /** Set while an admin is signed in as a user (Login As): the admin's own session, to come back to. */
+  impersonator: KeptAdminSession | null;
 }
 
 export interface SessionPayload {
@@ -29,12 +31,19 @@ const initialState = (): AuthState => ({
   error: null,
   session: 'unknown',
   referral: { status: 'idle', error: null },
+  impersonator: adminSessionStorage.get(),
 });
 
 function signIn(state: AuthState, { token, user }: SessionPayload) {
   state.token = token;
   state.user = user;
   state.session = 'verified';
+}
+
+/** A sign-in of one's own (form, lost session) ends any Login As. */
+function signInAsSelf(state: AuthState, payload: SessionPayload) {
+  signIn(state, payload);
+  state.impersonator = null;
 }
 
 export const authSlice = createSlice({
@@ -46,7 +55,7 @@ export const authSlice = createSlice({
       state.error = null;
     },
     loginSucceeded(state, action: PayloadAction<SessionPayload>) {
-      signIn(state, action.payload);
+      signInAsSelf(state, action.payload);
       state.status = 'succeeded';
     },
     loginFailed(state, action: PayloadAction<string>) {
@@ -58,7 +67,7 @@ export const authSlice = createSlice({
       state.error = null;
     },
     registerSucceeded(state, action: PayloadAction<SessionPayload>) {
-      signIn(state, action.payload);
+      signInAsSelf(state, action.payload);
       state.status = 'succeeded';
     },
     registerFailed(state, action: PayloadAction<string>) {
@@ -82,6 +91,24 @@ export const authSlice = createSlice({
       state.token = null;
       state.user = null;
       state.session = 'failed';
+      state.impersonator = null;
+    },
+    /**
+     * Login As: the admin now acts as the user. The admin's own session is
+     * kept (only the first time: signing in as another user from a user
+     * session is not possible, but a repeat must not overwrite the admin).
+     */
+    impersonationStarted(state, action: PayloadAction<SessionPayload>) {
+      if (!state.impersonator && state.token && state.user) {
+        state.impersonator = { token: state.token, user: state.user };
+      }
+      signIn(state, action.payload);
+    },
+    /** Back to admin: the kept admin session becomes the session again. */
+    impersonationEnded(state) {
+      if (!state.impersonator) return;
+      signIn(state, state.impersonator);
+      state.impersonator = null;
     },
     /** A new token and user arrived from another flow (referral apply, account update). */
     sessionRefreshed(state, action: PayloadAction<SessionPayload>) {
@@ -100,6 +127,7 @@ export const authSlice = createSlice({
       state.referral = { status: 'idle', error: null };
     },
     logoutRequested(state) {
+      state.impersonator = null;
       state.token = null;
       state.user = null;
       state.error = null;
@@ -121,6 +149,8 @@ export const {
   sessionVerified,
   sessionVerifyFailed,
   sessionRefreshed,
+  impersonationStarted,
+  impersonationEnded,
   referralApplySubmitted,
   referralApplySucceeded,
   referralApplyFailed,

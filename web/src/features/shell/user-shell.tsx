@@ -4,6 +4,7 @@ import { useMediaQuery } from '../../app/use-media-query';
 import { MenuIcon } from '../../components/icons';
 import { BulkProgressWindow } from '../bulk-progress/bulk-progress-window';
 import { AvatarMenu } from './avatar-menu';
+import { ImpersonationBanner } from './impersonation-banner';
 import { pageTitle } from './page-titles';
 import { Sidebar } from './sidebar';
 import './shell.css';
@@ -85,6 +86,7 @@ export function UserShell() {
           <h1 className="topbar__title">{title}</h1>
           <AvatarMenu />
         </header>
+        <ImpersonationBanner />
         <main id="main-content" className="shell__content" tabIndex={-1}>
           <Outlet />
         </main>

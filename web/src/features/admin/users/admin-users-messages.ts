@@ -1,0 +1,16 @@
+/** Texts of the user management screen; spec doc 3 §8 where it gives them. */
+export const ADMIN_USERS_MESSAGES = {
+  loadFailed: 'Failed to load users',
+  detailsFailed: 'Failed to update user details.',
+  refreshFailed: 'Error refreshing data. Please reload the page.',
+  loginAsFailed: 'Failed to login as user',
+  roleFailed: 'Failed to change the role',
+  accessFailed: 'Failed to change access',
+  deleteFailed: 'Failed to delete user',
+  empty: 'No users found',
+} as const;
+
+/** Spec doc 3 §4: after Login As the app moves to the user's dashboard after 1.5 s. */
+export const LOGIN_AS_REDIRECT_DELAY = 1500;
+/** Typing in the search box asks the server once the typing pauses this long. */
+export const SEARCH_DEBOUNCE = 300;

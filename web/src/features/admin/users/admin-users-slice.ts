@@ -1,0 +1,125 @@
+import {
+  type Activation,
+  ADMIN_USERS_DEFAULT_QUERY,
+  type AdminUserSort,
+  type AdminUsersQuery,
+  type AdminUsersReply,
+  type LoginAsReply,
+  type Role,
+} from '@flatship/proto';
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+
+export interface AdminUsersTableQuery {
+  page: number;
+  limit: number;
+  search: string;
+  sort: AdminUserSort;
+  order: 'asc' | 'desc';
+}
+
+export type DetailsChange = { userId: string } & ({ balance: number } | { referralCode: string });
+
+export interface AdminUsersState {
+  query: AdminUsersTableQuery;
+  status: 'idle' | 'loading' | 'succeeded' | 'failed';
+  reply: AdminUsersReply | null;
+  /** Rows with a change in flight: their controls wait. */
+  busyIds: string[];
+  /** Login As answered: the page switches the session and moves on after the delay. */
+  loginAs: LoginAsReply | null;
+  loginAsUserId: string | null;
+}
+
+const initialState: AdminUsersState = {
+  query: { ...ADMIN_USERS_DEFAULT_QUERY, search: '' },
+  status: 'idle',
+  reply: null,
+  busyIds: [],
+  loginAs: null,
+  loginAsUserId: null,
+};
+
+const busy = (state: AdminUsersState, userId: string) => {
+  if (!state.busyIds.includes(userId)) state.busyIds.push(userId);
+};
+const idle = (state: AdminUsersState, userId: string) => {
+  state.busyIds = state.busyIds.filter((id) => id !== userId);
+};
+
+/** The query as GET /api/auth/users takes it. */
+export function toUsersQuery(query: AdminUsersTableQuery): AdminUsersQuery {
+  const { search, ...rest } = query;
+  const trimmed = search.trim();
+  return trimmed ? { ...rest, search: trimmed } : rest;
+}
+
+export const adminUsersSlice = createSlice({
+  name: 'adminUsers',
+  initialState,
+  reducers: {
+    /** The page opened, or a write asks for the current page again. */
+    usersRequested(state) {
+      state.status = 'loading';
+    },
+    /** Search, sort, page or page size changed: the server answers for the new query. */
+    usersQueryChanged(state, action: PayloadAction<Partial<AdminUsersTableQuery>>) {
+      state.query = { ...state.query, ...action.payload };
+      state.status = 'loading';
+    },
+    usersLoaded(state, action: PayloadAction<AdminUsersReply>) {
+      state.status = 'succeeded';
+      state.reply = action.payload;
+    },
+    usersLoadFailed(state) {
+      state.status = 'failed';
+    },
+    userDetailsSubmitted(state, action: PayloadAction<DetailsChange>) {
+      busy(state, action.payload.userId);
+    },
+    userRoleSubmitted(state, action: PayloadAction<{ userId: string; role: Role }>) {
+      busy(state, action.payload.userId);
+    },
+    userActivationSubmitted(state, action: PayloadAction<{ userId: string; activation: Activation }>) {
+      busy(state, action.payload.userId);
+    },
+    userDeleteSubmitted(state, action: PayloadAction<{ userId: string }>) {
+      busy(state, action.payload.userId);
+    },
+    /** A change ended, saved or not. */
+    userChangeSettled(state, action: PayloadAction<string>) {
+      idle(state, action.payload);
+    },
+    loginAsSubmitted(state, action: PayloadAction<string>) {
+      state.loginAsUserId = action.payload;
+      state.loginAs = null;
+    },
+    loginAsSucceeded(state, action: PayloadAction<LoginAsReply>) {
+      state.loginAs = action.payload;
+    },
+    loginAsFailed(state) {
+      state.loginAsUserId = null;
+    },
+    /** The session switched to the user, or the admin left the page first: nothing is pending any more. */
+    loginAsCompleted(state) {
+      state.loginAs = null;
+      state.loginAsUserId = null;
+    },
+  },
+});
+
+export const {
+  usersRequested,
+  usersQueryChanged,
+  usersLoaded,
+  usersLoadFailed,
+  userDetailsSubmitted,
+  userRoleSubmitted,
+  userActivationSubmitted,
+  userDeleteSubmitted,
+  userChangeSettled,
+  loginAsSubmitted,
+  loginAsSucceeded,
+  loginAsFailed,
+  loginAsCompleted,
+} = adminUsersSlice.actions;
+export const adminUsersReducer = adminUsersSlice.reducer;
