@@ -78,3 +78,8 @@ export const postJson = <T>(path: string, body: unknown, headers?: Record<string
   send(() => http.post(path, { json: body, headers }).json<T>());
 export const patchJson = <T>(path: string, body: unknown): Promise<T> =>
   send(() => http.patch(path, { json: body }).json<T>());
+export const putJson = <T>(path: string, body: unknown): Promise<T> =>
+  send(() => http.put(path, { json: body }).json<T>());
+/** A POST whose body is empty but declared JSON, as some calls of the spec are sent. */
+export const postEmptyJson = <T>(path: string): Promise<T> =>
+  send(() => http.post(path, { body: '', headers: { 'content-type': 'application/json' } }).json<T>());

@@ -2,6 +2,7 @@ import type { SagaIterator } from 'redux-saga';
 import { all, fork } from 'redux-saga/effects';
 import { accountSaga } from '../features/account/account-saga';
 import { addressSaga } from '../features/addresses/address-saga';
+import { defaultServicesSaga } from '../features/admin/default-services/default-services-saga';
 import { authSaga } from '../features/auth/auth-saga';
 import { batchOrdersSaga } from '../features/batch-orders/batch-orders-saga';
 import { bulkOrderSaga } from '../features/bulk-order/bulk-order-saga';
@@ -27,5 +28,6 @@ export function* rootSaga(): SagaIterator {
     fork(bulkOrderSaga),
     fork(bulkProgressSaga),
     fork(socketSaga),
+    fork(defaultServicesSaga),
   ]);
 }

@@ -5,6 +5,7 @@ import { AccountPage } from '../features/account/account-page';
 import { AddressPage } from '../features/addresses/address-page';
 import { AdminComingSoonPage, AdminDashboardPage, AdminLayout } from '../features/admin/admin-layout';
 import { AdminSampleDashboard } from '../features/admin/admin-sample-dashboard';
+import { DefaultServicesPage } from '../features/admin/default-services/default-services-page';
 import { AuthLayout } from '../features/auth/auth-layout';
 import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
 import { LoginPage } from '../features/auth/login-page';
@@ -120,6 +121,7 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <Navigate to="dashboard" replace /> },
           { path: 'dashboard', element: <AdminDashboardPage /> },
+          { path: 'default-services', element: <DefaultServicesPage /> },
           { path: '*', element: <AdminComingSoonPage /> },
         ],
       },

@@ -3,6 +3,7 @@ import createSagaMiddleware from 'redux-saga';
 import { toastReducer } from '../components/toast-slice';
 import { accountReducer } from '../features/account/account-slice';
 import { addressesReducer } from '../features/addresses/address-slice';
+import { defaultServicesReducer } from '../features/admin/default-services/default-services-slice';
 import { authReducer } from '../features/auth/auth-slice';
 import { batchOrdersReducer } from '../features/batch-orders/batch-orders-slice';
 import { bulkOrderReducer } from '../features/bulk-order/bulk-order-slice';
@@ -26,6 +27,7 @@ const rootReducer = combineReducers({
   account: accountReducer,
   addresses: addressesReducer,
   dashboard: dashboardReducer,
+  defaultServices: defaultServicesReducer,
   deposits: depositsReducer,
   orderLabel: orderLabelReducer,
   orders: ordersReducer,
