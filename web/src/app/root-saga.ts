@@ -3,6 +3,7 @@ import { all, fork } from 'redux-saga/effects';
 import { accountSaga } from '../features/account/account-saga';
 import { addressSaga } from '../features/addresses/address-saga';
 import { defaultServicesSaga } from '../features/admin/default-services/default-services-saga';
+import { referralSaga } from '../features/admin/referrals/referral-saga';
 import { authSaga } from '../features/auth/auth-saga';
 import { batchOrdersSaga } from '../features/batch-orders/batch-orders-saga';
 import { bulkOrderSaga } from '../features/bulk-order/bulk-order-saga';
@@ -29,5 +30,6 @@ export function* rootSaga(): SagaIterator {
     fork(bulkProgressSaga),
     fork(socketSaga),
     fork(defaultServicesSaga),
+    fork(referralSaga),
   ]);
 }

@@ -6,6 +6,7 @@ import { AddressPage } from '../features/addresses/address-page';
 import { AdminComingSoonPage, AdminDashboardPage, AdminLayout } from '../features/admin/admin-layout';
 import { AdminSampleDashboard } from '../features/admin/admin-sample-dashboard';
 import { DefaultServicesPage } from '../features/admin/default-services/default-services-page';
+import { ReferralManagementPage } from '../features/admin/referrals/referral-management-page';
 import { AuthLayout } from '../features/auth/auth-layout';
 import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
 import { LoginPage } from '../features/auth/login-page';
@@ -122,6 +123,7 @@ export const routes: RouteObject[] = [
           { index: true, element: <Navigate to="dashboard" replace /> },
           { path: 'dashboard', element: <AdminDashboardPage /> },
           { path: 'default-services', element: <DefaultServicesPage /> },
+          { path: 'referral-management', element: <ReferralManagementPage /> },
           { path: '*', element: <AdminComingSoonPage /> },
         ],
       },

@@ -4,6 +4,7 @@ import { toastReducer } from '../components/toast-slice';
 import { accountReducer } from '../features/account/account-slice';
 import { addressesReducer } from '../features/addresses/address-slice';
 import { defaultServicesReducer } from '../features/admin/default-services/default-services-slice';
+import { referralReducer } from '../features/admin/referrals/referral-slice';
 import { authReducer } from '../features/auth/auth-slice';
 import { batchOrdersReducer } from '../features/batch-orders/batch-orders-slice';
 import { bulkOrderReducer } from '../features/bulk-order/bulk-order-slice';
@@ -31,6 +32,7 @@ const rootReducer = combineReducers({
   deposits: depositsReducer,
   orderLabel: orderLabelReducer,
   orders: ordersReducer,
+  referral: referralReducer,
   skus: skusReducer,
   toast: toastReducer,
 });
