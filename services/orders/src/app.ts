@@ -22,6 +22,7 @@ import type { DomainDeps } from './routes/deps';
 import { registerDownloadRoutes } from './routes/download';
 import { registerInternalRoutes } from './routes/internal';
 import { registerOrderRoutes } from './routes/orders';
+import { registerStatsRoutes } from './routes/stats';
 import { registerTemplateRoute } from './routes/template';
 
 export interface OrdersAppDeps {
@@ -75,6 +76,7 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
   registerBulkRoutes(app, domain);
   registerTemplateRoute(app);
   registerInternalRoutes(app, domain, deps.internalSecret);
+  registerStatsRoutes(app, deps.db, deps.internalSecret);
   return app;
 }
 
