@@ -10,8 +10,12 @@ import {
   type UserChangeFeed,
 } from '@flatship/kit';
 import type { UserChangedEvent } from '@flatship/proto';
+import { createAuthUserStats } from './adapters/auth-user-stats';
 import { createAuthUserDirectory } from './adapters/auth-users';
+import { createOrdersLabelStats } from './adapters/orders-label-stats';
 import { createPaymentsBalances } from './adapters/payments-balances';
+import { createPaymentsDepositStats } from './adapters/payments-deposit-stats';
+import { registerDashboardRoutes } from './routes/dashboard';
 import { registerUserRoutes } from './routes/users';
 
 export interface AdminAppDeps {
@@ -20,6 +24,7 @@ export interface AdminAppDeps {
   /** Internal clients of the services admin composes. */
   auth: InternalClient;
   payments: InternalClient;
+  orders: InternalClient;
   /** Current token states (from auth, cached); `apply` takes a change the moment it arrives. */
   tokenState: TokenStateSource & { apply(state: UserChangedEvent): void };
   /** `user.changed` events. Without them a revoked token still works until its cache entry expires. */
@@ -38,6 +43,15 @@ export async function buildApp(deps: AdminAppDeps): Promise<ServiceApp> {
   registerUserRoutes(app, {
     users: createAuthUserDirectory(deps.auth),
     balances: createPaymentsBalances(deps.payments),
+  });
+
+  registerDashboardRoutes(app, {
+    sources: {
+      users: createAuthUserStats(deps.auth),
+      labels: createOrdersLabelStats(deps.orders),
+      deposits: createPaymentsDepositStats(deps.payments),
+    },
+    clock: { now: () => new Date() },
   });
 
   followUserChanges(app, deps.userChanges, deps.tokenState);

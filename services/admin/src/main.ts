@@ -26,6 +26,7 @@ await runService('admin', async () => {
 
   const auth = createInternalClient({ baseUrl: config.AUTH_URL, secret: config.INTERNAL_SECRET });
   const payments = createInternalClient({ baseUrl: config.PAYMENTS_URL, secret: config.INTERNAL_SECRET });
+  const orders = createInternalClient({ baseUrl: config.ORDERS_URL, secret: config.INTERNAL_SECRET });
   const tokenState = createCachedTokenState(createAuthTokenStateFetcher(auth, logger), config.TOKEN_STATE_TTL_MS);
 
   const app = await buildApp({
@@ -33,6 +34,7 @@ await runService('admin', async () => {
     jwtPublicKey: config.JWT_PUBLIC_KEY,
     auth,
     payments,
+    orders,
     tokenState,
     userChanges: createBusUserChangeFeed(bus, logger, 'admin'),
     readiness: [databaseReadiness(db)],

@@ -32,13 +32,17 @@ export interface Stack {
   admin: ServiceApp;
   auth: ServiceApp;
   payments: ServiceApp;
+  paymentsDb: Knex;
   authClient: InternalClient;
   paymentsClient: InternalClient;
   close(): Promise<void>;
 }
 
-/** Real auth and payments on ephemeral ports over one test database, and the admin app in front of them. */
-export async function startStack(): Promise<Stack> {
+/**
+ * Real auth and payments on ephemeral ports over one test database, and the admin app in front of them. Orders
+ * is only asked for dashboard figures: a test that needs it passes a client of its own.
+ */
+export async function startStack(opts: { orders?: InternalClient } = {}): Promise<Stack> {
   const tdb = await createTestDatabase('admin');
   const keys = generateTokenKeys();
   const authDb: Knex = createDb(tdb.url, AUTH_SCHEMA);
@@ -82,6 +86,7 @@ export async function startStack(): Promise<Stack> {
     jwtPublicKey: keys.publicKey,
     auth: authClient,
     payments: paymentsClient,
+    orders: opts.orders ?? createInternalClient({ baseUrl: 'http://127.0.0.1:9', secret: INTERNAL_SECRET }),
     tokenState: tokenStates(),
   });
   await admin.ready();
@@ -90,6 +95,7 @@ export async function startStack(): Promise<Stack> {
     admin,
     auth,
     payments,
+    paymentsDb,
     authClient,
     paymentsClient,
     async close() {
