@@ -2,6 +2,7 @@ import type { SagaIterator } from 'redux-saga';
 import { all, fork } from 'redux-saga/effects';
 import { accountSaga } from '../features/account/account-saga';
 import { addressSaga } from '../features/addresses/address-saga';
+import { adminDashboardSaga } from '../features/admin/dashboard/admin-dashboard-saga';
 import { defaultServicesSaga } from '../features/admin/default-services/default-services-saga';
 import { referralSaga } from '../features/admin/referrals/referral-saga';
 import { authSaga } from '../features/auth/auth-saga';
@@ -31,5 +32,6 @@ export function* rootSaga(): SagaIterator {
     fork(socketSaga),
     fork(defaultServicesSaga),
     fork(referralSaga),
+    fork(adminDashboardSaga),
   ]);
 }

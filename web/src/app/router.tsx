@@ -4,7 +4,7 @@ import { Loader } from '../components/spinner';
 import { AccountPage } from '../features/account/account-page';
 import { AddressPage } from '../features/addresses/address-page';
 import { AdminComingSoonPage, AdminDashboardPage, AdminLayout } from '../features/admin/admin-layout';
-import { AdminSampleDashboard } from '../features/admin/admin-sample-dashboard';
+import { AdminDashboard } from '../features/admin/dashboard/admin-dashboard';
 import { DefaultServicesPage } from '../features/admin/default-services/default-services-page';
 import { ReferralManagementPage } from '../features/admin/referrals/referral-management-page';
 import { AuthLayout } from '../features/auth/auth-layout';
@@ -104,7 +104,14 @@ export const routes: RouteObject[] = [
           { path: 'deposit', element: <DepositPage /> },
           { path: 'address', element: <AddressPage /> },
           { path: 'sku', element: <SkuPage /> },
-          { path: 'admin', element: <AdminSampleDashboard /> },
+          {
+            path: 'admin',
+            element: (
+              <RequireAdmin>
+                <AdminDashboard />
+              </RequireAdmin>
+            ),
+          },
           { path: 'account', element: <AccountPage /> },
           { path: 'invite', element: <InvitePage /> },
           { path: '*', element: <MainNotFoundPage /> },

@@ -3,6 +3,7 @@ import createSagaMiddleware from 'redux-saga';
 import { toastReducer } from '../components/toast-slice';
 import { accountReducer } from '../features/account/account-slice';
 import { addressesReducer } from '../features/addresses/address-slice';
+import { adminDashboardReducer } from '../features/admin/dashboard/admin-dashboard-slice';
 import { defaultServicesReducer } from '../features/admin/default-services/default-services-slice';
 import { referralReducer } from '../features/admin/referrals/referral-slice';
 import { authReducer } from '../features/auth/auth-slice';
@@ -27,6 +28,7 @@ const rootReducer = combineReducers({
   bulkProgress: bulkProgressReducer,
   account: accountReducer,
   addresses: addressesReducer,
+  adminDashboard: adminDashboardReducer,
   dashboard: dashboardReducer,
   defaultServices: defaultServicesReducer,
   deposits: depositsReducer,

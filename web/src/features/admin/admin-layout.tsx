@@ -1,6 +1,6 @@
 import { Link, Outlet } from 'react-router';
 import { BrandMark } from '../../components/icons';
-import { AdminSampleDashboard } from './admin-sample-dashboard';
+import { AdminDashboard } from './dashboard/admin-dashboard';
 import '../../components/components.css';
 import './admin.css';
 
@@ -26,7 +26,7 @@ export function AdminLayout() {
 }
 
 export function AdminDashboardPage() {
-  return <AdminSampleDashboard />;
+  return <AdminDashboard />;
 }
 
 /** Any other admin screen: user management, services and rankings come next. */
