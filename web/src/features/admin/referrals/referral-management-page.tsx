@@ -54,7 +54,8 @@ export function ReferralManagementPage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!selected) return setFieldError(REFERRAL_MESSAGES.userRequired);
+    // The form only shows once a user is picked.
+    if (!selected) return;
     if (newCode.trim() === '') return setFieldError(REFERRAL_MESSAGES.codeRequired);
     setFieldError(null);
     dispatch(referralCodeSaveRequested({ userId: selected._id, referralCode: newCode.trim() }));

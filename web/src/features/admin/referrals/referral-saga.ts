@@ -25,7 +25,6 @@ export const REFERRAL_MESSAGES = {
   invitedFailed: 'Failed to load invited users',
   saveFailed: 'Failed to update referral code',
   codeRequired: 'Referral code is required',
-  userRequired: 'User is required',
 } as const;
 
 /** Typing pauses this long before the server is asked, so each key press is not a request. */
