@@ -85,6 +85,22 @@ describe('proxying', () => {
     expect(orders.seen[0]?.headers['x-request-id']).toBe(id);
   });
 
+  test('passes an empty body declared JSON (the default-services sync) on as exactly that', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/defaultServices/sync',
+      headers: { token, 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(res.statusCode).toBe(200);
+    const seen = pricing.seen[0]!;
+    expect(seen.body).toBe('');
+    expect(seen.headers['content-type']).toBe('application/json');
+    // No chunked framing: the service can tell there is no body before reading any.
+    expect(seen.headers['transfer-encoding']).toBeUndefined();
+    expect(seen.headers['content-length'] ?? '0').toBe('0');
+  });
+
   test('passes non-JSON bodies through byte for byte', async () => {
     const raw = 'a,b\n"x, y",2\n';
     const res = await app.inject({

@@ -1,4 +1,5 @@
 export * from './addresses-api';
+export * from './admin-dashboard-api';
 export * from './admin-orders-api';
 export * from './admin-users-api';
 export * from './auth-api';

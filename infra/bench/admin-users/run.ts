@@ -62,6 +62,7 @@ const app = await buildApp({
   internalSecret: 'benchmark-secret-0123456789',
   auth: unused,
   payments: unused,
+  orders: unused,
   carriers,
   rankings: createRankingsStore(db),
   tokenState: createCachedTokenState(async (id) => (id === adminState.id ? adminState : null), 60_000),

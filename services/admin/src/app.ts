@@ -13,8 +13,11 @@ import {
 } from '@flatship/kit';
 import type { EventBus } from '@flatship/kit/bus';
 import type { UserChangedEvent } from '@flatship/proto';
+import { createAuthUserStats } from './adapters/auth-user-stats';
 import { createAuthUserDirectory } from './adapters/auth-users';
+import { createOrdersLabelStats } from './adapters/orders-label-stats';
 import { createPaymentsBalances } from './adapters/payments-balances';
+import { createPaymentsDepositStats } from './adapters/payments-deposit-stats';
 import type { LabelEventFeed } from './adapters/rankings-label-events';
 import { createAuditRepo } from './db/audit-repo';
 import { createUsersViewRepo } from './db/users-view-repo';
@@ -22,6 +25,7 @@ import type { RankingsStore } from './domain/rankings/ports';
 import { followReadModels } from './read-models';
 import { registerAuditRoutes } from './routes/audit';
 import { type CarrierAccounts, registerCarrierBalanceRoutes } from './routes/carrier-balance';
+import { registerDashboardRoutes } from './routes/dashboard';
 import { registerInternalRoutes } from './routes/internal';
 import { registerRankingRoutes } from './routes/rankings';
 import { registerUserRoutes } from './routes/users';
@@ -37,6 +41,7 @@ export interface AdminAppDeps {
   payments: InternalClient;
   /** The enabled carriers (`CARRIERS`), for their account balances. */
   carriers: CarrierAccounts;
+  orders: InternalClient;
   /** Current token states (from auth, cached); `apply` takes a change the moment it arrives. */
   tokenState: TokenStateSource & { apply(state: UserChangedEvent): void };
   /** `user.changed` events. Without them a revoked token still works until its cache entry expires. */
@@ -74,6 +79,15 @@ export async function buildApp(deps: AdminAppDeps): Promise<ServiceApp> {
   if (bus) whileOpen(app, () => followReadModels(bus, { view, audit, log: app.log }));
   const labelEvents = deps.labelEvents;
   if (labelEvents) whileOpen(app, () => labelEvents.subscribe());
+
+  registerDashboardRoutes(app, {
+    sources: {
+      users: createAuthUserStats(deps.auth),
+      labels: createOrdersLabelStats(deps.orders),
+      deposits: createPaymentsDepositStats(deps.payments),
+    },
+    clock: { now: () => new Date() },
+  });
 
   followUserChanges(app, deps.userChanges, deps.tokenState);
   return app;

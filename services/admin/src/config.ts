@@ -12,6 +12,7 @@ export const AdminConfigSchema = Type.Object({
   ...BaseConfig,
   AUTH_URL: Type.String({ pattern: '^https?://', description: 'base URL of the auth service (users, token states)' }),
   PAYMENTS_URL: Type.String({ pattern: '^https?://', description: 'base URL of the payments service (balances)' }),
+  ORDERS_URL: Type.String({ pattern: '^https?://', description: 'base URL of the orders service (dashboard figures)' }),
   TOKEN_STATE_TTL_MS: Type.Integer({
     minimum: 0,
     maximum: 60_000,

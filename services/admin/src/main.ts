@@ -39,6 +39,7 @@ await runService('admin', async () => {
   const rankings = createRankingsStore(db);
   const auth = createInternalClient({ baseUrl: config.AUTH_URL, secret: config.INTERNAL_SECRET });
   const payments = createInternalClient({ baseUrl: config.PAYMENTS_URL, secret: config.INTERNAL_SECRET });
+  const orders = createInternalClient({ baseUrl: config.ORDERS_URL, secret: config.INTERNAL_SECRET });
   const tokenState = createCachedTokenState(createAuthTokenStateFetcher(auth, logger), config.TOKEN_STATE_TTL_MS);
   // Only balances are asked of the carriers here: no label is rendered, so no render threads.
   const carriers = createCarrierSet(config.CARRIERS, {
@@ -54,6 +55,7 @@ await runService('admin', async () => {
     auth,
     payments,
     carriers,
+    orders,
     tokenState,
     userChanges: createBusUserChangeFeed(bus, logger, 'admin'),
     bus,

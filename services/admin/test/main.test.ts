@@ -39,6 +39,7 @@ test('the service starts, answers /readyz, refuses admin calls without a token a
     INTERNAL_SECRET: 'main-test-internal-secret',
     AUTH_URL: 'http://127.0.0.1:9',
     PAYMENTS_URL: 'http://127.0.0.1:9',
+    ORDERS_URL: 'http://127.0.0.1:9',
     PORT: String(port),
   });
   const deadline = Date.now() + 30_000;

@@ -41,6 +41,7 @@ export interface Stack {
   admin: ServiceApp;
   auth: ServiceApp;
   payments: ServiceApp;
+  paymentsDb: Knex;
   authClient: InternalClient;
   paymentsClient: InternalClient;
   /** The admin schema: the user table and the audit. */
@@ -61,9 +62,10 @@ export const CARRIER_BALANCE_CENTS = 4_321_00;
 
 /**
  * Real auth and payments on ephemeral ports over one test database, their outboxes relayed to a shared
- * bus, and the admin app in front of them, fed by that bus.
+ * bus, and the admin app in front of them, fed by that bus. Orders is only asked for dashboard figures: a
+ * test that needs it passes a client of its own.
  */
-export async function startStack(opts: { now?: () => Date } = {}): Promise<Stack> {
+export async function startStack(opts: { now?: () => Date; orders?: InternalClient } = {}): Promise<Stack> {
   const tdb = await createTestDatabase('admin');
   const keys = generateTokenKeys();
   const authDb: Knex = createDb(tdb.url, AUTH_SCHEMA);
@@ -120,6 +122,7 @@ export async function startStack(opts: { now?: () => Date } = {}): Promise<Stack
     auth: authClient,
     payments: paymentsClient,
     carriers,
+    orders: opts.orders ?? createInternalClient({ baseUrl: 'http://127.0.0.1:9', secret: INTERNAL_SECRET }),
     tokenState: tokenStates(),
     bus,
     rankings,
@@ -131,6 +134,7 @@ export async function startStack(opts: { now?: () => Date } = {}): Promise<Stack
     admin,
     auth,
     payments,
+    paymentsDb,
     authClient,
     paymentsClient,
     adminDb,

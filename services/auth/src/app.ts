@@ -20,6 +20,7 @@ import type { DomainDeps } from './routes/deps';
 import { registerInternalRoutes } from './routes/internal';
 import { registerInviteRoutes } from './routes/invite';
 import { registerSkuRoutes } from './routes/skus';
+import { registerStatsRoutes } from './routes/stats';
 
 export interface AuthAppDeps {
   /** Connected to the auth schema (migrations already applied). */
@@ -71,5 +72,6 @@ export async function buildApp(deps: AuthAppDeps): Promise<ServiceApp> {
   registerAddressRoutes(app, domain);
   registerSkuRoutes(app, domain);
   registerInternalRoutes(app, domain, deps.internalSecret);
+  registerStatsRoutes(app, deps.db, deps.internalSecret);
   return app;
 }

@@ -25,6 +25,7 @@ import type { DomainDeps } from './routes/deps';
 import { registerDownloadRoutes } from './routes/download';
 import { registerInternalRoutes } from './routes/internal';
 import { registerOrderRoutes } from './routes/orders';
+import { registerStatsRoutes } from './routes/stats';
 import { registerTemplateRoute } from './routes/template';
 
 export interface OrdersAppDeps {
@@ -86,6 +87,7 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
     ledger: deps.ledger,
     publishLabelRefunded: deps.publishLabelRefunded,
   });
+  registerStatsRoutes(app, deps.db, deps.internalSecret);
   return app;
 }
 

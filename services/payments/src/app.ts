@@ -19,6 +19,7 @@ import type { Clock } from './domain/ports';
 import { registerDepositRoutes } from './routes/deposits';
 import type { BtcpayDeps, DomainDeps } from './routes/deps';
 import { registerInternalRoutes } from './routes/internal';
+import { registerStatsRoutes } from './routes/stats';
 import { registerTopUpRoutes } from './routes/top-up';
 import { registerWebhookRoutes } from './routes/webhook';
 
@@ -65,6 +66,7 @@ export async function buildApp(deps: PaymentsAppDeps): Promise<ServiceApp> {
   registerTopUpRoutes(app, domain);
   await registerWebhookRoutes(app, domain);
   registerInternalRoutes(app, domain, deps.internalSecret);
+  registerStatsRoutes(app, deps.db, deps.internalSecret);
 
   followUserChanges(app, deps.userChanges, deps.tokenState);
   return app;

@@ -93,6 +93,18 @@ describe('syncing with the carrier', () => {
     ]);
   });
 
+  test('the sync call is sent as the spec sends it: an empty body declared JSON', async () => {
+    const admin = t.caller('admin');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/defaultServices/sync',
+      headers: { token: admin.token, 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(res.statusCode).toBe(200);
+    expect((res.json() as { uid: string }[]).map((s) => s.uid)).toContain('usps_priority_mail');
+  });
+
   test('marks a service the carrier dropped inactive, and active again when it returns', async () => {
     const admin = t.caller('admin');
     t.carrier.set(USPS.filter((s) => s.uid !== 'usps_priority_mail_express'));

@@ -81,3 +81,6 @@ export const patchJson = <T>(path: string, body: unknown): Promise<T> =>
 export const putJson = <T>(path: string, body: unknown): Promise<T> =>
   send(() => http.put(path, { json: body }).json<T>());
 export const deleteJson = <T>(path: string): Promise<T> => send(() => http.delete(path).json<T>());
+/** A POST whose body is empty but declared JSON, as some calls of the spec are sent. */
+export const postEmptyJson = <T>(path: string): Promise<T> =>
+  send(() => http.post(path, { body: '', headers: { 'content-type': 'application/json' } }).json<T>());

@@ -2,8 +2,11 @@ import type { SagaIterator } from 'redux-saga';
 import { all, fork } from 'redux-saga/effects';
 import { accountSaga } from '../features/account/account-saga';
 import { addressSaga } from '../features/addresses/address-saga';
+import { adminDashboardSaga } from '../features/admin/dashboard/admin-dashboard-saga';
+import { defaultServicesSaga } from '../features/admin/default-services/default-services-saga';
 import { orderLabelsSaga } from '../features/admin/order-labels/order-labels-saga';
 import { rankingsSaga } from '../features/admin/rankings/rankings-saga';
+import { referralSaga } from '../features/admin/referrals/referral-saga';
 import { userServicesSaga } from '../features/admin/services/user-services-saga';
 import { adminUsersSaga } from '../features/admin/users/admin-users-saga';
 import { authSaga } from '../features/auth/auth-saga';
@@ -35,5 +38,8 @@ export function* rootSaga(): SagaIterator {
     fork(socketSaga),
     fork(rankingsSaga),
     fork(orderLabelsSaga),
+    fork(defaultServicesSaga),
+    fork(referralSaga),
+    fork(adminDashboardSaga),
   ]);
 }

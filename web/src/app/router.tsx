@@ -3,10 +3,12 @@ import { createBrowserRouter, Link, Navigate, type RouteObject, useRouteError } 
 import { Loader } from '../components/spinner';
 import { AccountPage } from '../features/account/account-page';
 import { AddressPage } from '../features/addresses/address-page';
-import { AdminComingSoonPage, AdminDashboardPage, AdminLayout } from '../features/admin/admin-layout';
-import { AdminSampleDashboard } from '../features/admin/admin-sample-dashboard';
+import { AdminDashboardPage, AdminLayout, AdminNotFoundPage } from '../features/admin/admin-layout';
+import { AdminDashboard } from '../features/admin/dashboard/admin-dashboard';
+import { DefaultServicesPage } from '../features/admin/default-services/default-services-page';
 import { OrderLabelsPage } from '../features/admin/order-labels/order-labels-page';
 import { RankingsPage } from '../features/admin/rankings/rankings-page';
+import { ReferralManagementPage } from '../features/admin/referrals/referral-management-page';
 import { UserManagementPage } from '../features/admin/users/user-management-page';
 import { AuthLayout } from '../features/auth/auth-layout';
 import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
@@ -105,7 +107,14 @@ export const routes: RouteObject[] = [
           { path: 'deposit', element: <DepositPage /> },
           { path: 'address', element: <AddressPage /> },
           { path: 'sku', element: <SkuPage /> },
-          { path: 'admin', element: <AdminSampleDashboard /> },
+          {
+            path: 'admin',
+            element: (
+              <RequireAdmin>
+                <AdminDashboard />
+              </RequireAdmin>
+            ),
+          },
           { path: 'account', element: <AccountPage /> },
           { path: 'invite', element: <InvitePage /> },
           { path: '*', element: <MainNotFoundPage /> },
@@ -126,7 +135,9 @@ export const routes: RouteObject[] = [
           { path: 'user-volume-rankings', element: <RankingsPage /> },
           { path: 'order-label-management', element: <OrderLabelsPage /> },
           { path: 'user-management', element: <UserManagementPage /> },
-          { path: '*', element: <AdminComingSoonPage /> },
+          { path: 'default-services', element: <DefaultServicesPage /> },
+          { path: 'referral-management', element: <ReferralManagementPage /> },
+          { path: '*', element: <AdminNotFoundPage /> },
         ],
       },
       { path: '*', element: <NotFoundPage /> },

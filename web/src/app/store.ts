@@ -3,8 +3,11 @@ import createSagaMiddleware from 'redux-saga';
 import { toastReducer } from '../components/toast-slice';
 import { accountReducer } from '../features/account/account-slice';
 import { addressesReducer } from '../features/addresses/address-slice';
+import { adminDashboardReducer } from '../features/admin/dashboard/admin-dashboard-slice';
+import { defaultServicesReducer } from '../features/admin/default-services/default-services-slice';
 import { orderLabelsReducer } from '../features/admin/order-labels/order-labels-slice';
 import { rankingsReducer } from '../features/admin/rankings/rankings-slice';
+import { referralReducer } from '../features/admin/referrals/referral-slice';
 import { userServicesReducer } from '../features/admin/services/user-services-slice';
 import { adminUsersReducer } from '../features/admin/users/admin-users-slice';
 import { authReducer } from '../features/auth/auth-slice';
@@ -30,12 +33,15 @@ const rootReducer = combineReducers({
   account: accountReducer,
   addresses: addressesReducer,
   adminUsers: adminUsersReducer,
+  adminDashboard: adminDashboardReducer,
   dashboard: dashboardReducer,
+  defaultServices: defaultServicesReducer,
   deposits: depositsReducer,
   orderLabel: orderLabelReducer,
   orders: ordersReducer,
   orderLabels: orderLabelsReducer,
   rankings: rankingsReducer,
+  referral: referralReducer,
   skus: skusReducer,
   toast: toastReducer,
   userServices: userServicesReducer,

@@ -24,6 +24,8 @@ export interface SearchableSelectProps {
   disabled?: boolean;
   'aria-describedby'?: string;
   'aria-invalid'?: boolean;
+  /** Told every text typed, for lists the server searches (the options are then its answer). */
+  onQueryChange?: (query: string) => void;
 }
 
 interface Group {
@@ -67,6 +69,7 @@ export function SearchableSelect({
   disabled,
   'aria-describedby': describedBy,
   'aria-invalid': isInvalid,
+  onQueryChange,
 }: SearchableSelectProps) {
   const listId = useId();
   const [isOpen, setIsOpen] = useState(false);
@@ -168,6 +171,7 @@ export function SearchableSelect({
         value={query ?? selected?.label ?? ''}
         onChange={(event) => {
           setQuery(event.target.value);
+          onQueryChange?.(event.target.value);
           setActive(0);
           setIsOpen(true);
         }}

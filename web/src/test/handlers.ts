@@ -1,3 +1,4 @@
+import type { AdminDashboardReply } from '@flatship/proto';
 import { HttpResponse, http } from 'msw';
 import type { SessionUser } from '../features/auth/session-user';
 
@@ -20,4 +21,18 @@ export function emptyDashboardHandlers() {
     http.get(api('orders/recent/:userId'), () => HttpResponse.json({ recentOrders: [] })),
     http.get(api('payment/recent-deposits/:userId'), () => HttpResponse.json([])),
   ];
+}
+
+/** The admin dashboard's read (GET /api/admin/dashboard), answering with an empty month. */
+export function emptyAdminDashboardHandler() {
+  const reply: AdminDashboardReply = {
+    users: { total: 0, newThisMonth: 0 },
+    labels: { today: 0, thisMonth: 0, failedToday: 0 },
+    revenue: { today: 0, thisMonth: 0 },
+    deposits: { thisMonth: 0, countThisMonth: 0 },
+    runningBulkOrders: 0,
+    activity: [],
+    generatedAt: '2026-11-24T12:00:00.000Z',
+  };
+  return http.get(api('admin/dashboard'), () => HttpResponse.json(reply));
 }

@@ -35,8 +35,20 @@ export function registerAdminServiceRoutes(app: ServiceApp, deps: DomainDeps): v
   );
 
   // The spec answers with the list itself, which replaces the one on screen; the client shows the toast.
-  app.post('/api/defaultServices/sync', { onRequest, schema: { response: { 200: ServiceListSchema } } }, async () =>
-    (await syncServices(deps)).map(toConfiguredService),
+  app.post(
+    '/api/defaultServices/sync',
+    {
+      onRequest,
+      // The admin page sends this call with an empty body declared JSON (spec doc 3 §7): that is no body, not
+      // malformed JSON, so the declaration is dropped before the body would be parsed.
+      preParsing: async (request) => {
+        const { headers } = request.raw;
+        const isEmpty = headers['transfer-encoding'] === undefined && Number(headers['content-length'] ?? 0) === 0;
+        if (isEmpty) delete headers['content-type'];
+      },
+      schema: { response: { 200: ServiceListSchema } },
+    },
+    async () => (await syncServices(deps)).map(toConfiguredService),
   );
 
   app.patch(

@@ -13,7 +13,7 @@ import {
   UsersIcon,
 } from '../../components/icons';
 import { AvatarMenu } from '../shell/avatar-menu';
-import { AdminSampleDashboard } from './admin-sample-dashboard';
+import { AdminDashboard } from './dashboard/admin-dashboard';
 import '../../components/components.css';
 import '../shell/shell.css';
 import './admin.css';
@@ -164,16 +164,18 @@ export function AdminLayout() {
 }
 
 export function AdminDashboardPage() {
-  return <AdminSampleDashboard />;
+  return <AdminDashboard />;
 }
 
-/** Admin screens not built yet: referral management, default services and rankings. */
-export function AdminComingSoonPage() {
+/** An address under /admin that names no admin screen. */
+export function AdminNotFoundPage() {
   return (
     <section className="card admin-layout__soon">
-      <h2>Admin tools</h2>
-      <p>Order label management, referral management, default services and volume rankings will live here.</p>
-      <p className="coming-soon__note">Available soon.</p>
+      <h2>Page not found</h2>
+      <p>There is no admin screen at this address.</p>
+      <p>
+        <Link to="/admin/dashboard">Go to the admin dashboard</Link>
+      </p>
     </section>
   );
 }

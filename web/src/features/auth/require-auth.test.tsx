@@ -1,11 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
-import { emptyDashboardHandlers, verifyHandler } from '../../test/handlers';
+import { emptyAdminDashboardHandler, emptyDashboardHandlers, verifyHandler } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
 
-const server = setupTestServer(verifyHandler(makeUser()), ...emptyDashboardHandlers());
+const server = setupTestServer(verifyHandler(makeUser()), ...emptyDashboardHandlers(), emptyAdminDashboardHandler());
 
 describe('Protected routes', () => {
   it('sends a visitor without a token to /login, replacing the history entry', async () => {

@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
-import { emptyDashboardHandlers, verifyHandler } from '../../test/handlers';
+import { emptyAdminDashboardHandler, emptyDashboardHandlers, verifyHandler } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
 import type { Role } from '../auth/session-user';
 
-const server = setupTestServer(verifyHandler(makeUser()), ...emptyDashboardHandlers());
+const server = setupTestServer(verifyHandler(makeUser()), ...emptyDashboardHandlers(), emptyAdminDashboardHandler());
 
 async function openShell(path: string, role: Role = 'user') {
   server.use(verifyHandler(makeUser({ user_role: role })));
@@ -58,12 +58,12 @@ describe('User shell', () => {
     ['/main/deposit', 'Deposit'],
     ['/main/address', 'Address'],
     ['/main/sku', 'SKU Management'],
-    ['/main/admin', 'Admin Panel'],
+    ['/main/admin', 'Admin Panel', 'admin'],
     ['/main/account', 'Manage Account'],
     ['/main/invite', 'Invite your friends'],
     ['/main/somewhere-else', 'Welcome'],
-  ])('titles %s as %s', async (path, title) => {
-    await openShell(path);
+  ] as [string, string, Role?][])('titles %s as %s', async (path, title, role) => {
+    await openShell(path, role);
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(title);
   });
 

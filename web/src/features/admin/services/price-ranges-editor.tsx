@@ -1,5 +1,5 @@
 import type { PriceRange } from '@flatship/proto';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import {
   checkPriceRanges,
   formatPrice,
@@ -50,10 +50,16 @@ export function PriceRangesEditor({
   const [error, setError] = useState<{ message: string; row: number } | null>(null);
   const errorId = useId();
 
+  // What the server holds replaces the drafts when it changes (a save, a sync); a new array with the same
+  // ranges (a parent re-rendering) keeps what is being typed, and the inputs with it.
+  const pricesKey = JSON.stringify(prices);
+  const shownKey = useRef(pricesKey);
   useEffect(() => {
-    setRows(toRows(prices));
+    if (shownKey.current === pricesKey) return;
+    shownKey.current = pricesKey;
+    setRows(toRows(JSON.parse(pricesKey) as PriceRange[]));
     setError(null);
-  }, [prices]);
+  }, [pricesKey]);
 
   const next = nextPriceRange(rows, maxWeight);
 

@@ -1,0 +1,65 @@
+import type { Knex } from '@flatship/kit';
+
+export interface LabelStatsRow {
+  labelsToday: number;
+  labelsSinceMonth: number;
+  revenueTodayCents: number;
+  revenueSinceMonthCents: number;
+  runningBulkOrders: number;
+  failedToday: number;
+  latest: { labelId: string; userId: string; serviceName: string; priceCents: number; createdAt: Date }[];
+}
+
+/** Bulk statuses after which nothing more happens to an order (the same set as bulk_orders_unfinished_idx). */
+const FINISHED_BULK = ['completed', 'completed_with_errors', 'failed'];
+
+/**
+ * Label figures for the admin dashboard; read-only. A label counts when it is
+ * completed (bought and paid); a failed label is one cancelled, counted on the
+ * day it was cancelled.
+ */
+export function createLabelStatsRepo(db: Knex) {
+  return {
+    async read(periods: { dayStart: Date; monthStart: Date }, latestLimit: number): Promise<LabelStatsRow> {
+      const { dayStart, monthStart } = periods;
+      const [sums] = await db('labels').select(
+        db.raw(`(count(*) filter (where status = 'completed' and created_at >= ?))::int as labels_today`, [dayStart]),
+        db.raw(`(count(*) filter (where status = 'completed' and created_at >= ?))::int as labels_month`, [monthStart]),
+        db.raw(
+          `coalesce(sum(price_cents) filter (where status = 'completed' and created_at >= ?), 0)::bigint as revenue_today`,
+          [dayStart],
+        ),
+        db.raw(
+          `coalesce(sum(price_cents) filter (where status = 'completed' and created_at >= ?), 0)::bigint as revenue_month`,
+          [monthStart],
+        ),
+        db.raw(`(count(*) filter (where status = 'cancelled' and updated_at >= ?))::int as failed_today`, [dayStart]),
+      );
+      const [bulk] = await db('bulk_orders').whereNotIn('status', FINISHED_BULK).count<{ count: string }[]>('*');
+      const latest = await db('labels')
+        .where({ status: 'completed' })
+        .select('id', 'user_id', 'service_name', 'price_cents', 'created_at')
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(latestLimit);
+      return {
+        labelsToday: Number(sums?.labels_today ?? 0),
+        labelsSinceMonth: Number(sums?.labels_month ?? 0),
+        revenueTodayCents: Number(sums?.revenue_today ?? 0),
+        revenueSinceMonthCents: Number(sums?.revenue_month ?? 0),
+        runningBulkOrders: Number(bulk?.count ?? 0),
+        failedToday: Number(sums?.failed_today ?? 0),
+        latest: latest.map((l) => ({
+          labelId: l.id,
+          userId: l.user_id,
+          serviceName: l.service_name,
+          priceCents: Number(l.price_cents),
+          createdAt: l.created_at,
+        })),
+      };
+    },
+  };
+}
+export type LabelStatsRepo = ReturnType<typeof createLabelStatsRepo>;

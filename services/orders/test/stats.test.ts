@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createMemoryLedger, createMemoryQuotes } from './in-memory-ports';
+import { INTERNAL_SECRET, type OrdersHarness, startOrders } from './support';
+
+let h: OrdersHarness;
+beforeAll(async () => {
+  h = await startOrders(async () => ({ quotes: createMemoryQuotes({}), ledger: createMemoryLedger() }));
+});
+afterAll(() => h.close());
+
+const MONTH = '2026-11-01T00:00:00.000Z';
+const DAY = '2026-11-24T00:00:00.000Z';
+const statsUrl = (dayStart = DAY, monthStart = MONTH) =>
+  `/internal/stats/labels?dayStart=${encodeURIComponent(dayStart)}&monthStart=${encodeURIComponent(monthStart)}`;
+const stats = (url = statsUrl()) => h.app.inject({ url, headers: { 'x-internal-secret': INTERNAL_SECRET } });
+
+const USER = randomUUID();
+
+/** A label row as a purchase leaves it; `at` is when it was bought, `updatedAt` when it last changed. */
+async function label(status: 'pending' | 'completed' | 'cancelled', priceCents: number, at: string, updatedAt = at) {
+  const id = randomUUID();
+  const completed = status === 'completed';
+  await h.db('labels').insert({
+    id,
+    user_id: USER,
+    status,
+    courier: 'usps',
+    service_uid: 'usps_priority_mail',
+    service_name: completed ? `Priority ${priceCents}` : 'USPS Priority Mail',
+    sender: {},
+    receiver: {},
+    package: {},
+    price_cents: priceCents,
+    charge_key: `charge-${id}`,
+    tracking_number: completed ? `9400${priceCents}` : null,
+    pdf_name: completed ? `${id}.pdf` : null,
+    created_at: at,
+    updated_at: updatedAt,
+  });
+  return id;
+}
+
+async function bulkOrder(status: string) {
+  await h.db('bulk_orders').insert({ id: randomUUID(), user_id: USER, status });
+}
+
+describe('GET /internal/stats/labels', () => {
+  test('counts completed labels and their revenue today and this month, failures today, and running bulk orders', async () => {
+    const october = await label('completed', 500, '2026-10-31T23:59:59Z');
+    const monthStart = await label('completed', 725, MONTH);
+    const yesterday = await label('completed', 900, '2026-11-23T23:59:59Z');
+    const today = await label('completed', 1250, DAY);
+    const later = await label('completed', 300, '2026-11-24T09:30:00Z');
+    await label('pending', 800, '2026-11-24T10:00:00Z');
+    // Bought yesterday, failed today; and one that failed yesterday.
+    await label('cancelled', 650, '2026-11-23T22:00:00Z', '2026-11-24T01:00:00Z');
+    await label('cancelled', 650, '2026-11-23T10:00:00Z', '2026-11-23T11:00:00Z');
+    for (const status of ['processing', 'generating_files', 'retrying_failed', 'completed', 'failed']) {
+      await bulkOrder(status);
+    }
+    await bulkOrder('completed_with_errors');
+
+    const res = await stats();
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({
+      labelsToday: 2,
+      labelsThisMonth: 4,
+      revenueTodayCents: 1550,
+      revenueThisMonthCents: 725 + 900 + 1250 + 300,
+      runningBulkOrders: 3,
+      failedToday: 1,
+    });
+    expect(body.latestLabels.map((l: { labelId: string }) => l.labelId)).toEqual([
+      later,
+      today,
+      yesterday,
+      monthStart,
+      october,
+    ]);
+    expect(body.latestLabels[0]).toEqual({
+      labelId: later,
+      userId: USER,
+      serviceName: 'Priority 300',
+      priceCents: 300,
+      createdAt: '2026-11-24T09:30:00.000Z',
+    });
+  });
+
+  test('lists at most 10 labels', async () => {
+    for (let i = 0; i < 6; i++) await label('completed', 100 + i, `2026-11-1${i}T00:00:00Z`);
+    expect((await stats()).json().latestLabels).toHaveLength(10);
+  });
+
+  test('refuses callers without the secret, and unreadable periods', async () => {
+    expect((await h.app.inject({ url: statsUrl() })).statusCode).toBe(403);
+    expect((await stats(statsUrl(DAY, '2026-11'))).statusCode).toBe(400);
+  });
+});

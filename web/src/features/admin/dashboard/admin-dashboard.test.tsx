@@ -1,0 +1,145 @@
+import type { AdminDashboardReply } from '@flatship/proto';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { delay, HttpResponse, http } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { makeUser } from '../../../test/fixtures';
+import { api, emptyDashboardHandlers, verifyHandler } from '../../../test/handlers';
+import { setupTestServer } from '../../../test/msw';
+import { renderApp } from '../../../test/render-app';
+import { DASHBOARD_REFRESH_MS } from './admin-dashboard-saga';
+
+const server = setupTestServer(verifyHandler(makeUser({ user_role: 'admin' })), ...emptyDashboardHandlers());
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const figures = (over: Partial<AdminDashboardReply> = {}): AdminDashboardReply => ({
+  users: { total: 1248, newThisMonth: 37 },
+  labels: { today: 12, thisMonth: 340, failedToday: 2 },
+  revenue: { today: 101.5, thisMonth: 2890.25 },
+  deposits: { thisMonth: 5400, countThisMonth: 18 },
+  runningBulkOrders: 3,
+  activity: [
+    { kind: 'deposit', at: '2026-11-24T11:58:00.000Z', text: 'Deposit of $500.00 settled' },
+    { kind: 'label', at: '2026-11-24T11:50:00.000Z', text: 'Label purchased: USPS Priority Mail ($8.50)' },
+    { kind: 'signup', at: '2026-11-24T09:05:00.000Z', text: 'New user registered: new@example.com' },
+  ],
+  generatedAt: '2026-11-24T12:00:00.000Z',
+  ...over,
+});
+
+/** Answers each read with the next reply (the last one repeats), counting the reads. */
+function dashboardHandler(...replies: (AdminDashboardReply | 'fail')[]) {
+  const calls = { count: 0 };
+  server.use(
+    http.get(api('admin/dashboard'), () => {
+      const reply = replies[Math.min(calls.count, replies.length - 1)];
+      calls.count += 1;
+      return reply === 'fail' || reply === undefined
+        ? HttpResponse.json({ code: 'UPSTREAM_UNAVAILABLE', message: 'Orders is not answering' }, { status: 503 })
+        : HttpResponse.json(reply);
+    }),
+  );
+  return calls;
+}
+
+const stat = (label: string) => (screen.getByText(label).closest('.admin-dashboard__stat') as HTMLElement).textContent;
+
+describe('Admin dashboard', () => {
+  it('shows the live figures and the recent activity at /admin/dashboard', async () => {
+    const calls = dashboardHandler(figures());
+    renderApp('/admin/dashboard', { token: 'good-token' });
+    await screen.findByText('Recent Activity');
+    expect(stat('Users')).toBe('Users124837 new this month');
+    expect(stat('Labels today')).toBe('Labels today12');
+    expect(stat('Labels this month')).toBe('Labels this month340');
+    expect(stat('Revenue today')).toBe('Revenue today$101.50');
+    expect(stat('Revenue this month')).toBe('Revenue this month$2890.25');
+    expect(stat('Deposits this month')).toBe('Deposits this month$5400.0018 settled');
+    expect(stat('Running bulk orders')).toBe('Running bulk orders3');
+    expect(stat('Failed labels today')).toBe('Failed labels today2');
+    const activity = screen.getByRole('region', { name: 'Recent Activity' });
+    const items = within(within(activity).getByRole('list')).getAllByRole('listitem');
+    expect(items.map((i) => i.textContent)).toEqual([
+      'Deposit of $500.00 settled24-11-2026 11:58',
+      'Label purchased: USPS Priority Mail ($8.50)24-11-2026 11:50',
+      'New user registered: new@example.com24-11-2026 09:05',
+    ]);
+    expect(calls.count).toBe(1);
+  });
+
+  it('shows the same dashboard to an admin at /main/admin', async () => {
+    dashboardHandler(figures({ activity: [] }));
+    renderApp('/main/admin', { token: 'good-token' });
+    expect(await screen.findByText('No activity yet.')).toBeInTheDocument();
+    expect(stat('Users')).toBe('Users124837 new this month');
+  });
+
+  it('sends anyone but an admin away from /main/admin without reading the figures', async () => {
+    const calls = dashboardHandler(figures());
+    server.use(verifyHandler(makeUser({ user_role: 'friend' })));
+    const app = renderApp('/main/admin', { token: 'good-token' });
+    await waitFor(() => expect(app.path()).toBe('/'));
+    expect(calls.count).toBe(0);
+  });
+
+  it('says so when the figures cannot be read', async () => {
+    dashboardHandler('fail');
+    const app = renderApp('/admin/dashboard', { token: 'good-token' });
+    const error = await screen.findByText('Error refreshing data. Please reload the page.', {
+      selector: '.admin-dashboard__error',
+    });
+    expect(error).toBeInTheDocument();
+    expect(app.store.getState().toast.toasts.map((t) => t.message)).toEqual([
+      'Error refreshing data. Please reload the page.',
+    ]);
+  });
+
+  it('reads the figures again every 30 s, keeps the last ones when a refresh fails, and stops when left', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const calls = dashboardHandler(
+      figures(),
+      figures({ labels: { today: 13, thisMonth: 341, failedToday: 2 } }),
+      // A read is tried twice before it counts as failed.
+      'fail',
+      'fail',
+      figures({ labels: { today: 20, thisMonth: 348, failedToday: 2 } }),
+    );
+    const app = renderApp('/admin/dashboard', { token: 'good-token' });
+    await screen.findByText('Recent Activity');
+    expect(stat('Labels today')).toBe('Labels today12');
+
+    await act(() => vi.advanceTimersByTimeAsync(DASHBOARD_REFRESH_MS - 1_000));
+    expect(calls.count).toBe(1);
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
+    await waitFor(() => expect(stat('Labels today')).toBe('Labels today13'));
+    expect(calls.count).toBe(2);
+
+    await act(() => vi.advanceTimersByTimeAsync(DASHBOARD_REFRESH_MS));
+    expect(
+      await screen.findByText('Error refreshing data. Please reload the page.', {
+        selector: '.admin-dashboard__error',
+      }),
+    ).toBeInTheDocument();
+    expect(stat('Labels today')).toBe('Labels today13');
+    expect(calls.count).toBe(4);
+
+    await act(() => app.router.navigate('/main/dashboard'));
+    await act(() => vi.advanceTimersByTimeAsync(3 * DASHBOARD_REFRESH_MS));
+    expect(calls.count).toBe(4);
+  });
+
+  it('shows a loading indicator only until the first figures arrive', async () => {
+    server.use(
+      http.get(api('admin/dashboard'), async () => {
+        await delay(100);
+        return HttpResponse.json(figures());
+      }),
+    );
+    renderApp('/admin/dashboard', { token: 'good-token' });
+    expect(await screen.findByText('Loading dashboard…')).toBeInTheDocument();
+    await screen.findByText('Recent Activity');
+    expect(screen.queryByText('Loading dashboard…')).not.toBeInTheDocument();
+  });
+});
