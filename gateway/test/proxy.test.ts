@@ -98,6 +98,20 @@ describe('proxying', () => {
     expect(auth.seen[0]?.headers['content-type']).toBe('text/csv');
   });
 
+  test('passes an empty body declared as JSON through unchanged (default services sync, spec doc 3 §7)', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/defaultServices/sync',
+      headers: { token, 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(pricing.seen).toHaveLength(1);
+    expect(pricing.seen[0]?.method).toBe('POST');
+    expect(pricing.seen[0]?.body).toBe('');
+    expect(pricing.seen[0]?.headers['content-type']).toBe('application/json');
+  });
+
   test('routes by the most specific prefix', async () => {
     await app.inject({ method: 'GET', url: '/api/auth/users', headers: { token } });
     await app.inject({ method: 'DELETE', url: '/api/auth/users/u2', headers: { token } });

@@ -1,4 +1,4 @@
-import type { ServiceApp } from '@flatship/kit';
+import { AppError, type ServiceApp } from '@flatship/kit';
 import {
   ConfiguredServiceSchema,
   IdSchema,
@@ -35,9 +35,22 @@ export function registerAdminServiceRoutes(app: ServiceApp, deps: DomainDeps): v
   );
 
   // The spec answers with the list itself, which replaces the one on screen; the client shows the toast.
-  app.post('/api/defaultServices/sync', { onRequest, schema: { response: { 200: ServiceListSchema } } }, async () =>
-    (await syncServices(deps)).map(toConfiguredService),
-  );
+  // The client sends this call with an empty body but `Content-Type: application/json` (spec doc 3 §7),
+  // which Fastify refuses by default; the call takes no input, so only this route reads such a body as none.
+  app.register(async (scope) => {
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+      const text = body as string;
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch {
+        done(new AppError('BAD_JSON', 'The request body is not valid JSON'), undefined);
+      }
+    });
+    scope.post('/api/defaultServices/sync', { onRequest, schema: { response: { 200: ServiceListSchema } } }, async () =>
+      (await syncServices(deps)).map(toConfiguredService),
+    );
+  });
 
   app.patch(
     '/api/defaultServices/:id/toggle',
