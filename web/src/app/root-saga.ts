@@ -8,6 +8,7 @@ import { bulkOrderSaga } from '../features/bulk-order/bulk-order-saga';
 import { bulkProgressSaga } from '../features/bulk-progress/bulk-progress-saga';
 import { dashboardSaga } from '../features/dashboard/dashboard-saga';
 import { depositsSaga } from '../features/deposits/deposits-saga';
+import { invitesSaga } from '../features/invites/invites-saga';
 import { orderLabelSaga } from '../features/order-label/order-label-saga';
 import { ordersSaga } from '../features/orders/orders-saga';
 import { skuSaga } from '../features/skus/sku-saga';
@@ -20,6 +21,7 @@ export function* rootSaga(): SagaIterator {
     fork(addressSaga),
     fork(dashboardSaga),
     fork(depositsSaga),
+    fork(invitesSaga),
     fork(orderLabelSaga),
     fork(ordersSaga),
     fork(skuSaga),

@@ -10,6 +10,7 @@ import { bulkDownloadReducer } from '../features/bulk-progress/bulk-download-sli
 import { bulkProgressReducer } from '../features/bulk-progress/bulk-progress-slice';
 import { dashboardReducer } from '../features/dashboard/dashboard-slice';
 import { depositsReducer } from '../features/deposits/deposits-slice';
+import { invitesReducer } from '../features/invites/invites-slice';
 import { orderLabelReducer } from '../features/order-label/order-label-slice';
 import { ordersReducer } from '../features/orders/orders-slice';
 import { skusReducer } from '../features/skus/sku-slice';
@@ -27,6 +28,7 @@ const rootReducer = combineReducers({
   addresses: addressesReducer,
   dashboard: dashboardReducer,
   deposits: depositsReducer,
+  invites: invitesReducer,
   orderLabel: orderLabelReducer,
   orders: ordersReducer,
   skus: skusReducer,
