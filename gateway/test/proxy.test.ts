@@ -304,4 +304,30 @@ describe('security headers', () => {
       expect(res.headers['x-frame-options']).toBe('DENY');
     }
   });
+
+  test('a configured live chat origin may serve scripts, frames and API calls', async () => {
+    const deps = gatewayDeps({ upstreams: { auth: auth.url }, tokenState: users.tokenState });
+    const gw = await buildGateway({
+      ...deps,
+      config: { ...deps.config, cspExtraOrigins: ['https://chat.example.com'] },
+    });
+    try {
+      const res = await gw.inject({ method: 'GET', url: '/api/auth/client-config' });
+      const directives = Object.fromEntries(
+        String(res.headers['content-security-policy'])
+          .split(';')
+          .map((d) => d.trim().split(/\s+/))
+          .map(([name, ...values]) => [name, values]),
+      );
+      for (const name of ['script-src', 'frame-src', 'connect-src']) {
+        expect(directives[name]).toContain('https://chat.example.com');
+      }
+      expect(directives['default-src']).toEqual(["'self'"]);
+      // Public: the chat settings are read before anyone signs in.
+      expect(res.statusCode).toBe(200);
+      expect(auth.seen.at(-1)?.url).toBe('/api/auth/client-config');
+    } finally {
+      await gw.close();
+    }
+  });
 });

@@ -1,3 +1,4 @@
+export * from './account-recovery-api';
 export * from './addresses-api';
 export * from './admin-users-api';
 export * from './auth-api';

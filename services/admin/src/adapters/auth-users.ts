@@ -1,5 +1,5 @@
 import type { InternalClient } from '@flatship/kit';
-import type { InternalUser, SetReferralCodeBody } from '@flatship/proto';
+import type { InternalResetLinkReply, InternalUser, SetReferralCodeBody } from '@flatship/proto';
 import type { UserDirectory } from '../domain/ports';
 
 /** Users through auth's internal API; its errors (USER_NOT_FOUND, REFERRAL_CODE_TAKEN, …) come back unchanged. */
@@ -11,5 +11,7 @@ export function createAuthUserDirectory(auth: InternalClient): UserDirectory {
       const body: SetReferralCodeBody = { referralCode };
       return auth.request<InternalUser>('POST', `${path(userId)}/referral-code`, { body, requestId: ctx.requestId });
     },
+    issueResetLink: (userId, ctx) =>
+      auth.request<InternalResetLinkReply>('POST', `${path(userId)}/reset-link`, { requestId: ctx.requestId }),
   };
 }

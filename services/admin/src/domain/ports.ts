@@ -1,4 +1,4 @@
-import type { InternalUser } from '@flatship/proto';
+import type { InternalResetLinkReply, InternalUser } from '@flatship/proto';
 
 /** Context of the request a use case serves, carried to the services it calls. */
 export interface CallContext {
@@ -11,6 +11,8 @@ export interface UserDirectory {
   get(userId: string, ctx: CallContext): Promise<InternalUser>;
   /** Auth checks the code and answers its own errors (format, taken, unknown user). */
   setReferralCode(userId: string, referralCode: string, ctx: CallContext): Promise<InternalUser>;
+  /** A fresh single-use password reset link for the user; throws USER_NOT_FOUND for an unknown id. */
+  issueResetLink(userId: string, ctx: CallContext): Promise<InternalResetLinkReply>;
 }
 
 /** Balances, as payments keeps them. Cents. */

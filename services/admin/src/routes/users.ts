@@ -1,6 +1,7 @@
 import { AppError, requireAuth, type ServiceApp } from '@flatship/kit';
-import { IdSchema, UserDetailsBodySchema, UserDetailsReplySchema } from '@flatship/proto';
+import { IdSchema, ResetLinkReplySchema, UserDetailsBodySchema, UserDetailsReplySchema } from '@flatship/proto';
 import { Type } from 'typebox';
+import { issueResetLink } from '../domain/issue-reset-link';
 import { MESSAGES } from '../domain/messages';
 import { type UpdateUserDetailsDeps, updateUserDetails } from '../domain/update-user-details';
 
@@ -35,5 +36,14 @@ export function registerUserRoutes(app: ServiceApp, deps: UpdateUserDetailsDeps)
         { requestId: request.id },
       );
     },
+  );
+
+  app.post(
+    '/api/auth/users/:id/reset-link',
+    {
+      onRequest: [app.requireAdmin],
+      schema: { params: IdParamsSchema, response: { 200: ResetLinkReplySchema } },
+    },
+    (request) => issueResetLink(deps, request.params.id, { requestId: request.id }),
   );
 }

@@ -1,4 +1,4 @@
-import { LIMITS } from '@flatship/proto';
+import { LIMITS, PASSWORD_RESET_TTL_MINUTES } from '@flatship/proto';
 
 /** The texts users see. Where the spec gives a text, it is that text. */
 export const MESSAGES = {
@@ -34,4 +34,9 @@ export const MESSAGES = {
   countryNotUs: 'Only US addresses are supported',
   referralCodeFormat: 'Referral code must be 1 to 32 letters or digits',
   referralCodeTaken: 'This referral code is already in use',
+  resetRequested: `If an account exists for this email, we have sent it a link to reset the password. The link works once, within ${PASSWORD_RESET_TTL_MINUTES} minutes.`,
+  resetLinkInvalid: 'This password reset link is invalid, already used or expired. Please ask for a new one.',
+  passwordReset: 'Your password has been reset. Please log in with your new password.',
+  resetLinkIssued: `Password reset link created. It works once, within ${PASSWORD_RESET_TTL_MINUTES} minutes.`,
+  liveChatNotConfigured: 'Live chat is not available',
 } as const;

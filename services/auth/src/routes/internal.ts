@@ -1,6 +1,7 @@
 import { requireInternal, type ServiceApp } from '@flatship/kit';
 import {
   IdSchema,
+  InternalResetLinkReplySchema,
   InternalUserSchema,
   SetActivationBodySchema,
   SetReferralCodeBodySchema,
@@ -12,6 +13,7 @@ import { changeActivation } from '../domain/change-activation';
 import { changeRole } from '../domain/change-role';
 import { getTokenState } from '../domain/get-token-state';
 import { getUser } from '../domain/get-user';
+import { issueResetLink } from '../domain/issue-reset-link';
 import { setReferralCode } from '../domain/set-referral-code';
 import type { DomainDeps } from './deps';
 
@@ -55,5 +57,12 @@ export function registerInternalRoutes(app: ServiceApp, deps: DomainDeps, intern
       schema: { params: IdParamsSchema, body: SetReferralCodeBodySchema, response: { 200: InternalUserSchema } },
     },
     (request) => setReferralCode(deps, request.params.id, request.body.referralCode),
+  );
+
+  // The admin service asks for this when an admin issues a reset link from user management.
+  app.post(
+    '/internal/users/:id/reset-link',
+    { onRequest, schema: { params: IdParamsSchema, response: { 200: InternalResetLinkReplySchema } } },
+    (request) => issueResetLink(deps, request.params.id),
   );
 }

@@ -3,8 +3,9 @@ import { createUsers } from './0001-users';
 import { createOutbox } from './0002-outbox';
 import { createAddresses } from './0003-addresses';
 import { createSkus } from './0004-skus';
+import { createPasswordResets } from './0005-password-resets';
 
 export { AUTH_SCHEMA } from './schema';
 
 /** Applied in this order, each once; never edit one that has shipped, add the next. */
-export const migrations: Migration[] = [createUsers, createOutbox, createAddresses, createSkus];
+export const migrations: Migration[] = [createUsers, createOutbox, createAddresses, createSkus, createPasswordResets];
