@@ -3,6 +3,7 @@ import { all, fork } from 'redux-saga/effects';
 import { accountSaga } from '../features/account/account-saga';
 import { addressSaga } from '../features/addresses/address-saga';
 import { authSaga } from '../features/auth/auth-saga';
+import { passwordResetSaga } from '../features/auth/password-reset-saga';
 import { batchOrdersSaga } from '../features/batch-orders/batch-orders-saga';
 import { bulkOrderSaga } from '../features/bulk-order/bulk-order-saga';
 import { bulkProgressSaga } from '../features/bulk-progress/bulk-progress-saga';
@@ -17,6 +18,7 @@ import { socketSaga } from './socket-saga';
 export function* rootSaga(): SagaIterator {
   yield all([
     fork(authSaga),
+    fork(passwordResetSaga),
     fork(accountSaga),
     fork(addressSaga),
     fork(dashboardSaga),

@@ -4,6 +4,7 @@ import { toastReducer } from '../components/toast-slice';
 import { accountReducer } from '../features/account/account-slice';
 import { addressesReducer } from '../features/addresses/address-slice';
 import { authReducer } from '../features/auth/auth-slice';
+import { passwordResetReducer } from '../features/auth/password-reset-slice';
 import { batchOrdersReducer } from '../features/batch-orders/batch-orders-slice';
 import { bulkOrderReducer } from '../features/bulk-order/bulk-order-slice';
 import { bulkDownloadReducer } from '../features/bulk-progress/bulk-download-slice';
@@ -31,6 +32,7 @@ const rootReducer = combineReducers({
   invites: invitesReducer,
   orderLabel: orderLabelReducer,
   orders: ordersReducer,
+  passwordReset: passwordResetReducer,
   skus: skusReducer,
   toast: toastReducer,
 });
