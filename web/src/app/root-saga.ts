@@ -10,6 +10,7 @@ import { bulkProgressSaga } from '../features/bulk-progress/bulk-progress-saga';
 import { dashboardSaga } from '../features/dashboard/dashboard-saga';
 import { depositsSaga } from '../features/deposits/deposits-saga';
 import { invitesSaga } from '../features/invites/invites-saga';
+import { liveChatSaga } from '../features/live-chat/live-chat-saga';
 import { orderLabelSaga } from '../features/order-label/order-label-saga';
 import { ordersSaga } from '../features/orders/orders-saga';
 import { skuSaga } from '../features/skus/sku-saga';
@@ -24,6 +25,7 @@ export function* rootSaga(): SagaIterator {
     fork(dashboardSaga),
     fork(depositsSaga),
     fork(invitesSaga),
+    fork(liveChatSaga),
     fork(orderLabelSaga),
     fork(ordersSaga),
     fork(skuSaga),
