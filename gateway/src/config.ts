@@ -51,6 +51,12 @@ export const GatewayConfigSchema = Type.Object({
         'origins the web app may load scripts, frames and images from (payment modal, chat), space or comma separated',
     }),
   ),
+  CHATWOOT_BASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^/\\s]+/?$',
+      description: 'Chatwoot installation of the live chat widget (as auth is told); its origin is allowed by the CSP',
+    }),
+  ),
 });
 type RawConfig = Static<typeof GatewayConfigSchema>;
 
@@ -110,6 +116,12 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
           return [pair.slice(0, at), trimSlash(pair.slice(at + 1))];
         }),
     ),
-    cspExtraOrigins: (c.CSP_EXTRA_ORIGINS ?? '').split(/[\s,]+/).filter(Boolean),
+    // The chat widget loads its script, its frame and its API calls from the Chatwoot origin.
+    cspExtraOrigins: [
+      ...new Set([
+        ...(c.CSP_EXTRA_ORIGINS ?? '').split(/[\s,]+/).filter(Boolean),
+        ...(c.CHATWOOT_BASE_URL ? [new URL(c.CHATWOOT_BASE_URL).origin] : []),
+      ]),
+    ],
   };
 }

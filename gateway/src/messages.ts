@@ -8,6 +8,7 @@ export const GATEWAY_MESSAGES = {
   // The same text the services answer with, so a client sees one message whichever side refused.
   payloadTooLarge: 'The request body is too large',
   badLoginBody: 'Please send the email and password as a JSON object.',
+  badResetBody: 'Please send the email as a JSON object.',
   badPath: 'This address is not valid.',
   orderNotFound: 'Order not found',
   orderUpdatesUnavailable: 'Order updates are unavailable right now',

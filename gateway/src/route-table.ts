@@ -49,6 +49,9 @@ export function resolveRoute(path: string): ServiceName | null {
 export const PUBLIC_ROUTES: readonly { method: string; path: string }[] = [
   { method: 'POST', path: '/api/auth/login' },
   { method: 'POST', path: '/api/auth/register' },
+  { method: 'POST', path: '/api/auth/forgot-password' },
+  { method: 'POST', path: '/api/auth/reset-password' },
+  { method: 'GET', path: '/api/auth/client-config' },
   { method: 'GET', path: '/api/orders/file/template' },
   { method: 'POST', path: '/api/payment/webhook/btcpay' },
   { method: 'GET', path: '/api/payment/top-up/guest' },
@@ -67,6 +70,7 @@ export function isPublicRoute(method: string, path: string): boolean {
  */
 export const BODY_LIMIT_ROUTES: readonly { method: string; prefix: string; limit: number }[] = [
   { method: 'POST', prefix: '/api/auth/login', limit: BODY_LIMITS.login },
+  { method: 'POST', prefix: '/api/auth/forgot-password', limit: BODY_LIMITS.login },
   { method: 'POST', prefix: '/api/auth/add-sku', limit: BODY_LIMITS.addSku },
   { method: 'POST', prefix: '/api/orders/bulk/process', limit: BODY_LIMITS.bulkProcess },
   { method: 'POST', prefix: '/api/payment/webhook/btcpay', limit: BODY_LIMITS.btcpayWebhook },

@@ -61,6 +61,20 @@ describe('gateway config', () => {
     expect(c.cspExtraOrigins).toEqual(['https://pay.example.com', 'https://chat.example.com']);
   });
 
+  test("the Chatwoot installation's origin is allowed by the CSP, once", () => {
+    expect(loadGatewayConfig({ ...base, CHATWOOT_BASE_URL: 'https://chat.example.com/' }).cspExtraOrigins).toEqual([
+      'https://chat.example.com',
+    ]);
+    expect(
+      loadGatewayConfig({
+        ...base,
+        CSP_EXTRA_ORIGINS: 'https://pay.example.com https://chat.example.com',
+        CHATWOOT_BASE_URL: 'https://chat.example.com',
+      }).cspExtraOrigins,
+    ).toEqual(['https://pay.example.com', 'https://chat.example.com']);
+    expect(() => loadGatewayConfig({ ...base, CHATWOOT_BASE_URL: 'chat.example.com' })).toThrow(ConfigError);
+  });
+
   test('bad or missing values stop start-up naming each variable', () => {
     try {
       loadGatewayConfig({

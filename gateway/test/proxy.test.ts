@@ -114,6 +114,20 @@ describe('proxying', () => {
     expect(auth.seen[0]?.headers['content-type']).toBe('text/csv');
   });
 
+  test('passes an empty body declared as JSON through unchanged (default services sync, spec doc 3 §7)', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/defaultServices/sync',
+      headers: { token, 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(pricing.seen).toHaveLength(1);
+    expect(pricing.seen[0]?.method).toBe('POST');
+    expect(pricing.seen[0]?.body).toBe('');
+    expect(pricing.seen[0]?.headers['content-type']).toBe('application/json');
+  });
+
   test('routes by the most specific prefix', async () => {
     await app.inject({ method: 'GET', url: '/api/auth/users', headers: { token } });
     await app.inject({ method: 'DELETE', url: '/api/auth/users/u2', headers: { token } });
@@ -304,6 +318,32 @@ describe('security headers', () => {
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
       expect(res.headers['x-frame-options']).toBe('DENY');
+    }
+  });
+
+  test('a configured live chat origin may serve scripts, frames and API calls', async () => {
+    const deps = gatewayDeps({ upstreams: { auth: auth.url }, tokenState: users.tokenState });
+    const gw = await buildGateway({
+      ...deps,
+      config: { ...deps.config, cspExtraOrigins: ['https://chat.example.com'] },
+    });
+    try {
+      const res = await gw.inject({ method: 'GET', url: '/api/auth/client-config' });
+      const directives = Object.fromEntries(
+        String(res.headers['content-security-policy'])
+          .split(';')
+          .map((d) => d.trim().split(/\s+/))
+          .map(([name, ...values]) => [name, values]),
+      );
+      for (const name of ['script-src', 'frame-src', 'connect-src']) {
+        expect(directives[name]).toContain('https://chat.example.com');
+      }
+      expect(directives['default-src']).toEqual(["'self'"]);
+      // Public: the chat settings are read before anyone signs in.
+      expect(res.statusCode).toBe(200);
+      expect(auth.seen.at(-1)?.url).toBe('/api/auth/client-config');
+    } finally {
+      await gw.close();
     }
   });
 });

@@ -196,6 +196,61 @@ describe('rate limits', () => {
     }
   });
 
+  test('forgot password: limited per address like the login, and needs no token', async () => {
+    const app = await freshGateway();
+    try {
+      auth.seen.length = 0;
+      const ask = (i: number) =>
+        app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: `who${i}@example.com` } });
+      for (let i = 0; i < MAX; i++) expect((await ask(i)).statusCode).toBe(200);
+      const res = await ask(MAX);
+      expect(res.statusCode).toBe(429);
+      expect(res.json()).toEqual(RATE_LIMITED);
+      expect(auth.seen).toHaveLength(MAX);
+      expect(JSON.parse(auth.seen[0]!.body)).toEqual({ email: 'who0@example.com' });
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('forgot password: one inbox cannot be flooded from many addresses, and logins are not locked by it', async () => {
+    const app = await freshGateway();
+    try {
+      const ask = (ip: string, email = 'Victim@example.com') =>
+        app.inject({ method: 'POST', url: '/api/auth/forgot-password', remoteAddress: ip, payload: { email } });
+      for (let i = 0; i < MAX; i++) expect((await ask(`10.3.0.${i + 1}`)).statusCode).toBe(200);
+      const res = await ask('10.3.0.99', 'victim@EXAMPLE.com ');
+      expect(res.statusCode).toBe(429);
+      expect(res.json()).toEqual(RATE_LIMITED);
+      expect((await login(app, 'victim@example.com', '10.3.1.1')).statusCode).toBe(200);
+      const unreadable = await app.inject({
+        method: 'POST',
+        url: '/api/auth/forgot-password',
+        remoteAddress: '10.3.2.1',
+        headers: { 'content-type': 'text/plain' },
+        payload: 'victim@example.com',
+      });
+      expect(unreadable.statusCode).toBe(400);
+      expect(unreadable.json()).toEqual({ code: 'BAD_REQUEST', message: GATEWAY_MESSAGES.badResetBody });
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('reset password: limited per address, and needs no token', async () => {
+    const app = await freshGateway();
+    try {
+      const use = () =>
+        app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token: 'guess', password: 'x' } });
+      for (let i = 0; i < MAX; i++) expect((await use()).statusCode).toBe(200);
+      const res = await use();
+      expect(res.statusCode).toBe(429);
+      expect(res.json()).toEqual(RATE_LIMITED);
+    } finally {
+      await app.close();
+    }
+  });
+
   test('ordinary calls are not limited', async () => {
     const app = await freshGateway();
     const t = users.add({ id: 'busy' });

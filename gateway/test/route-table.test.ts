@@ -62,6 +62,9 @@ describe('isPublicRoute', () => {
     ['HEAD', '/api/orders/file/template'],
     ['POST', '/api/payment/webhook/btcpay'],
     ['GET', '/api/payment/top-up/guest'],
+    ['POST', '/api/auth/forgot-password'],
+    ['POST', '/api/auth/reset-password'],
+    ['GET', '/api/auth/client-config'],
   ])('%s %s needs no token', (method, path) => {
     expect(isPublicRoute(method, path)).toBe(true);
   });
@@ -73,6 +76,8 @@ describe('isPublicRoute', () => {
     ['GET', '/api/payment/top-up/u1'],
     ['POST', '/api/orders/file/template'],
     ['POST', '/api/invite/referral/apply'],
+    ['GET', '/api/chatwoot/identity'],
+    ['POST', '/api/auth/users/u1/reset-link'],
   ])('%s %s needs a token', (method, path) => {
     expect(isPublicRoute(method, path)).toBe(false);
   });

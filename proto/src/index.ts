@@ -1,3 +1,4 @@
+export * from './account-recovery-api';
 export * from './addresses-api';
 export * from './admin-dashboard-api';
 export * from './admin-orders-api';

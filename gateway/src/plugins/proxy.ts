@@ -164,6 +164,8 @@ export async function proxyPlugin(app: FastifyInstance, opts: ProxyOptions) {
   app.post('/api/auth/register', limited, passThrough);
   app.post('/api/invite/referral/apply', limited, passThrough);
   app.post('/api/auth/login-as-user/*', limited, passThrough);
+  // Guessing reset tokens is as much an attack on accounts as guessing passwords.
+  app.post('/api/auth/reset-password', limited, passThrough);
   await app.register(async (login) => {
     login.removeAllContentTypeParsers();
     login.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMITS.login }, (_request, body, done) =>
@@ -186,6 +188,31 @@ export async function proxyPlugin(app: FastifyInstance, opts: ProxyOptions) {
         },
         preHandler: async (request) => {
           const verdict = await perEmail(request);
+          if (!verdict.isAllowed && verdict.isExceeded) {
+            throw new AppError('RATE_LIMITED', GATEWAY_MESSAGES.rateLimited);
+          }
+        },
+      },
+      (request, reply) => forward(request, reply, { body: attemptOf(request).json, contentType: 'application/json' }),
+    );
+    // Asking for a reset sends mail: limited per address, and per email so nobody can flood one inbox from
+    // many addresses. Its body is read like a login's ({ email }), with counters of its own, so asking for
+    // resets never locks anyone out of logging in.
+    const perResetEmail = login.createRateLimit({
+      ...opts.rateLimit,
+      keyGenerator: (request) => `forgot-password:${attemptOf(request).email}`,
+    });
+    login.post(
+      '/api/auth/forgot-password',
+      {
+        ...limited,
+        preValidation: async (request) => {
+          const attempt = readLoginBody(request.headers['content-type'], request.body);
+          if (!attempt) throw new AppError('BAD_REQUEST', GATEWAY_MESSAGES.badResetBody);
+          request.body = attempt;
+        },
+        preHandler: async (request) => {
+          const verdict = await perResetEmail(request);
           if (!verdict.isAllowed && verdict.isExceeded) {
             throw new AppError('RATE_LIMITED', GATEWAY_MESSAGES.rateLimited);
           }

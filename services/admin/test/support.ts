@@ -15,6 +15,10 @@ import {
 } from '@flatship/kit';
 import { createOutbox, createPostgresBus, migrateBus, type Outbox, type PostgresBus } from '@flatship/kit/bus';
 import { createTestDatabase, generateTokenKeys } from '@flatship/kit/testing';
+
+/** Where auth says users open the web app; reset links point there. */
+export const PUBLIC_URL = 'http://ship.test:8080';
+
 import { buildApp as buildPayments, PAYMENTS_SCHEMA, migrations as paymentsMigrations } from '@flatship/payments';
 import type { LedgerEntriesReply, SessionUser } from '@flatship/proto';
 // The peers are started exactly as their main.ts wires them; these adapters are theirs, not copies.
@@ -101,6 +105,9 @@ export async function startStack(opts: { now?: () => Date; orders?: InternalClie
     money: createPaymentsMoneySummary(paymentsClient),
     publishUserChanged: createUserChangedPublisher(authOutbox),
     hasher: createArgon2Hasher({ memoryCost: 1024, timeCost: 1 }),
+    publicUrl: PUBLIC_URL,
+    // Links an admin issues are answered to the admin, never mailed.
+    mailer: { send: async () => {} },
   });
   const payments = await buildPayments({
     db: paymentsDb,

@@ -10,15 +10,18 @@ import {
 } from '@flatship/kit';
 import { createArgon2Hasher } from './adapters/argon2-hasher';
 import { createAddressesRepo } from './db/addresses-repo';
+import { createPasswordResetsRepo } from './db/password-resets-repo';
 import { createSkusRepo } from './db/skus-repo';
 import { createUsersRepo } from './db/users-repo';
-import type { MoneySummarySource, PasswordHasher, PublishUserChanged } from './domain/ports';
+import type { Clock, MoneySummarySource, PasswordHasher, PublishUserChanged, ResetMailer } from './domain/ports';
 import { toTokenState } from './domain/session-user';
 import { registerAddressRoutes } from './routes/addresses';
 import { registerAuthRoutes } from './routes/auth';
 import type { DomainDeps } from './routes/deps';
 import { registerInternalRoutes } from './routes/internal';
 import { registerInviteRoutes } from './routes/invite';
+import { type LiveChatConfig, registerLiveChatRoutes } from './routes/live-chat';
+import { registerPasswordResetRoutes } from './routes/password-reset';
 import { registerSkuRoutes } from './routes/skus';
 import { registerStatsRoutes } from './routes/stats';
 
@@ -33,6 +36,13 @@ export interface AuthAppDeps {
   publishUserChanged: PublishUserChanged;
   hasher?: PasswordHasher;
   readiness?: ReadinessCheck[];
+  /** Where users open the web app (PUBLIC_URL); password reset links point there. */
+  publicUrl: string;
+  /** Delivers password reset links; main.ts picks SMTP or the log. */
+  mailer: ResetMailer;
+  /** Tests move time forward to expire reset links. */
+  clock?: Clock;
+  liveChat?: LiveChatConfig;
 }
 
 export async function buildApp(deps: AuthAppDeps): Promise<ServiceApp> {
@@ -66,11 +76,18 @@ export async function buildApp(deps: AuthAppDeps): Promise<ServiceApp> {
     publishUserChanged: deps.publishUserChanged,
     signToken: (claims) => app.jwt.sign(claims),
     money: deps.money,
+    resets: createPasswordResetsRepo(deps.db),
+    mailer: deps.mailer,
+    clock: deps.clock ?? (() => new Date()),
+    publicUrl: deps.publicUrl,
+    logger: app.log,
   };
   registerAuthRoutes(app, domain);
   registerInviteRoutes(app, domain);
   registerAddressRoutes(app, domain);
   registerSkuRoutes(app, domain);
+  registerPasswordResetRoutes(app, domain);
+  registerLiveChatRoutes(app, domain, deps.liveChat ?? { widget: null, hmacToken: null });
   registerInternalRoutes(app, domain, deps.internalSecret);
   registerStatsRoutes(app, deps.db, deps.internalSecret);
   return app;

@@ -18,6 +18,38 @@ export const AuthConfigSchema = Type.Object({
   PAYMENTS_URL: Type.Optional(
     Type.String({ pattern: '^https?://', description: 'base URL of the payments service (balances, deposits)' }),
   ),
+  PUBLIC_URL: Type.String({
+    pattern: '^https?://[^/\\s]+/?$',
+    default: 'http://localhost:8080',
+    description: 'address users open the web app at (the gateway); password reset links point there',
+  }),
+  SMTP_URL: Type.Optional(
+    Type.String({
+      pattern: '^smtps?://',
+      description:
+        'SMTP server that sends password reset emails, e.g. smtp://user:pass@mail.example.com:587; without it the links are written to the log',
+    }),
+  ),
+  MAIL_FROM: Type.String({
+    minLength: 3,
+    default: 'Flatship <no-reply@localhost>',
+    description: 'sender of password reset emails',
+  }),
+  CHATWOOT_BASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^/\\s]+/?$',
+      description: 'Chatwoot installation the live chat widget loads from',
+    }),
+  ),
+  CHATWOOT_WEBSITE_TOKEN: Type.Optional(
+    Type.String({ minLength: 1, description: 'website token of the Chatwoot website inbox' }),
+  ),
+  CHATWOOT_HMAC_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: "the website inbox's HMAC token, which signs the chat identity of users",
+    }),
+  ),
 });
 export type AuthConfig = Static<typeof AuthConfigSchema>;
 
@@ -36,4 +68,22 @@ export function assertMatchingKeys(config: Pick<AuthConfig, 'JWT_PUBLIC_KEY' | '
     ]);
   }
   if (!matches) throw new ConfigError(['JWT_PRIVATE_KEY does not match JWT_PUBLIC_KEY']);
+}
+
+/**
+ * Live chat needs all three Chatwoot settings: a widget without the HMAC token
+ * could not prove who users are, and a token alone has no widget to serve.
+ */
+export function liveChatOf(
+  config: Pick<AuthConfig, 'CHATWOOT_BASE_URL' | 'CHATWOOT_WEBSITE_TOKEN' | 'CHATWOOT_HMAC_TOKEN'>,
+): { widget: { baseUrl: string; websiteToken: string } | null; hmacToken: string | null } {
+  const { CHATWOOT_BASE_URL: baseUrl, CHATWOOT_WEBSITE_TOKEN: websiteToken, CHATWOOT_HMAC_TOKEN: hmacToken } = config;
+  const given = [baseUrl, websiteToken, hmacToken].filter(Boolean).length;
+  if (given === 0) return { widget: null, hmacToken: null };
+  if (!baseUrl || !websiteToken || !hmacToken) {
+    throw new ConfigError([
+      'CHATWOOT_BASE_URL, CHATWOOT_WEBSITE_TOKEN and CHATWOOT_HMAC_TOKEN must be set together (live chat), or none of them',
+    ]);
+  }
+  return { widget: { baseUrl: baseUrl.replace(/\/+$/, ''), websiteToken }, hmacToken };
 }

@@ -9,10 +9,12 @@ import {
 } from '@flatship/kit';
 import { createOutbox, createPostgresBus, migrateBus } from '@flatship/kit/bus';
 import { createArgon2Hasher } from './adapters/argon2-hasher';
+import { createLogResetMailer } from './adapters/log-reset-mailer';
 import { createPaymentsMoneySummary } from './adapters/payments-money-summary';
+import { createSmtpResetMailer } from './adapters/smtp-reset-mailer';
 import { createZeroMoneySummary } from './adapters/zero-money-summary';
 import { buildApp } from './app';
-import { type AuthConfig, AuthConfigSchema, assertMatchingKeys } from './config';
+import { type AuthConfig, AuthConfigSchema, assertMatchingKeys, liveChatOf } from './config';
 import { AUTH_SCHEMA, migrations } from './db/migrations';
 import { createUserChangedPublisher } from './db/outbox';
 import { createUsersRepo } from './db/users-repo';
@@ -36,6 +38,7 @@ await runService(
   async () => {
     if (!config) throw configError;
     assertMatchingKeys(config);
+    const liveChat = liveChatOf(config);
     const logger = createLogger('auth', config.LOG_LEVEL);
     const db = createDb(config.DATABASE_URL, AUTH_SCHEMA, { logger });
     const applied = await migrate(db, AUTH_SCHEMA, migrations);
@@ -68,6 +71,9 @@ await runService(
       : createZeroMoneySummary();
     if (!config.PAYMENTS_URL) logger.warn('PAYMENTS_URL is not set: every balance is reported as 0');
 
+    const smtp = config.SMTP_URL ? createSmtpResetMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }) : null;
+    if (!smtp) logger.warn('SMTP_URL is not set: password reset links are written to this log instead of emailed');
+
     const app = await buildApp({
       db,
       logger,
@@ -77,6 +83,9 @@ await runService(
       money,
       publishUserChanged: createUserChangedPublisher(outbox),
       hasher,
+      publicUrl: config.PUBLIC_URL,
+      mailer: smtp ?? createLogResetMailer(logger),
+      liveChat,
     });
 
     return {
@@ -88,6 +97,7 @@ await runService(
         // Whatever committed in the last moments goes out now rather than at the next start.
         await outbox.flush().catch((err: unknown) => logger.warn({ err }, 'outbox not fully relayed at shutdown'));
         await bus.close();
+        smtp?.close();
         await db.destroy();
       },
     };

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from '@flatship/kit';
 import { generateTokenKeys } from '@flatship/kit/testing';
 import { describe, expect, test } from 'vitest';
-import { AuthConfigSchema, assertMatchingKeys } from '../src/config';
+import { AuthConfigSchema, assertMatchingKeys, liveChatOf } from '../src/config';
 
 const keys = generateTokenKeys();
 const env = {
@@ -39,6 +39,37 @@ describe('auth configuration', () => {
     expect(problems.some((p) => p.startsWith('JWT_TTL="3600" is invalid'))).toBe(true);
     expect(problems.some((p) => p.startsWith('ADMIN_PASSWORD="short" is invalid'))).toBe(true);
     expect(problems.some((p) => p.startsWith('PAYMENTS_URL="payments:4102" is invalid'))).toBe(true);
+  });
+});
+
+describe('password reset and live chat settings', () => {
+  test('reset links point at the gateway of the local stack unless PUBLIC_URL says otherwise; no SMTP by default', () => {
+    const config = loadConfig(AuthConfigSchema, env);
+    expect(config.PUBLIC_URL).toBe('http://localhost:8080');
+    expect(config.SMTP_URL).toBeUndefined();
+    expect(loadConfig(AuthConfigSchema, { ...env, PUBLIC_URL: 'https://ship.example.com' }).PUBLIC_URL).toBe(
+      'https://ship.example.com',
+    );
+  });
+
+  test('a PUBLIC_URL with a path and an SMTP_URL of another scheme are each named', () => {
+    const problems = problemsOf({ PUBLIC_URL: 'https://ship.example.com/app', SMTP_URL: 'http://mail:25' });
+    expect(problems.some((p) => p.startsWith('PUBLIC_URL="https://ship.example.com/app" is invalid'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('SMTP_URL="http://mail:25" is invalid'))).toBe(true);
+  });
+
+  test('live chat is off without Chatwoot settings, on with all three, and refused with only some', () => {
+    expect(liveChatOf({})).toEqual({ widget: null, hmacToken: null });
+    expect(
+      liveChatOf({
+        CHATWOOT_BASE_URL: 'https://chat.example.com/',
+        CHATWOOT_WEBSITE_TOKEN: 'w',
+        CHATWOOT_HMAC_TOKEN: 'h',
+      }),
+    ).toEqual({ widget: { baseUrl: 'https://chat.example.com', websiteToken: 'w' }, hmacToken: 'h' });
+    expect(() => liveChatOf({ CHATWOOT_BASE_URL: 'https://chat.example.com', CHATWOOT_WEBSITE_TOKEN: 'w' })).toThrow(
+      ConfigError,
+    );
   });
 });
 

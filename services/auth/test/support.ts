@@ -6,7 +6,28 @@ import { createArgon2Hasher } from '../src/adapters/argon2-hasher';
 import { buildApp } from '../src/app';
 import { AUTH_SCHEMA, migrations } from '../src/db/migrations';
 import { createUserChangedPublisher } from '../src/db/outbox';
-import type { MoneySummary, MoneySummarySource, PasswordHasher } from '../src/domain/ports';
+import type {
+  Clock,
+  MoneySummary,
+  MoneySummarySource,
+  PasswordHasher,
+  ResetMail,
+  ResetMailer,
+} from '../src/domain/ports';
+import type { LiveChatConfig } from '../src/routes/live-chat';
+
+export const PUBLIC_URL = 'http://ship.test:8080';
+
+/** Keeps the reset mails it is given, for tests to read the link from. */
+export function createRecordingMailer(): ResetMailer & { sent: ResetMail[] } {
+  const sent: ResetMail[] = [];
+  return {
+    sent,
+    async send(mail) {
+      sent.push(mail);
+    },
+  };
+}
 
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789';
 export const PASSWORD = 'correct horse battery';
@@ -36,11 +57,21 @@ export interface TestAuth {
   /** Not relaying: tests read the outbox table, or flush it to the bus themselves. */
   outbox: Outbox;
   bus: PostgresBus;
+  /** The mailer the app was built with when the test gave none. */
+  mails: ResetMail[];
   close(): Promise<void>;
 }
 
+export interface StartTestAuthOptions {
+  tokenTtl?: string;
+  hasher?: PasswordHasher;
+  mailer?: ResetMailer;
+  clock?: Clock;
+  liveChat?: LiveChatConfig;
+}
+
 /** A migrated database of its own and an app built from it, as main.ts builds it. */
-export async function startTestAuth(opts: { tokenTtl?: string; hasher?: PasswordHasher } = {}): Promise<TestAuth> {
+export async function startTestAuth(opts: StartTestAuthOptions = {}): Promise<TestAuth> {
   const tdb = await createTestDatabase('auth');
   const db = createDb(tdb.url, AUTH_SCHEMA);
   await migrate(db, AUTH_SCHEMA, migrations);
@@ -49,6 +80,7 @@ export async function startTestAuth(opts: { tokenTtl?: string; hasher?: Password
   await migrateBus(db, 'bus');
   const bus = createPostgresBus({ db, schema: 'bus' });
   const outbox = createOutbox({ db, schema: AUTH_SCHEMA, bus });
+  const recording = createRecordingMailer();
   const app = await buildApp({
     db,
     logger: false,
@@ -58,6 +90,10 @@ export async function startTestAuth(opts: { tokenTtl?: string; hasher?: Password
     money,
     publishUserChanged: createUserChangedPublisher(outbox),
     hasher: opts.hasher ?? testHasher(),
+    publicUrl: PUBLIC_URL,
+    mailer: opts.mailer ?? recording,
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.liveChat ? { liveChat: opts.liveChat } : {}),
   });
   await app.ready();
   return {
@@ -67,6 +103,7 @@ export async function startTestAuth(opts: { tokenTtl?: string; hasher?: Password
     money,
     outbox,
     bus,
+    mails: recording.sent,
     async close() {
       await app.close();
       await bus.close();

@@ -107,6 +107,27 @@ describe('raw and default services', () => {
       'usps_priority_mail_express',
     ]);
   });
+
+  test('sync as the client sends it: an empty body declared as JSON (spec doc 3 §7)', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/defaultServices/sync',
+      headers: { token: admin.token, 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(res.statusCode).toBe(200);
+    expect((res.json() as Wire[]).map((s) => s.uid)).toContain('usps_priority_mail');
+  });
+
+  test('sync with a broken JSON body is still refused, naming the problem', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/defaultServices/sync',
+      headers: { token: admin.token, 'content-type': 'application/json' },
+      payload: '{"a":',
+    });
+    expect(error(res)).toEqual({ status: 400, code: 'BAD_JSON', message: 'The request body is not valid JSON' });
+  });
 });
 
 describe('toggling a default service', () => {

@@ -45,6 +45,8 @@ beforeAll(async () => {
     tokenTtl: '1h',
     internalSecret: INTERNAL_SECRET,
     money: { get: async () => new Map() },
+    publicUrl: 'http://localhost:8080',
+    mailer: { send: async () => {} },
     publishUserChanged: (tx, event) =>
       outbox.add(tx as unknown as Knex.Transaction, TOPICS.userChanged, [{ key: event.id, value: event }]),
   });

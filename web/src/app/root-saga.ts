@@ -10,11 +10,14 @@ import { referralSaga } from '../features/admin/referrals/referral-saga';
 import { userServicesSaga } from '../features/admin/services/user-services-saga';
 import { adminUsersSaga } from '../features/admin/users/admin-users-saga';
 import { authSaga } from '../features/auth/auth-saga';
+import { passwordResetSaga } from '../features/auth/password-reset-saga';
 import { batchOrdersSaga } from '../features/batch-orders/batch-orders-saga';
 import { bulkOrderSaga } from '../features/bulk-order/bulk-order-saga';
 import { bulkProgressSaga } from '../features/bulk-progress/bulk-progress-saga';
 import { dashboardSaga } from '../features/dashboard/dashboard-saga';
 import { depositsSaga } from '../features/deposits/deposits-saga';
+import { invitesSaga } from '../features/invites/invites-saga';
+import { liveChatSaga } from '../features/live-chat/live-chat-saga';
 import { orderLabelSaga } from '../features/order-label/order-label-saga';
 import { ordersSaga } from '../features/orders/orders-saga';
 import { skuSaga } from '../features/skus/sku-saga';
@@ -23,10 +26,13 @@ import { socketSaga } from './socket-saga';
 export function* rootSaga(): SagaIterator {
   yield all([
     fork(authSaga),
+    fork(passwordResetSaga),
     fork(accountSaga),
     fork(addressSaga),
     fork(dashboardSaga),
     fork(depositsSaga),
+    fork(invitesSaga),
+    fork(liveChatSaga),
     fork(orderLabelSaga),
     fork(ordersSaga),
     fork(skuSaga),

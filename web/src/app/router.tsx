@@ -16,6 +16,7 @@ import { LoginPage } from '../features/auth/login-page';
 import { OnboardingPage } from '../features/auth/onboarding-page';
 import { RegisterPage } from '../features/auth/register-page';
 import { RequireAdmin, RequireAuth } from '../features/auth/require-auth';
+import { ResetPasswordPage } from '../features/auth/reset-password-page';
 import { BatchOrdersPage } from '../features/batch-orders/batch-orders-page';
 import { BulkOrderPage } from '../features/bulk-order/bulk-order-page';
 import { DashboardPage } from '../features/dashboard/dashboard-page';
@@ -80,6 +81,7 @@ export const routes: RouteObject[] = [
           { path: '/login', element: <LoginPage /> },
           { path: '/register', element: <RegisterPage /> },
           { path: '/forgot-password', element: <ForgotPasswordPage /> },
+          { path: '/reset-password', element: <ResetPasswordPage /> },
         ],
       },
       {

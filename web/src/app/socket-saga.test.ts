@@ -8,6 +8,7 @@ import { sessionVerified } from '../features/auth/auth-slice';
 import { bulkOrderInitialized } from '../features/bulk-progress/bulk-progress-actions';
 import { makeUser } from '../test/fixtures';
 import { api } from '../test/handlers';
+import { noLiveChatHandler } from '../test/msw';
 import { createAppStore } from './store';
 
 let verifyCalls = 0;
@@ -16,6 +17,7 @@ const msw = setupServer(
     verifyCalls += 1;
     return HttpResponse.json({ user: makeUser({ balance: 99 }) });
   }),
+  noLiveChatHandler,
 );
 // msw sees every request; the socket's own traffic goes through to the real socket.io server.
 beforeAll(() =>

@@ -11,12 +11,14 @@ import { referralReducer } from '../features/admin/referrals/referral-slice';
 import { userServicesReducer } from '../features/admin/services/user-services-slice';
 import { adminUsersReducer } from '../features/admin/users/admin-users-slice';
 import { authReducer } from '../features/auth/auth-slice';
+import { passwordResetReducer } from '../features/auth/password-reset-slice';
 import { batchOrdersReducer } from '../features/batch-orders/batch-orders-slice';
 import { bulkOrderReducer } from '../features/bulk-order/bulk-order-slice';
 import { bulkDownloadReducer } from '../features/bulk-progress/bulk-download-slice';
 import { bulkProgressReducer } from '../features/bulk-progress/bulk-progress-slice';
 import { dashboardReducer } from '../features/dashboard/dashboard-slice';
 import { depositsReducer } from '../features/deposits/deposits-slice';
+import { invitesReducer } from '../features/invites/invites-slice';
 import { orderLabelReducer } from '../features/order-label/order-label-slice';
 import { ordersReducer } from '../features/orders/orders-slice';
 import { skusReducer } from '../features/skus/sku-slice';
@@ -37,11 +39,13 @@ const rootReducer = combineReducers({
   dashboard: dashboardReducer,
   defaultServices: defaultServicesReducer,
   deposits: depositsReducer,
+  invites: invitesReducer,
   orderLabel: orderLabelReducer,
   orders: ordersReducer,
   orderLabels: orderLabelsReducer,
   rankings: rankingsReducer,
   referral: referralReducer,
+  passwordReset: passwordResetReducer,
   skus: skusReducer,
   toast: toastReducer,
   userServices: userServicesReducer,

@@ -1,13 +1,22 @@
-import type { RequestHandler } from 'msw';
+import { HttpResponse, http, type RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+
+/**
+ * Every page load reads the public client configuration; unless a test says
+ * otherwise, live chat is not configured and nothing else is asked.
+ */
+export const noLiveChatHandler = http.get('http://localhost/api/auth/client-config', () =>
+  HttpResponse.json({ chatwoot: null }),
+);
 
 /**
  * One msw server per test file. Any request without a handler fails the test,
  * so a screen that calls more (or other) endpoints than expected is caught.
  */
 export function setupTestServer(...handlers: RequestHandler[]) {
-  const server = setupServer(...handlers);
+  // Last, so a test's own handler for the client configuration wins.
+  const server = setupServer(...handlers, noLiveChatHandler);
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
   afterEach(() => server.resetHandlers());
   afterAll(() => server.close());

@@ -1,5 +1,6 @@
 import type { InternalClient } from '@flatship/kit';
 import type {
+  InternalResetLinkReply,
   InternalUser,
   LoginAsTokenBody,
   LoginAsTokenReply,
@@ -44,5 +45,7 @@ export function createAuthUserDirectory(auth: InternalClient): UserDirectory {
       });
       return reply.users;
     },
+    issueResetLink: (userId, ctx) =>
+      auth.request<InternalResetLinkReply>('POST', `${path(userId)}/reset-link`, { requestId: ctx.requestId }),
   };
 }

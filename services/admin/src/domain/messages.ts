@@ -1,5 +1,8 @@
+import { PASSWORD_RESET_TTL_MINUTES } from '@flatship/proto';
+
 /** The texts admins see. Where the spec gives a text, it is that text. */
 export const MESSAGES = {
+  resetLinkIssued: `Password reset link created. Hand it to the user: it works once, within ${PASSWORD_RESET_TTL_MINUTES} minutes.`,
   detailsUpdated: 'User details updated successfully',
   nothingToUpdate: 'Nothing to update',
   balanceInvalid: 'Balance must be a number of dollars, 0 or more, with at most 2 decimals',

@@ -1,4 +1,12 @@
-import type { Activation, ExportedUser, InternalUser, LoginAsTokenReply, MoneySummary, Role } from '@flatship/proto';
+import type {
+  Activation,
+  ExportedUser,
+  InternalResetLinkReply,
+  InternalUser,
+  LoginAsTokenReply,
+  MoneySummary,
+  Role,
+} from '@flatship/proto';
 
 /** Context of the request a use case serves, carried to the services it calls. */
 export interface CallContext {
@@ -20,6 +28,8 @@ export interface UserDirectory {
   loginAsToken(userId: string, adminId: string, ctx: CallContext): Promise<LoginAsTokenReply>;
   /** Every user, deleted ones too, in id order after `after`. */
   exportPage(after: string | undefined, limit: number, ctx: CallContext): Promise<ExportedUser[]>;
+  /** A fresh single-use password reset link for the user; throws USER_NOT_FOUND for an unknown id. */
+  issueResetLink(userId: string, ctx: CallContext): Promise<InternalResetLinkReply>;
 }
 
 /** Balances, as payments keeps them. Cents. */

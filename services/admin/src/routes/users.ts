@@ -8,6 +8,7 @@ import {
   centsToDollars,
   IdSchema,
   LoginAsReplySchema,
+  ResetLinkReplySchema,
   SetActivationRequestSchema,
   SetRoleRequestSchema,
   UserDetailsBodySchema,
@@ -16,6 +17,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { UsersViewRepo } from '../db/users-view-repo';
+import { issueResetLink } from '../domain/issue-reset-link';
 import {
   type Acting,
   changeUserAccess,
@@ -131,5 +133,14 @@ export function registerUserRoutes(app: ServiceApp, deps: UserRoutesDeps): void 
         { requestId: request.id },
       );
     },
+  );
+
+  app.post(
+    '/api/auth/users/:id/reset-link',
+    {
+      onRequest: [app.requireAdmin],
+      schema: { params: IdParamsSchema, response: { 200: ResetLinkReplySchema } },
+    },
+    (request) => issueResetLink(deps, request.params.id, { requestId: request.id }),
   );
 }

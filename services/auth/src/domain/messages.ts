@@ -1,4 +1,4 @@
-import { LIMITS } from '@flatship/proto';
+import { LIMITS, PASSWORD_RESET_TTL_MINUTES } from '@flatship/proto';
 
 /** The texts users see. Where the spec gives a text, it is that text. */
 export const MESSAGES = {
@@ -37,4 +37,9 @@ export const MESSAGES = {
   referralCodeTaken: 'This referral code is already in use',
   loginAsAdmin: 'You cannot log in as another admin',
   loginAsBlocked: 'This user is blocked. Allow their access before logging in as them.',
+  resetRequested: `If an account exists for this email, we have sent it a link to reset the password. The link works once, within ${PASSWORD_RESET_TTL_MINUTES} minutes.`,
+  resetLinkInvalid: 'This password reset link is invalid, already used or expired. Please ask for a new one.',
+  passwordReset: 'Your password has been reset. Please log in with your new password.',
+  resetLinkIssued: `Password reset link created. It works once, within ${PASSWORD_RESET_TTL_MINUTES} minutes.`,
+  liveChatNotConfigured: 'Live chat is not available',
 } as const;

@@ -61,6 +61,36 @@ export interface UsersRepo {
   exportPage(after: string | undefined, limit: number, tx?: Tx): Promise<UserRecord[]>;
 }
 
+export interface NewPasswordReset {
+  userId: string;
+  /** Hex SHA-256 of the token in the link; the token itself is never stored. */
+  tokenHash: string;
+  expiresAt: Date;
+}
+
+export interface PasswordResetsRepo {
+  insert(reset: NewPasswordReset, tx?: Tx): Promise<void>;
+  /** Marks the link used if it is unused and not expired at `now`; the user it belongs to, or null. */
+  consume(tokenHash: string, now: Date, tx?: Tx): Promise<string | null>;
+  /** Marks every unused link of the user used, so a link sent earlier dies with the reset. */
+  retireAll(userId: string, now: Date, tx?: Tx): Promise<void>;
+}
+
+/** A password reset email; `link` is the page where the new password is chosen. */
+export interface ResetMail {
+  to: string;
+  name: string;
+  link: string;
+  expiresAt: Date;
+}
+
+/** Delivers reset links: by email when SMTP is configured, else to the service log for the operator. */
+export interface ResetMailer {
+  send(mail: ResetMail): Promise<void>;
+}
+
+export type Clock = () => Date;
+
 export type SetReferralCodeResult = { ok: true; user: UserRecord } | { ok: false; conflict: 'referralCode' };
 
 /** The fields of a saved address, already checked and normalised by the address rules. */

@@ -1,8 +1,12 @@
 import type {
   AddressesRepo,
+  Clock,
+  DomainLogger,
   MoneySummarySource,
   PasswordHasher,
+  PasswordResetsRepo,
   PublishUserChanged,
+  ResetMailer,
   SignToken,
   Transactor,
   UsersRepo,
@@ -19,4 +23,10 @@ export interface DomainDeps {
   publishUserChanged: PublishUserChanged;
   signToken: SignToken;
   money: MoneySummarySource;
+  resets: PasswordResetsRepo;
+  mailer: ResetMailer;
+  clock: Clock;
+  /** Where users open the web app; reset links point there. */
+  publicUrl: string;
+  logger: DomainLogger;
 }

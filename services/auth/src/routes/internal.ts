@@ -1,6 +1,7 @@
 import { requireInternal, type ServiceApp } from '@flatship/kit';
 import {
   IdSchema,
+  InternalResetLinkReplySchema,
   InternalUserSchema,
   LoginAsTokenBodySchema,
   LoginAsTokenReplySchema,
@@ -18,6 +19,7 @@ import { deleteUser } from '../domain/delete-user';
 import { getTokenState } from '../domain/get-token-state';
 import { getUser } from '../domain/get-user';
 import { issueLoginAsToken } from '../domain/issue-login-as-token';
+import { issueResetLink } from '../domain/issue-reset-link';
 import { toExportedUser } from '../domain/session-user';
 import { setReferralCode } from '../domain/set-referral-code';
 import type { DomainDeps } from './deps';
@@ -86,5 +88,12 @@ export function registerInternalRoutes(app: ServiceApp, deps: DomainDeps, intern
       schema: { params: IdParamsSchema, body: LoginAsTokenBodySchema, response: { 200: LoginAsTokenReplySchema } },
     },
     (request) => issueLoginAsToken(deps, request.params.id, request.body.adminId),
+  );
+
+  // The admin service asks for this when an admin issues a reset link from user management.
+  app.post(
+    '/internal/users/:id/reset-link',
+    { onRequest, schema: { params: IdParamsSchema, response: { 200: InternalResetLinkReplySchema } } },
+    (request) => issueResetLink(deps, request.params.id),
   );
 }

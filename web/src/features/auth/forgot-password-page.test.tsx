@@ -1,21 +1,62 @@
 import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { delay, HttpResponse, http } from 'msw';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { api } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
 
-// No handlers: any request from this page fails the test.
-setupTestServer();
+const NEUTRAL =
+  'If an account exists for this email, we have sent it a link to reset the password. The link works once, within 30 minutes.';
+
+let asked: unknown[] = [];
+const server = setupTestServer(
+  http.post(api('auth/forgot-password'), async ({ request }) => {
+    asked.push(await request.json());
+    await delay(20);
+    return HttpResponse.json({ message: NEUTRAL });
+  }),
+);
+beforeEach(() => {
+  asked = [];
+});
 
 describe('Forgot password page', () => {
-  it('explains that support resets passwords, without calling the server', async () => {
+  it('asks for a link for the typed email and shows the neutral confirmation', async () => {
     const app = renderApp('/forgot-password');
     expect(await screen.findByRole('heading', { name: 'Reset your password' })).toBeInTheDocument();
-    await app.user.type(screen.getByLabelText('Email'), 'jane@example.com');
-    await app.user.click(screen.getByRole('button', { name: 'Reset password' }));
+    await app.user.type(screen.getByLabelText('Email'), '  jane@example.com ');
+    await app.user.click(screen.getByRole('button', { name: 'Send reset link' }));
+    expect(screen.getByRole('button', { name: 'Sending...' })).toBeDisabled();
 
-    expect(screen.getByRole('status')).toHaveTextContent(
-      'Contact our 24/7 support through the chat widget and we will reset it for you',
-    );
+    expect(await screen.findByRole('status')).toHaveTextContent(NEUTRAL);
+    expect(asked).toEqual([{ email: 'jane@example.com' }]);
+    expect(screen.queryByLabelText('Email')).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to login' })).toHaveAttribute('href', '/login');
+  });
+
+  it('shows the server message when the request is refused (too many attempts), and the form stays', async () => {
+    server.use(
+      http.post(api('auth/forgot-password'), () =>
+        HttpResponse.json(
+          { code: 'RATE_LIMITED', message: 'Too many attempts. Please wait a minute and try again.' },
+          { status: 429 },
+        ),
+      ),
+    );
+    const app = renderApp('/forgot-password');
+    await app.user.type(await screen.findByLabelText('Email'), 'jane@example.com');
+    await app.user.click(screen.getByRole('button', { name: 'Send reset link' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Too many attempts. Please wait a minute and try again.',
+    );
+    expect(screen.getByRole('button', { name: 'Send reset link' })).toBeEnabled();
+  });
+
+  it('says so when the server cannot be reached', async () => {
+    server.use(http.post(api('auth/forgot-password'), () => HttpResponse.error()));
+    const app = renderApp('/forgot-password');
+    await app.user.type(await screen.findByLabelText('Email'), 'jane@example.com');
+    await app.user.click(screen.getByRole('button', { name: 'Send reset link' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to send the reset link. Please try again.');
   });
 });

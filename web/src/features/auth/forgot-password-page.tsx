@@ -1,14 +1,23 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { selectPasswordReset } from './password-reset-selectors';
+import { passwordResetFormOpened, resetLinkRequested } from './password-reset-slice';
 
-/** Password resets are done by support for now: the page says so instead of pretending to send an email. */
+/** Asks for a reset link by email. The answer is the same whether or not the email has an account. */
 export function ForgotPasswordPage() {
+  const dispatch = useAppDispatch();
+  const { linkStatus, linkMessage, linkError } = useAppSelector(selectPasswordReset);
   const [email, setEmail] = useState('');
-  const [isSubmitted, setIsSubmitted] = useState(false);
+  const isBusy = linkStatus === 'loading';
+
+  useEffect(() => {
+    dispatch(passwordResetFormOpened());
+  }, [dispatch]);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    setIsSubmitted(true);
+    dispatch(resetLinkRequested(email.trim()));
   };
 
   return (
@@ -16,17 +25,21 @@ export function ForgotPasswordPage() {
       <h1 id="forgot-heading" className="auth-card__title">
         Reset your password
       </h1>
-      {isSubmitted ? (
+      {linkStatus === 'succeeded' ? (
         <div className="alert alert--info" role="status">
-          <p className="auth-card__notice-title">Password resets are handled by our support team for now.</p>
-          <p className="auth-card__notice-text">
-            Contact our 24/7 support through the chat widget and we will reset it for you. Mention the email{' '}
-            <strong>{email.trim()}</strong> so we can find your account.
-          </p>
+          <p className="auth-card__notice-title">Check your inbox</p>
+          <p className="auth-card__notice-text">{linkMessage}</p>
         </div>
       ) : (
         <>
-          <p className="auth-card__subtitle">Enter the email address of your Flatship account.</p>
+          <p className="auth-card__subtitle">
+            Enter the email address of your Flatship account and we will send you a link to choose a new password.
+          </p>
+          {linkStatus === 'failed' && linkError ? (
+            <div className="alert alert--error" role="alert">
+              {linkError}
+            </div>
+          ) : null}
           <form onSubmit={onSubmit}>
             <div className="field">
               <label className="field__label" htmlFor="forgot-email">
@@ -43,8 +56,8 @@ export function ForgotPasswordPage() {
                 onChange={(e) => setEmail(e.target.value)}
               />
             </div>
-            <button type="submit" className="button button--primary button--block">
-              Reset password
+            <button type="submit" className="button button--primary button--block" disabled={isBusy} aria-busy={isBusy}>
+              {isBusy ? 'Sending...' : 'Send reset link'}
             </button>
           </form>
         </>

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectAuthError, selectAuthStatus } from './auth-selectors';
 import { authFormOpened, loginSubmitted } from './auth-slice';
@@ -7,6 +7,8 @@ import { authFormOpened, loginSubmitted } from './auth-slice';
 export function LoginPage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
+  // A confirmation handed over by another page, e.g. after a password reset.
+  const notice = (useLocation().state as { notice?: unknown } | null)?.notice;
   const status = useAppSelector(selectAuthStatus);
   const error = useAppSelector(selectAuthError);
   const [email, setEmail] = useState('');
@@ -34,6 +36,11 @@ export function LoginPage() {
         Welcome Back!
       </h1>
       <p className="auth-card__subtitle">Sign in to buy labels and track your shipments.</p>
+      {typeof notice === 'string' && notice && !hasSubmitted ? (
+        <div className="alert alert--info" role="status">
+          {notice}
+        </div>
+      ) : null}
       {hasSubmitted && status === 'failed' && error ? (
         <div className="alert alert--error" role="alert">
           {error}

@@ -125,6 +125,14 @@ describe('Batch Orders page', () => {
   it('a missing file from the list reopens the window for that order with the error', async () => {
     server.use(
       http.get(api('orders/bulk/u-1'), () => listed([batch(1)])),
+      http.get(api('orders/bulk/files/b-1'), () =>
+        HttpResponse.json({
+          pdf: true,
+          resultCSV: true,
+          autoConfirm: false,
+          fileData: { pdfName: 'labels.pdf', resultCSVName: 'results.csv', autoConfirmCSVName: null },
+        }),
+      ),
       http.get(api('orders/download/pdf/b-1'), () => new HttpResponse(null, { status: 404 })),
     );
     const { user, store } = renderApp('/main/batch-orders', { token: 'good-token' });

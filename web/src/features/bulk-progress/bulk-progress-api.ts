@@ -1,7 +1,13 @@
-import type { BulkFixReply, RetryReply } from '@flatship/proto';
-import { postJson } from '../../app/http';
+import type { BulkFilesReply, BulkFileType, BulkFixReply, RetryReply } from '@flatship/proto';
+import { getJson, postJson } from '../../app/http';
 
-export type { BulkFixReply, RetryReply };
+export type { BulkFilesReply, BulkFixReply, RetryReply };
+
+/** The flag of BulkFilesReply that tells whether a file of `type` can be downloaded now. */
+export function isFileAvailable(reply: BulkFilesReply, type: BulkFileType): boolean {
+  const flag = { pdf: reply.pdf, 'result-csv': reply.resultCSV, 'auto-csv': reply.autoConfirm }[type];
+  return flag === true;
+}
 
 const id = (orderId: string) => encodeURIComponent(orderId);
 
@@ -11,4 +17,6 @@ export const bulkProgressApi = {
   retryFailed: (orderId: string) => postJson<RetryReply>(`orders/bulk/retry-failed/${id(orderId)}`, {}),
   /** POST /api/orders/bulk/fix/{orderId}: reconciles counts and regenerates missing files. */
   fix: (orderId: string) => postJson<BulkFixReply>(`orders/bulk/fix/${id(orderId)}`, {}),
+  /** GET /api/orders/bulk/files/{orderId}: which of the order's files exist now. */
+  files: (orderId: string) => getJson<BulkFilesReply>(`orders/bulk/files/${id(orderId)}`),
 };

@@ -22,7 +22,13 @@ import {
   fileDownloadRequested,
 } from './bulk-download-slice';
 import { bulkOrderInitialized } from './bulk-progress-actions';
-import { type BulkFixReply, bulkProgressApi, type RetryReply } from './bulk-progress-api';
+import {
+  type BulkFilesReply,
+  type BulkFixReply,
+  bulkProgressApi,
+  isFileAvailable,
+  type RetryReply,
+} from './bulk-progress-api';
 import {
   bulkProgressReset,
   fileGenerationRetryFinished,
@@ -41,6 +47,9 @@ import { clearFollowedOrder, readFollowedOrder, saveFollowedOrder } from './bulk
 
 /** Spec doc 2 §9: the progress timer ticks every second. */
 export const TICK_MS = 1000;
+
+/** Spec doc 2 §8: the file check before a download. */
+export const FILE_CHECK_FAILED = 'Failed to check file availability';
 
 export const RETRY_MESSAGES = {
   failed: 'Failed to retry failed labels',
@@ -136,6 +145,18 @@ export function* downloadFile(action: PayloadAction<DownloadRequest>): SagaItera
     }
   });
   try {
+    // The server is asked first whether the file exists, so a file that was never generated (or is
+    // gone) is reported at once, with the file-generation retry, instead of after a failed download.
+    if (!orderId) throw new DownloadError(DOWNLOAD_ERRORS.orderIdRequired);
+    let files: BulkFilesReply;
+    try {
+      files = yield call(bulkProgressApi.files, orderId);
+    } catch (error) {
+      console.error('Bulk download: the file check failed', error);
+      yield put(toastShown({ kind: 'error', message: errorMessage(error, FILE_CHECK_FAILED) }));
+      return;
+    }
+    if (!isFileAvailable(files, type)) throw new DownloadError(DOWNLOAD_ERRORS.notFound, 404);
     const token: string | null = yield select((s: RootState) => s.auth.token);
     const file = yield call(fetchBulkFile, type, orderId, token, (p: number) => progress.put(p), abort.signal);
     yield delay(COMPLETE_PAUSE_MS);

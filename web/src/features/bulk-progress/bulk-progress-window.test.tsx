@@ -34,6 +34,19 @@ async function openWindow(update: Parameters<typeof progressUpdated>[0] = {}) {
 
 const dialog = () => screen.getByRole('dialog');
 
+/** GET /api/orders/bulk/files/{orderId} answering which files exist; records each check. */
+function filesHandler(available: { pdf: boolean; resultCSV: boolean; autoConfirm: boolean }, checks: string[] = []) {
+  server.use(
+    http.get(api('orders/bulk/files/:orderId'), ({ params, request }) => {
+      expect(request.headers.get('token')).toBe('good-token');
+      checks.push(String(params.orderId));
+      return HttpResponse.json({ ...available, fileData: files });
+    }),
+  );
+  return checks;
+}
+const ALL_FILES = { pdf: true, resultCSV: true, autoConfirm: true };
+
 describe('bulk progress window', () => {
   it('shows a running order 600 px wide with a disabled close and the wait hint', async () => {
     await openWindow({ processedCount: 1 });
@@ -168,6 +181,7 @@ describe('bulk progress window', () => {
   });
 
   it('downloads a file named by Content-Disposition and says so', async () => {
+    const checks = filesHandler(ALL_FILES);
     server.use(
       http.get(api(`orders/download/pdf/${ORDER}`), ({ request }) => {
         expect(new URL(request.url).searchParams.get('token')).toBe('good-token');
@@ -185,10 +199,53 @@ describe('bulk progress window', () => {
     expect(await screen.findByText('PDF download completed successfully!')).toBeInTheDocument();
     expect(clicks).toEqual(['Batch_77.pdf']);
     expect(URL.createObjectURL).toHaveBeenCalledOnce();
+    expect(checks).toEqual([ORDER]);
+  });
+
+  it('checks the file first: a file the server does not have is reported without downloading', async () => {
+    let downloads = 0;
+    filesHandler({ pdf: true, resultCSV: false, autoConfirm: false });
+    server.use(
+      http.get(api(`orders/download/result-csv/${ORDER}`), () => {
+        downloads += 1;
+        return new HttpResponse('a,b');
+      }),
+    );
+    const { user } = await openWindow({ processedCount: 4, status: 'completed', fileData: files });
+    await user.click(screen.getByRole('button', { name: 'Results CSV' }));
+    const message = 'File not found. This file may not have been generated yet.';
+    expect(await within(dialog()).findByText(`Initial Processing Error: ${message}`)).toBeInTheDocument();
+    expect(within(dialog()).getByRole('button', { name: 'Retry File Generation' })).toBeEnabled();
+    expect(downloads).toBe(0);
+  });
+
+  it('a failed file check says so (server message, else the fallback) and downloads nothing', async () => {
+    let downloads = 0;
+    server.use(
+      http.get(api('orders/bulk/files/:orderId'), () => new HttpResponse('down', { status: 503 })),
+      http.get(api(`orders/download/pdf/${ORDER}`), () => {
+        downloads += 1;
+        return new HttpResponse('%PDF-1.7');
+      }),
+    );
+    const { user } = await openWindow({ processedCount: 4, status: 'completed', fileData: files });
+    await user.click(screen.getByRole('button', { name: 'PDF' }));
+    expect(await screen.findByText('Failed to check file availability')).toBeInTheDocument();
+
+    server.use(
+      http.get(api('orders/bulk/files/:orderId'), () =>
+        HttpResponse.json({ code: 'BULK_ORDER_NOT_FOUND', message: 'Bulk order not found' }, { status: 404 }),
+      ),
+    );
+    await user.click(screen.getByRole('button', { name: 'PDF' }));
+    expect(await screen.findByText('Bulk order not found')).toBeInTheDocument();
+    expect(downloads).toBe(0);
   });
 
   it('a missing file shows the error in the window and retries file generation', async () => {
     let fixCalls = 0;
+    // The check said yes, but the file was gone by the time it was fetched.
+    filesHandler(ALL_FILES);
     server.use(
       http.get(api(`orders/download/result-csv/${ORDER}`), () => new HttpResponse(null, { status: 404 })),
       http.post(api(`orders/bulk/fix/${ORDER}`), () => {

@@ -7,6 +7,10 @@ import {
 } from '@flatship/proto';
 import type { DashboardDeps, StatsContext } from './ports';
 
+const valueOf = <T>(result: PromiseSettledResult<T>): T => {
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
+};
 const dollars = (cents: number) => `$${centsToDollars(cents).toFixed(2)}`;
 
 /**
@@ -17,11 +21,13 @@ const dollars = (cents: number) => `$${centsToDollars(cents).toFixed(2)}`;
 export async function getDashboard(deps: DashboardDeps, ctx: StatsContext): Promise<AdminDashboardReply> {
   const now = deps.clock.now();
   const periods = dashboardPeriods(now);
-  const [users, labels, deposits] = await Promise.all([
+  // Every call is let finish before answering, also when one fails: no work of this request outlives it.
+  const [u, l, d] = await Promise.allSettled([
     deps.sources.users(periods, ctx),
     deps.sources.labels(periods, ctx),
     deps.sources.deposits(periods, ctx),
   ]);
+  const [users, labels, deposits] = [valueOf(u), valueOf(l), valueOf(d)];
 
   const activity: DashboardActivity[] = [
     ...users.latestSignUps.map((u) => ({

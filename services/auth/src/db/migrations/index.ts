@@ -4,8 +4,16 @@ import { createOutbox } from './0002-outbox';
 import { createAddresses } from './0003-addresses';
 import { createSkus } from './0004-skus';
 import { softDeleteUsers } from './0005-soft-delete';
+import { createPasswordResets } from './0006-password-resets';
 
 export { AUTH_SCHEMA } from './schema';
 
 /** Applied in this order, each once; never edit one that has shipped, add the next. */
-export const migrations: Migration[] = [createUsers, createOutbox, createAddresses, createSkus, softDeleteUsers];
+export const migrations: Migration[] = [
+  createUsers,
+  createOutbox,
+  createAddresses,
+  createSkus,
+  softDeleteUsers,
+  createPasswordResets,
+];

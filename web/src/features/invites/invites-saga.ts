@@ -1,0 +1,30 @@
+import type { PayloadAction } from '@reduxjs/toolkit';
+import type { SagaIterator } from 'redux-saga';
+import { all, call, put, takeLatest } from 'redux-saga/effects';
+import { errorMessage } from '../../app/http';
+import { type InvitedUser, invitesApi } from './invites-api';
+import { invitesFailed, invitesLoaded, invitesRequested } from './invites-slice';
+
+/** Spec doc 2 §8. */
+export const INVITE_MESSAGES = {
+  loadFailed: 'An error occurred while loading the data',
+} as const;
+
+export function* loadInvites(action: PayloadAction<string>): SagaIterator {
+  const userId = action.payload;
+  try {
+    const [referralCode, invitedUsers]: [string, InvitedUser[]] = yield all([
+      call(invitesApi.referralCode, userId),
+      call(invitesApi.invitedUsers, userId),
+    ]);
+    yield put(invitesLoaded({ referralCode, invitedUsers }));
+  } catch (error) {
+    console.error('Invites: loading failed', error);
+    yield put(invitesFailed(errorMessage(error, INVITE_MESSAGES.loadFailed)));
+  }
+}
+
+export function* invitesSaga(): SagaIterator {
+  // Query: a newer load (another user after login-as) replaces an older one.
+  yield takeLatest(invitesRequested.type, loadInvites);
+}
