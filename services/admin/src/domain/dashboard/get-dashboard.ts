@@ -7,7 +7,7 @@ import {
 } from '@flatship/proto';
 import type { DashboardDeps, StatsContext } from './ports';
 
-const valueOf = <T>(result: PromiseSettledResult<T>): T => {
+const settledValue = <T>(result: PromiseSettledResult<T>): T => {
   if (result.status === 'rejected') throw result.reason;
   return result.value;
 };
@@ -27,7 +27,7 @@ export async function getDashboard(deps: DashboardDeps, ctx: StatsContext): Prom
     deps.sources.labels(periods, ctx),
     deps.sources.deposits(periods, ctx),
   ]);
-  const [users, labels, deposits] = [valueOf(u), valueOf(l), valueOf(d)];
+  const [users, labels, deposits] = [settledValue(u), settledValue(l), settledValue(d)];
 
   const activity: DashboardActivity[] = [
     ...users.latestSignUps.map((u) => ({
