@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { httpUrl, reachableHost } from './paths';
+import { httpUrl, publicUrl, reachableHost } from './paths';
 
 /** What every service's environment is built from. */
 export interface StackContext {
@@ -128,6 +128,8 @@ export const SERVICE_REGISTRY: readonly ServiceDefinition[] = [
       JWT_PRIVATE_KEY: ctx.jwtPrivateKey,
       ADMIN_EMAIL: ctx.adminEmail,
       ...(ctx.adminPassword ? { ADMIN_PASSWORD: ctx.adminPassword } : {}),
+      // Password reset links point where people open the app; behind a proxy the operator's own PUBLIC_URL wins.
+      ...(process.env.PUBLIC_URL ? {} : { PUBLIC_URL: publicUrl(ctx.host, ctx.port) }),
     }),
   },
   {
