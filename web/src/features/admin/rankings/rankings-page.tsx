@@ -100,7 +100,7 @@ export function RankingsPage() {
       <div className="rankings__controls">
         <label className="field">
           <span className="field__label">Period</span>
-          <select className="field__input" value={controls.period} onChange={onPeriod}>
+          <select className="input" value={controls.period} onChange={onPeriod}>
             {PERIODS.map((p) => (
               <option key={p.value} value={p.value}>
                 {p.text}
@@ -111,7 +111,7 @@ export function RankingsPage() {
         <label className="field">
           <span className="field__label">Limit</span>
           <select
-            className="field__input"
+            className="input"
             value={controls.limit}
             onChange={(e) => change({ limit: Number(e.target.value) as RankingLimit })}
           >
@@ -128,7 +128,7 @@ export function RankingsPage() {
               <span className="field__label">Start date</span>
               <input
                 type="date"
-                className="field__input"
+                className="input"
                 value={controls.startDate}
                 onChange={(e) => change({ startDate: e.target.value }, false)}
               />
@@ -137,7 +137,7 @@ export function RankingsPage() {
               <span className="field__label">End date</span>
               <input
                 type="date"
-                className="field__input"
+                className="input"
                 value={controls.endDate}
                 onChange={(e) => change({ endDate: e.target.value }, false)}
               />
