@@ -78,9 +78,9 @@ describe('Admin shell', () => {
     expect(sidebar).not.toHaveAttribute('inert');
     expect(hamburger).toHaveAttribute('aria-expanded', 'true');
 
-    await app.user.click(screen.getByTestId('admin-backdrop'));
+    await app.user.click(screen.getByTestId('sidebar-backdrop'));
     expect(shell()).not.toHaveClass('shell--mobile-open');
-    expect(screen.queryByTestId('admin-backdrop')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('sidebar-backdrop')).not.toBeInTheDocument();
   });
 
   it('on small screens following a link closes the sidebar, and Escape closes it too', async () => {
