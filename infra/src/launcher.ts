@@ -5,7 +5,7 @@ import { ConfigError } from '@flatship/kit';
 import { type LauncherConfig, loadLauncherConfig } from './config';
 import { dataDirProblem, LaunchError } from './launch-error';
 import { freePort, inUseBy, isPortFree, isProcessAlive, sleep } from './net';
-import { httpUrl, publicUrl, REPO_ROOT, reachableHost } from './paths';
+import { httpUrl, productUrl, publicUrl, REPO_ROOT, reachableHost } from './paths';
 import { type RunningDatabase, startDatabase } from './postgres';
 import {
   BTCPAY,
@@ -258,6 +258,7 @@ async function launch(config: LauncherConfig) {
       logLevel: config.LOG_LEVEL,
       host: config.HOST,
       port: config.PORT,
+      publicUrl: productUrl(config.HOST, config.PORT, process.env.PUBLIC_URL),
       staticDir: join(REPO_ROOT, 'web', 'dist'),
       filesDir: join(dataDir, 'files'),
       adminEmail: config.ADMIN_EMAIL,

@@ -11,6 +11,14 @@ export function publicUrl(host: string, port: number): string {
   return `http://${shown}:${port}`;
 }
 
+/**
+ * Where people open the product, which emailed links point to: the operator's
+ * PUBLIC_URL when a proxy or a domain is in front, else the printed address.
+ */
+export function productUrl(host: string, port: number, configured?: string): string {
+  return configured?.trim() || publicUrl(host, port);
+}
+
 /** Where processes on this machine reach a listener on `host`: a wildcard listener answers on loopback. */
 export function reachableHost(host: string): string {
   return ['0.0.0.0', '::'].includes(host) ? '127.0.0.1' : host;

@@ -12,6 +12,8 @@ export interface StackContext {
   /** Gateway's public listen address. */
   host: string;
   port: number;
+  /** Where people open the product; auth's password reset links point there. */
+  publicUrl: string;
   staticDir: string;
   /** Where services keep files they produce (label PDFs, bulk outputs). */
   filesDir: string;
@@ -126,6 +128,7 @@ export const SERVICE_REGISTRY: readonly ServiceDefinition[] = [
     env: (ctx, self) => ({
       ...common(ctx, self),
       JWT_PRIVATE_KEY: ctx.jwtPrivateKey,
+      PUBLIC_URL: ctx.publicUrl,
       ADMIN_EMAIL: ctx.adminEmail,
       ...(ctx.adminPassword ? { ADMIN_PASSWORD: ctx.adminPassword } : {}),
       // Password reset links point where people open the app; behind a proxy the operator's own PUBLIC_URL wins.

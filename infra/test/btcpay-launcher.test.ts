@@ -32,6 +32,7 @@ function context(host: string, urls: Record<string, string>): StackContext {
     logLevel: 'info',
     host,
     port: 8080,
+    publicUrl: 'http://localhost:8080',
     staticDir: '/web/dist',
     filesDir: '/data/files',
     adminEmail: 'admin@flatship.local',

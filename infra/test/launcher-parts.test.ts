@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { loadLauncherConfig } from '../src/config';
-import { publicUrl } from '../src/paths';
+import { productUrl, publicUrl } from '../src/paths';
+import { SERVICE_REGISTRY, type StackContext } from '../src/services';
 import { createStateStore, generatePassword } from '../src/state';
 import { webBuildReason } from '../src/web-build';
 
@@ -12,6 +13,29 @@ test('the printed URL uses localhost for loopback and wildcard hosts, and the ho
   expect(publicUrl('0.0.0.0', 9000)).toBe('http://localhost:9000');
   expect(publicUrl('192.168.1.20', 8080)).toBe('http://192.168.1.20:8080');
   expect(publicUrl('fe80::1', 8080)).toBe('http://[fe80::1]:8080');
+});
+
+test("emailed links point at the printed address, or at the operator's PUBLIC_URL when one is set", () => {
+  expect(productUrl('127.0.0.1', 9000)).toBe('http://localhost:9000');
+  expect(productUrl('0.0.0.0', 9000, '')).toBe('http://localhost:9000');
+  expect(productUrl('127.0.0.1', 9000, 'https://ship.example.com')).toBe('https://ship.example.com');
+  const auth = SERVICE_REGISTRY.find((s) => s.name === 'auth');
+  const ctx: StackContext = {
+    databaseUrl: 'postgres://x@127.0.0.1:5432/flatship',
+    jwtPublicKey: 'pub',
+    jwtPrivateKey: 'priv',
+    internalSecret: 'internal',
+    logLevel: 'info',
+    host: '127.0.0.1',
+    port: 9000,
+    publicUrl: productUrl('127.0.0.1', 9000),
+    staticDir: '/web/dist',
+    filesDir: '/data/files',
+    adminEmail: 'admin@flatship.local',
+    urls: {},
+    btcpay: { apiKey: 'k', webhookSecret: 's', dataFile: '/data/btcpay-invoices.json', publicUrl: '' },
+  };
+  expect(auth?.env(ctx, { port: 4101 }).PUBLIC_URL).toBe('http://localhost:9000');
 });
 
 test('configuration has the documented defaults and names every bad variable', () => {
