@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { httpUrl, publicUrl, reachableHost } from './paths';
+import { httpUrl, reachableHost } from './paths';
 
 /** What every service's environment is built from. */
 export interface StackContext {
@@ -131,8 +131,6 @@ export const SERVICE_REGISTRY: readonly ServiceDefinition[] = [
       PUBLIC_URL: ctx.publicUrl,
       ADMIN_EMAIL: ctx.adminEmail,
       ...(ctx.adminPassword ? { ADMIN_PASSWORD: ctx.adminPassword } : {}),
-      // Password reset links point where people open the app; behind a proxy the operator's own PUBLIC_URL wins.
-      ...(process.env.PUBLIC_URL ? {} : { PUBLIC_URL: publicUrl(ctx.host, ctx.port) }),
     }),
   },
   {

@@ -190,17 +190,3 @@ test('the gateway is not ready while any process the launcher waits for is not: 
   expect(Object.keys(waitedOn).sort()).toEqual(Object.keys(urls).sort());
   for (const [name, url] of Object.entries(urls)) expect(waitedOn[name as keyof typeof waitedOn]).toBe(url);
 });
-
-test("password reset links point at the printed URL, unless the operator's own PUBLIC_URL is set", () => {
-  const before = process.env.PUBLIC_URL;
-  try {
-    delete process.env.PUBLIC_URL;
-    expect(service('auth').env(context('0.0.0.0', {}), { port: 4101 }).PUBLIC_URL).toBe('http://localhost:8080');
-    expect(service('auth').env(context('10.0.0.5', {}), { port: 4101 }).PUBLIC_URL).toBe('http://10.0.0.5:8080');
-    process.env.PUBLIC_URL = 'https://ship.example.com';
-    expect(service('auth').env(context('0.0.0.0', {}), { port: 4101 })).not.toHaveProperty('PUBLIC_URL');
-  } finally {
-    if (before === undefined) delete process.env.PUBLIC_URL;
-    else process.env.PUBLIC_URL = before;
-  }
-});
