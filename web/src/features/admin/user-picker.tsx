@@ -4,10 +4,9 @@ import { useAppDispatch } from '../../app/hooks';
 import { errorMessage } from '../../app/http';
 import { SearchableSelect, type SelectOption } from '../../components/searchable-select';
 import { toastShown } from '../../components/toast-slice';
-import { referralApi } from './referrals/referral-api';
-import { USER_SEARCH_DEBOUNCE_MS } from './referrals/referral-saga';
+import { searchUsers, USER_SEARCH_DEBOUNCE_MS } from './user-search-api';
 
-export const USER_PICKER_MESSAGES = { searchFailed: 'Failed to load users', anyUser: 'Any user' } as const;
+export const USER_PICKER_MESSAGES = { searchFailed: 'Failed to load users' } as const;
 
 export const userLabel = (user: AdminUserRow) => `${user.name} (${user.email})`;
 
@@ -16,15 +15,17 @@ interface UserPickerProps {
   id: string;
   /** The chosen user's id; null is every user. */
   userId: string | null;
-  /** Called with the picked user, or null when 'Any user' is picked. */
+  /** Called with the picked user, or null when the clearing option is picked. */
   onChange: (user: AdminUserRow | null) => void;
   placeholder?: string;
+  /** When given, the first option, clearing the choice (e.g. 'Any user' for a filter). */
+  clearLabel?: string;
 }
 
 /**
  * A user picker searching GET /api/auth/users on the server (name, email or
- * referral code, 10 at a time) once typing pauses; the first option clears the
- * choice. A chosen user the latest search did not bring stays an option; one
+ * referral code, 10 at a time) once typing pauses; a `clearLabel` option clears
+ * the choice. A chosen user the latest search did not bring stays an option; one
  * known only by id (a `?userId=` link) is shown by its id.
  */
 export function UserPicker({
@@ -32,6 +33,7 @@ export function UserPicker({
   userId,
   onChange,
   placeholder = 'Search by name, email or referral code',
+  clearLabel,
 }: UserPickerProps) {
   const dispatch = useAppDispatch();
   const [search, setSearch] = useState('');
@@ -45,7 +47,7 @@ export function UserPicker({
     setIsSearching(true);
     const run = async () => {
       try {
-        const users = await referralApi.searchUsers(search);
+        const users = await searchUsers(search);
         if (request === latest.current) setFound(users);
       } catch (error) {
         if (request !== latest.current) return;
@@ -73,8 +75,8 @@ export function UserPicker({
     if (known && !users.some((u) => u._id === known._id)) users.unshift(known);
     const list: SelectOption[] = users.map((u) => ({ value: u._id, label: userLabel(u), keywords: u.referralCode }));
     if (userId && !users.some((u) => u._id === userId)) list.unshift({ value: userId, label: userId });
-    return [{ value: '', label: USER_PICKER_MESSAGES.anyUser }, ...list];
-  }, [found, chosen, userId]);
+    return clearLabel ? [{ value: '', label: clearLabel }, ...list] : list;
+  }, [found, chosen, userId, clearLabel]);
 
   return (
     <SearchableSelect

@@ -169,6 +169,7 @@ function LabelsTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) => v
           <UserPicker
             id={userFieldId}
             userId={form.userId || null}
+            clearLabel="Any user"
             onChange={(user) => setForm((f) => ({ ...f, userId: user?._id ?? '' }))}
           />
         </div>
@@ -322,6 +323,7 @@ function BulkOrdersTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) 
           <UserPicker
             id={userFieldId}
             userId={form.userId || null}
+            clearLabel="Any user"
             onChange={(user) => setForm((f) => ({ ...f, userId: user?._id ?? '' }))}
           />
         </div>
