@@ -152,7 +152,7 @@ export function* loadAudit(): SagaIterator {
 function* createResetLink(action: PayloadAction<string>): SagaIterator {
   try {
     const reply: ResetLinkReply = yield call(adminUsersApi.resetLink, action.payload);
-    yield put(resetLinkCreated(reply));
+    yield put(resetLinkCreated({ userId: action.payload, reply }));
   } catch (error) {
     yield put(resetLinkClosed());
     yield put(toastShown({ kind: 'error', message: serverMessage(error) ?? ADMIN_USERS_MESSAGES.resetLinkFailed }));
@@ -172,7 +172,7 @@ export function* adminUsersSaga(): SagaIterator {
     takeLeading(loginAsSubmitted.type, loginAs),
     // Activity: a later page or filter supersedes the one before.
     takeLatest(auditRequested.type, loadAudit),
-    // One reset link at a time: the dialog shows the one being made.
-    takeLeading(resetLinkRequested.type, createResetLink),
+    // The dialog shows the link asked for last; one asked for before it was closed is dropped.
+    takeLatest(resetLinkRequested.type, createResetLink),
   ]);
 }

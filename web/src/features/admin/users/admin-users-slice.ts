@@ -145,8 +145,9 @@ export const adminUsersSlice = createSlice({
     resetLinkRequested(state, action: PayloadAction<string>) {
       state.resetLink = { userId: action.payload, reply: null };
     },
-    resetLinkCreated(state, action: PayloadAction<ResetLinkReply>) {
-      state.resetLink.reply = action.payload;
+    /** A link made after its dialog was closed is not shown. */
+    resetLinkCreated(state, action: PayloadAction<{ userId: string; reply: ResetLinkReply }>) {
+      if (state.resetLink.userId === action.payload.userId) state.resetLink.reply = action.payload.reply;
     },
     /** The link failed, or its dialog was closed. */
     resetLinkClosed(state) {

@@ -1,7 +1,7 @@
 import type { AuditEntry, AuditReply, ResetLinkReply } from '@flatship/proto';
 import { screen, waitFor, within } from '@testing-library/react';
 import { delay, HttpResponse, http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatDateTime } from '../../../app/format';
 import { api, emptyDashboardHandlers, verifyHandler } from '../../../test/handlers';
 import { setupTestServer } from '../../../test/msw';
@@ -9,6 +9,7 @@ import { renderApp } from '../../../test/render-app';
 import { makeAdmin, makeRow, recorder, usersHandler, usersReply } from '../admin-test-support';
 
 const server = setupTestServer(verifyHandler(makeAdmin()), ...emptyDashboardHandlers());
+afterEach(() => vi.restoreAllMocks());
 
 const jane = makeRow({ _id: 'u-1', name: 'Jane Shipper', email: 'jane@example.com' });
 const bob = makeRow({ _id: 'u-2', name: 'Bob Brown', email: 'bob@example.com' });
@@ -127,6 +128,7 @@ describe('Login As activity', () => {
   });
 
   it('says "Failed to load activity" when it cannot be read, and tries again', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
     const app = await openPage();
     let isDown = true;
     server.use(
@@ -220,6 +222,31 @@ describe('Reset password', () => {
 
     await app.user.click(within(dialog).getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('shows a loader while the link is made, and drops a link that arrives after the dialog was closed', async () => {
+    const app = await openPage();
+    server.use(
+      http.post(api('auth/users/:id/reset-link'), async ({ request, params }) => {
+        await app.rec.record(request);
+        await delay(params.id === 'u-1' ? 300 : 50);
+        return HttpResponse.json({ message: `Link for ${params.id}`, link: `https://flatship.test/r/${params.id}` });
+      }),
+    );
+    await app.user.click(row('Jane Shipper').getByRole('button', { name: 'Reset password of Jane Shipper' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Create link' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Password reset link' });
+    expect(within(dialog).getByText('Creating the reset link…')).toBeInTheDocument();
+    expect(row('Bob Brown').getByRole('button', { name: 'Reset password of Bob Brown' })).toBeDisabled();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Close' }));
+
+    await app.user.click(row('Bob Brown').getByRole('button', { name: 'Reset password of Bob Brown' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Create link' }));
+    const bobDialog = await screen.findByRole('dialog', { name: 'Password reset link' });
+    expect(await within(bobDialog).findByText('Link for u-2')).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(within(bobDialog).getByText('Link for u-2')).toBeInTheDocument();
+    expect(within(bobDialog).queryByText('Link for u-1')).not.toBeInTheDocument();
   });
 
   it("toasts the server's reason when the link cannot be made", async () => {
