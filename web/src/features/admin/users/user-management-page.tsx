@@ -15,6 +15,7 @@ import { Pagination } from '../../../components/pagination';
 import { Spinner } from '../../../components/spinner';
 import { impersonationStarted } from '../../auth/auth-slice';
 import { UserServicesOverlay } from '../services/user-services-overlay';
+import { userLabel } from '../user-picker';
 import { ADMIN_USERS_MESSAGES, LOGIN_AS_REDIRECT_DELAY, SEARCH_DEBOUNCE } from './admin-users-messages';
 import {
   selectBusyUserIds,
@@ -61,8 +62,6 @@ function confirmText(confirm: Confirm | null): string {
   if (confirm.kind === 'delete') return `Delete ${confirm.user.name} (${confirm.user.email})? This cannot be undone.`;
   return `Create a password reset link for ${confirm.user.name} (${confirm.user.email})? The link works once, for ${PASSWORD_RESET_TTL_MINUTES} minutes.`;
 }
-
-const userLabel = (user: AdminUserRow) => `${user.name} (${user.email})`;
 
 function SortHeader({ label, sort, className }: { label: string; sort: AdminUserSort; className?: string }) {
   const dispatch = useAppDispatch();
