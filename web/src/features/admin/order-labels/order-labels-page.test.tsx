@@ -1,4 +1,4 @@
-import type { AdminBulkOrderRow, AdminLabelRow } from '@flatship/proto';
+import type { AdminBulkOrderRow, AdminLabelRow, AdminUsersReply } from '@flatship/proto';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -52,10 +52,39 @@ const bulkOrder: AdminBulkOrderRow = {
   createdAt: '2026-11-19T09:00:00.000Z',
 };
 
+const jane = makeUser({ _id: USER, name: 'Jane Shipper', email: 'jane@example.com', referralCode: 'JANE1' });
+const bob = makeUser({
+  _id: '33333333-3333-4333-8333-333333333333',
+  name: 'Bob Sender',
+  email: 'bob@example.com',
+  referralCode: 'BOB9',
+});
+
+/** Every user search the picker sent, newest last. */
+let userSearches: URLSearchParams[] = [];
+
+/** GET /api/auth/users as the server answers it: name, email or code containing the text. */
+const usersSearchHandler = () =>
+  http.get(api('auth/users'), ({ request }) => {
+    const params = new URL(request.url).searchParams;
+    userSearches.push(params);
+    const q = (params.get('search') ?? '').toLowerCase();
+    const users = [jane, bob].filter((u) => [u.name, u.email, u.referralCode].some((t) => t.toLowerCase().includes(q)));
+    return HttpResponse.json({
+      users,
+      totalCount: users.length,
+      page: 1,
+      limit: Number(params.get('limit')),
+      totals: { balance: 0, totalDeposit: 0, totalSpent: 0 },
+    } satisfies AdminUsersReply);
+  });
+
 /** The page's reads; `labels` answers the label list (and a bulk order's rows) and records each query. */
 function handlers(labels: (q: URLSearchParams) => AdminLabelRow[], totalCount?: number) {
   const queries: URLSearchParams[] = [];
+  userSearches = [];
   server.use(
+    usersSearchHandler(),
     http.get(api('orders/admin/labels'), ({ request }) => {
       const q = new URL(request.url).searchParams;
       queries.push(q);
@@ -152,7 +181,75 @@ describe('Order label management page', () => {
     expect(await screen.findByText('Receiver 1')).toBeInTheDocument();
     expect(queries[0]?.get('userId')).toBe(USER);
     expect(bulkQueries[0]?.get('userId')).toBe(USER);
-    expect(screen.getByLabelText('User ID')).toHaveValue(USER);
+    // Known only by its id until the operator picks another user.
+    expect(screen.getByRole('combobox', { name: 'User' })).toHaveValue(USER);
+  });
+
+  it('filters by a user picked by name or email, searched on the server 10 at a time', async () => {
+    const queries = handlers(() => [label(1)]);
+    const bulkQueries: URLSearchParams[] = [];
+    server.use(
+      http.get(api('orders/admin/bulk-orders'), ({ request }) => {
+        bulkQueries.push(new URL(request.url).searchParams);
+        return HttpResponse.json({ bulkOrders: [], totalCount: 0, page: 1, limit: 25 });
+      }),
+    );
+    const { user } = renderApp('/admin/order-label-management', { token: 'good-token' });
+    expect(await screen.findByText('Receiver 1')).toBeInTheDocument();
+
+    const picker = screen.getByRole('combobox', { name: 'User' });
+    await user.type(picker, 'jane');
+    await waitFor(() =>
+      expect(userSearches.map((s) => [s.get('search'), s.get('limit')])).toContainEqual(['jane', '10']),
+    );
+    // Typing waits for a pause: not one request per key.
+    expect(userSearches.map((s) => s.get('search'))).not.toContain('j');
+    await user.click(await screen.findByRole('option', { name: 'Jane Shipper (jane@example.com)' }));
+    expect(picker).toHaveValue('Jane Shipper (jane@example.com)');
+    // Picking alone does not search: the filters go together.
+    expect(queries).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(queries).toHaveLength(2));
+    expect(Object.fromEntries(queries[1] ?? [])).toEqual({ page: '1', limit: '25', userId: USER });
+
+    // 'Any user' drops the filter.
+    await user.click(picker);
+    await user.click(await screen.findByRole('option', { name: 'Any user' }));
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(queries).toHaveLength(3));
+    expect(Object.fromEntries(queries[2] ?? [])).toEqual({ page: '1', limit: '25' });
+
+    // The bulk orders have the same picker; an email finds the user too.
+    await user.click(screen.getByRole('tab', { name: 'Bulk orders' }));
+    const bulkPicker = screen.getByRole('combobox', { name: 'User' });
+    await user.type(bulkPicker, 'bob@');
+    await user.click(await screen.findByRole('option', { name: 'Bob Sender (bob@example.com)' }));
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(bulkQueries.at(-1)?.get('userId')).toBe(bob._id));
+  });
+
+  it("toasts 'Failed to load users' with the server's reason when the user search fails", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    handlers(() => [label(1)]);
+    server.use(
+      http.get(api('auth/users'), ({ request }) =>
+        new URL(request.url).searchParams.get('search') === 'broken'
+          ? HttpResponse.json({ code: 'INTERNAL', message: 'Auth is unavailable' }, { status: 400 })
+          : HttpResponse.json({
+              users: [jane],
+              totalCount: 1,
+              page: 1,
+              limit: 10,
+              totals: { balance: 0, totalDeposit: 0, totalSpent: 0 },
+            }),
+      ),
+    );
+    const { user } = renderApp('/admin/order-label-management', { token: 'good-token' });
+    expect(await screen.findByText('Receiver 1')).toBeInTheDocument();
+    await user.type(screen.getByRole('combobox', { name: 'User' }), 'broken');
+    const toast = await screen.findByRole('alert');
+    expect(toast).toHaveTextContent('Failed to load users');
+    expect(toast).toHaveTextContent('Auth is unavailable');
   });
 
   it('refunds a label after confirmation and shows it void', async () => {

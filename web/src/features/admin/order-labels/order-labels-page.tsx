@@ -5,7 +5,7 @@ import {
   BULK_STATUSES,
   type BulkStatus,
 } from '@flatship/proto';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { formatDateTime, formatMoney } from '../../../app/format';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
@@ -14,6 +14,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { type Column, DataTable } from '../../../components/data-table';
 import { selectToken } from '../../auth/auth-selectors';
 import { labelPdfUrl } from '../../orders/orders-api';
+import { UserPicker } from '../user-picker';
 import { bulkFileUrl } from './order-labels-api';
 import {
   type BulkFilters,
@@ -139,6 +140,7 @@ function LabelsTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) => v
     service: labelFilters.service ?? '',
     tracking: labelFilters.tracking ?? '',
   });
+  const userFieldId = useId();
   const set = (key: keyof LabelFilters) => (e: { target: { value: string } }) =>
     setForm((f) => ({ ...f, [key]: e.target.value }));
   const search = (values = form) =>
@@ -160,10 +162,17 @@ function LabelsTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) => v
   return (
     <>
       <form className="order-labels__filters" onSubmit={submit} aria-label="Label filters">
-        <label className="field">
-          <span className="field__label">User ID</span>
-          <input className="field__input" value={form.userId} onChange={set('userId')} placeholder="Any user" />
-        </label>
+        <div className="field">
+          <label className="field__label" htmlFor={userFieldId}>
+            User
+          </label>
+          <UserPicker
+            id={userFieldId}
+            userId={form.userId || null}
+            clearLabel="Any user"
+            onChange={(user) => setForm((f) => ({ ...f, userId: user?._id ?? '' }))}
+          />
+        </div>
         <label className="field">
           <span className="field__label">From</span>
           <input type="date" className="field__input" value={form.from} onChange={set('from')} />
@@ -261,6 +270,7 @@ function BulkOrdersTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) 
     to: bulkFilters.to ?? '',
     status: bulkFilters.status ?? '',
   });
+  const userFieldId = useId();
   const set = (key: keyof BulkFilters) => (e: { target: { value: string } }) =>
     setForm((f) => ({ ...f, [key]: e.target.value }));
   const submit = (e: FormEvent) => {
@@ -306,10 +316,17 @@ function BulkOrdersTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) 
   return (
     <>
       <form className="order-labels__filters" onSubmit={submit} aria-label="Bulk order filters">
-        <label className="field">
-          <span className="field__label">User ID</span>
-          <input className="field__input" value={form.userId} onChange={set('userId')} placeholder="Any user" />
-        </label>
+        <div className="field">
+          <label className="field__label" htmlFor={userFieldId}>
+            User
+          </label>
+          <UserPicker
+            id={userFieldId}
+            userId={form.userId || null}
+            clearLabel="Any user"
+            onChange={(user) => setForm((f) => ({ ...f, userId: user?._id ?? '' }))}
+          />
+        </div>
         <label className="field">
           <span className="field__label">From</span>
           <input type="date" className="field__input" value={form.from} onChange={set('from')} />

@@ -1,6 +1,5 @@
 import type {
   AdminUserRow,
-  AdminUsersReply,
   InvitedUser,
   InvitedUsersReply,
   ReferralCodeReply,
@@ -10,15 +9,7 @@ import { getJson, postJson } from '../../../app/http';
 
 export type { AdminUserRow, InvitedUser };
 
-/** How many users one search brings into the picker. */
-export const USER_SEARCH_LIMIT = 10;
-
 export const referralApi = {
-  /** GET /api/auth/users?search&limit=10: the picker's options, matched on name, email or code. */
-  searchUsers: async (search: string): Promise<AdminUserRow[]> => {
-    const query = new URLSearchParams({ search: search.trim(), limit: String(USER_SEARCH_LIMIT) });
-    return (await getJson<AdminUsersReply>(`auth/users?${query}`)).users;
-  },
   /** GET /api/invite/referral/{userId} */
   referralCode: async (userId: string): Promise<string> =>
     (await getJson<ReferralCodeReply>(`invite/referral/${encodeURIComponent(userId)}`)).referralCode,

@@ -1,37 +1,24 @@
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { formatDateTime, formatMoney } from '../../../app/format';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { Pagination } from '../../../components/pagination';
-import { SearchableSelect } from '../../../components/searchable-select';
 import { Spinner } from '../../../components/spinner';
-import type { AdminUserRow } from './referral-api';
+import { UserPicker } from '../user-picker';
 import { REFERRAL_MESSAGES } from './referral-saga';
-import {
-  referralCodeSaveRequested,
-  referralUserSearchRequested,
-  referralUserSelected,
-  selectReferral,
-} from './referral-slice';
+import { referralCodeSaveRequested, referralUserSelected, selectReferral } from './referral-slice';
 import './referral-management.css';
 
 /** Spec doc 2 §9: invited-user lists show 7 rows a page. */
 export const INVITED_PAGE_SIZE = 7;
 
-const userLabel = (user: AdminUserRow) => `${user.name} (${user.email})`;
-
 /** /admin/referral-management (spec doc 3 §2): pick a user, see their code and invited users, set a new code. */
 export function ReferralManagementPage() {
   const dispatch = useAppDispatch();
   const state = useAppSelector(selectReferral);
-  const { options, selected, referralCode, isLoadingCode, codeError, invitedUsers, isLoadingInvited, invitedError } =
-    state;
+  const { selected, referralCode, isLoadingCode, codeError, invitedUsers, isLoadingInvited, invitedError } = state;
   const [newCode, setNewCode] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [page, setPage] = useState(1);
-
-  useEffect(() => {
-    dispatch(referralUserSearchRequested(''));
-  }, [dispatch]);
 
   // A new user starts on the first page of their list with an empty code field.
   const selectedId = selected?._id ?? null;
@@ -41,13 +28,6 @@ export function ReferralManagementPage() {
     setNewCode('');
     setFieldError(null);
   }, [selectedId]);
-
-  // The chosen user stays an option while a later search brings others.
-  const users = useMemo(
-    () => (selected && !options.some((u) => u._id === selected._id) ? [selected, ...options] : options),
-    [options, selected],
-  );
-  const selectOptions = users.map((u) => ({ value: u._id, label: userLabel(u), keywords: u.referralCode }));
 
   const pageCount = Math.max(1, Math.ceil(invitedUsers.length / INVITED_PAGE_SIZE));
   const shownInvited = invitedUsers.slice((page - 1) * INVITED_PAGE_SIZE, page * INVITED_PAGE_SIZE);
@@ -68,15 +48,10 @@ export function ReferralManagementPage() {
         <label htmlFor="referral-user" className="field">
           User
         </label>
-        <SearchableSelect
+        <UserPicker
           id="referral-user"
-          options={selectOptions}
-          value={selectedId}
-          placeholder="Search by name, email or referral code"
-          emptyText={state.isSearching ? 'Searching…' : 'No users found'}
-          onQueryChange={(query) => dispatch(referralUserSearchRequested(query))}
-          onChange={(id) => {
-            const user = users.find((u) => u._id === id);
+          userId={selectedId}
+          onChange={(user) => {
             if (user) dispatch(referralUserSelected(user));
           }}
         />

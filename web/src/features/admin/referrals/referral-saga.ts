@@ -1,6 +1,6 @@
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
-import { all, call, delay, put, takeLatest, takeLeading } from 'redux-saga/effects';
+import { all, call, put, takeLatest, takeLeading } from 'redux-saga/effects';
 import { ApiError } from '../../../app/http';
 import { toastShown } from '../../../components/toast-slice';
 import { type AdminUserRow, type InvitedUser, referralApi } from './referral-api';
@@ -12,42 +12,22 @@ import {
   referralCodeSaved,
   referralCodeSaveFailed,
   referralCodeSaveRequested,
-  referralUserSearchFailed,
-  referralUserSearchRequested,
   referralUserSelected,
-  referralUsersFound,
 } from './referral-slice';
 
 /** Spec doc 3 §5, §8. */
 export const REFERRAL_MESSAGES = {
-  usersFailed: 'Failed to load users',
   codeFailed: 'Failed to load referral code',
   invitedFailed: 'Failed to load invited users',
   saveFailed: 'Failed to update referral code',
   codeRequired: 'Referral code is required',
 } as const;
 
-/** Typing pauses this long before the server is asked, so each key press is not a request. */
-export const USER_SEARCH_DEBOUNCE_MS = 300;
-
 const serverDetail = (error: unknown, message: string) =>
   error instanceof ApiError && error.isServerMessage && error.message !== message ? error.message : undefined;
 
 const failureToast = (message: string, error: unknown) =>
   put(toastShown({ kind: 'error', message, detail: serverDetail(error, message) }));
-
-function* searchUsers(action: PayloadAction<string>): SagaIterator {
-  // takeLatest cancels this wait when another key is typed.
-  if (action.payload.trim() !== '') yield delay(USER_SEARCH_DEBOUNCE_MS);
-  try {
-    const users: AdminUserRow[] = yield call(referralApi.searchUsers, action.payload);
-    yield put(referralUsersFound(users));
-  } catch (error) {
-    console.error('Referral management: searching users failed', error);
-    yield put(referralUserSearchFailed());
-    yield failureToast(REFERRAL_MESSAGES.usersFailed, error);
-  }
-}
 
 function* loadCode(userId: string): SagaIterator {
   try {
@@ -93,7 +73,6 @@ function* saveCode(action: PayloadAction<{ userId: string; referralCode: string 
 export function* referralSaga(): SagaIterator {
   yield all([
     // Query: only the answer for the latest typed text matters.
-    takeLatest(referralUserSearchRequested.type, searchUsers),
     // Query: picking another user replaces the reads for the previous one.
     takeLatest(referralUserSelected.type, loadSelected),
     // Submit: a double click saves once.

@@ -2,9 +2,6 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { AdminUserRow, InvitedUser } from './referral-api';
 
 export interface ReferralState {
-  /** The picker's options: the latest search's answer. */
-  options: AdminUserRow[];
-  isSearching: boolean;
   selected: AdminUserRow | null;
   referralCode: string | null;
   isLoadingCode: boolean;
@@ -17,8 +14,6 @@ export interface ReferralState {
 }
 
 const initialState: ReferralState = {
-  options: [],
-  isSearching: false,
   selected: null,
   referralCode: null,
   isLoadingCode: false,
@@ -33,16 +28,6 @@ export const referralSlice = createSlice({
   name: 'referral',
   initialState,
   reducers: {
-    referralUserSearchRequested(state, _action: PayloadAction<string>) {
-      state.isSearching = true;
-    },
-    referralUsersFound(state, action: PayloadAction<AdminUserRow[]>) {
-      state.isSearching = false;
-      state.options = action.payload;
-    },
-    referralUserSearchFailed(state) {
-      state.isSearching = false;
-    },
     referralUserSelected(state, action: PayloadAction<AdminUserRow>) {
       state.selected = action.payload;
       state.referralCode = null;
@@ -85,9 +70,6 @@ export const referralSlice = createSlice({
 });
 
 export const {
-  referralUserSearchRequested,
-  referralUsersFound,
-  referralUserSearchFailed,
   referralUserSelected,
   referralCodeLoaded,
   referralCodeFailed,

@@ -3,7 +3,10 @@ import type {
   AdminUserDeleteReply,
   AdminUsersQuery,
   AdminUsersReply,
+  AuditQuery,
+  AuditReply,
   LoginAsReply,
+  ResetLinkReply,
   SetActivationRequest,
   SetRoleRequest,
   UserDetailsBody,
@@ -13,8 +16,8 @@ import { deleteJson, getJson, postJson } from '../../../app/http';
 
 const id = (value: string) => encodeURIComponent(value);
 
-/** The query string of GET /api/auth/users; an empty search is left out. */
-export function usersSearchParams(query: AdminUsersQuery): string {
+/** The query string of a list call; empty parts are left out. */
+export function usersSearchParams(query: AdminUsersQuery | AuditQuery): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value !== undefined && value !== '') params.set(key, String(value));
@@ -32,4 +35,8 @@ export const adminUsersApi = {
     postJson<AdminUserChangeReply>(`auth/users/activation/${id(userId)}`, body),
   remove: (userId: string) => deleteJson<AdminUserDeleteReply>(`auth/users/${id(userId)}`),
   loginAs: (userId: string) => postJson<LoginAsReply>(`auth/login-as-user/${id(userId)}`, {}),
+  /** GET /api/admin/audit: what admins did while signed in as a user, newest first. */
+  audit: (query: AuditQuery) => getJson<AuditReply>(`admin/audit?${usersSearchParams(query)}`),
+  /** POST /api/auth/users/{id}/reset-link: a single-use password reset link to hand to the user. */
+  resetLink: (userId: string) => postJson<ResetLinkReply>(`auth/users/${id(userId)}/reset-link`, {}),
 };

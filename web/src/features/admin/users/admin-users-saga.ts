@@ -2,7 +2,9 @@ import type {
   AdminUserChangeReply,
   AdminUserDeleteReply,
   AdminUsersReply,
+  AuditReply,
   LoginAsReply,
+  ResetLinkReply,
   UserDetailsReply,
 } from '@flatship/proto';
 import type { PayloadAction } from '@reduxjs/toolkit';
@@ -11,14 +13,21 @@ import { all, call, put, select, takeEvery, takeLatest, takeLeading } from 'redu
 import { ApiError } from '../../../app/http';
 import { toastShown } from '../../../components/toast-slice';
 import { adminUsersApi } from './admin-users-api';
-import { ADMIN_USERS_MESSAGES } from './admin-users-messages';
-import { selectUsersQuery } from './admin-users-selectors';
+import { ADMIN_USERS_MESSAGES, AUDIT_PAGE_SIZE } from './admin-users-messages';
+import { selectAudit, selectUsersQuery } from './admin-users-selectors';
 import {
   type AdminUsersTableQuery,
+  type AuditState,
+  auditLoaded,
+  auditLoadFailed,
+  auditRequested,
   type DetailsChange,
   loginAsFailed,
   loginAsSubmitted,
   loginAsSucceeded,
+  resetLinkClosed,
+  resetLinkCreated,
+  resetLinkRequested,
   toUsersQuery,
   userActivationSubmitted,
   userChangeSettled,
@@ -125,6 +134,31 @@ function* loginAs(action: PayloadAction<string>): SagaIterator {
   }
 }
 
+export function* loadAudit(): SagaIterator {
+  const audit: AuditState = yield select(selectAudit);
+  try {
+    const reply: AuditReply = yield call(adminUsersApi.audit, {
+      page: audit.page,
+      limit: AUDIT_PAGE_SIZE,
+      ...(audit.filter ? { userId: audit.filter.userId } : {}),
+    });
+    yield put(auditLoaded(reply));
+  } catch (error) {
+    console.error('User management: loading Login As activity failed', error);
+    yield put(auditLoadFailed());
+  }
+}
+
+function* createResetLink(action: PayloadAction<string>): SagaIterator {
+  try {
+    const reply: ResetLinkReply = yield call(adminUsersApi.resetLink, action.payload);
+    yield put(resetLinkCreated({ userId: action.payload, reply }));
+  } catch (error) {
+    yield put(resetLinkClosed());
+    yield put(toastShown({ kind: 'error', message: serverMessage(error) ?? ADMIN_USERS_MESSAGES.resetLinkFailed }));
+  }
+}
+
 export function* adminUsersSaga(): SagaIterator {
   yield all([
     // Query: each keystroke, sort or page supersedes the one before; only the newest answer is shown.
@@ -136,5 +170,9 @@ export function* adminUsersSaga(): SagaIterator {
     takeEvery(userDeleteSubmitted.type, deleteUser),
     // One Login As at a time: a second click while the first runs is ignored.
     takeLeading(loginAsSubmitted.type, loginAs),
+    // Activity: a later page or filter supersedes the one before.
+    takeLatest(auditRequested.type, loadAudit),
+    // The dialog shows the link asked for last; one asked for before it was closed is dropped.
+    takeLatest(resetLinkRequested.type, createResetLink),
   ]);
 }

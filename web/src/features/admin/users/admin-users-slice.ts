@@ -4,7 +4,9 @@ import {
   type AdminUserSort,
   type AdminUsersQuery,
   type AdminUsersReply,
+  type AuditReply,
   type LoginAsReply,
+  type ResetLinkReply,
   type Role,
 } from '@flatship/proto';
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
@@ -28,6 +30,23 @@ export interface AdminUsersState {
   /** Login As answered: the page switches the session and moves on after the delay. */
   loginAs: LoginAsReply | null;
   loginAsUserId: string | null;
+  audit: AuditState;
+  /** The password reset link being made (`userId`), or made (`reply`) and shown until closed. */
+  resetLink: { userId: string | null; reply: ResetLinkReply | null };
+}
+
+/** Whose Login As activity is shown: everyone's, or one user's. */
+export interface AuditFilter {
+  userId: string;
+  /** How the filter names the user, e.g. their name and email. */
+  label: string;
+}
+
+export interface AuditState {
+  page: number;
+  filter: AuditFilter | null;
+  status: 'idle' | 'loading' | 'succeeded' | 'failed';
+  reply: AuditReply | null;
 }
 
 const initialState: AdminUsersState = {
@@ -37,6 +56,8 @@ const initialState: AdminUsersState = {
   busyIds: [],
   loginAs: null,
   loginAsUserId: null,
+  audit: { page: 1, filter: null, status: 'idle', reply: null },
+  resetLink: { userId: null, reply: null },
 };
 
 const busy = (state: AdminUsersState, userId: string) => {
@@ -104,6 +125,34 @@ export const adminUsersSlice = createSlice({
       state.loginAs = null;
       state.loginAsUserId = null;
     },
+    /** The activity table opened, paged or filtered; an absent part keeps its value. */
+    auditRequested(state, action: PayloadAction<{ page?: number; filter?: AuditFilter | null }>) {
+      const { page, filter } = action.payload;
+      if (filter !== undefined) {
+        state.audit.filter = filter;
+        state.audit.page = 1;
+      }
+      if (page !== undefined) state.audit.page = page;
+      state.audit.status = 'loading';
+    },
+    auditLoaded(state, action: PayloadAction<AuditReply>) {
+      state.audit.status = 'succeeded';
+      state.audit.reply = action.payload;
+    },
+    auditLoadFailed(state) {
+      state.audit.status = 'failed';
+    },
+    resetLinkRequested(state, action: PayloadAction<string>) {
+      state.resetLink = { userId: action.payload, reply: null };
+    },
+    /** A link made after its dialog was closed is not shown. */
+    resetLinkCreated(state, action: PayloadAction<{ userId: string; reply: ResetLinkReply }>) {
+      if (state.resetLink.userId === action.payload.userId) state.resetLink.reply = action.payload.reply;
+    },
+    /** The link failed, or its dialog was closed. */
+    resetLinkClosed(state) {
+      state.resetLink = { userId: null, reply: null };
+    },
   },
 });
 
@@ -121,5 +170,11 @@ export const {
   loginAsSucceeded,
   loginAsFailed,
   loginAsCompleted,
+  auditRequested,
+  auditLoaded,
+  auditLoadFailed,
+  resetLinkRequested,
+  resetLinkCreated,
+  resetLinkClosed,
 } = adminUsersSlice.actions;
 export const adminUsersReducer = adminUsersSlice.reducer;

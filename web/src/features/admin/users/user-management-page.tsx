@@ -1,4 +1,11 @@
-import { ADMIN_USERS_PAGE_SIZES, type AdminUserRow, type AdminUserSort, ROLES, type Role } from '@flatship/proto';
+import {
+  ADMIN_USERS_PAGE_SIZES,
+  type AdminUserRow,
+  type AdminUserSort,
+  PASSWORD_RESET_TTL_MINUTES,
+  ROLES,
+  type Role,
+} from '@flatship/proto';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { formatMoney } from '../../../app/format';
@@ -8,19 +15,23 @@ import { Pagination } from '../../../components/pagination';
 import { Spinner } from '../../../components/spinner';
 import { impersonationStarted } from '../../auth/auth-slice';
 import { UserServicesOverlay } from '../services/user-services-overlay';
+import { userLabel } from '../user-picker';
 import { ADMIN_USERS_MESSAGES, LOGIN_AS_REDIRECT_DELAY, SEARCH_DEBOUNCE } from './admin-users-messages';
 import {
   selectBusyUserIds,
   selectLoginAs,
   selectLoginAsUserId,
+  selectResetLink,
   selectUsersQuery,
   selectUsersReply,
   selectUsersStatus,
 } from './admin-users-selectors';
 import {
+  auditRequested,
   type DetailsChange,
   loginAsCompleted,
   loginAsSubmitted,
+  resetLinkRequested,
   userActivationSubmitted,
   userDeleteSubmitted,
   userDetailsSubmitted,
@@ -28,13 +39,29 @@ import {
   usersQueryChanged,
   usersRequested,
 } from './admin-users-slice';
+import { LoginAsActivity } from './login-as-activity';
+import { ResetLinkDialog } from './reset-link-dialog';
 import './user-management.css';
 
 const ROLE_LABELS: Record<Role, string> = { admin: 'Admin', friend: 'Friend', user: 'User' };
 
 type Confirm =
   | { kind: 'details'; user: AdminUserRow; change: DetailsChange; text: string }
-  | { kind: 'delete'; user: AdminUserRow };
+  | { kind: 'delete'; user: AdminUserRow }
+  | { kind: 'reset'; user: AdminUserRow };
+
+const CONFIRM_TEXTS = {
+  details: { title: 'Save changes', label: 'Save' },
+  delete: { title: 'Delete user', label: 'Delete' },
+  reset: { title: 'Reset password', label: 'Create link' },
+} as const;
+
+function confirmText(confirm: Confirm | null): string {
+  if (!confirm) return '';
+  if (confirm.kind === 'details') return confirm.text;
+  if (confirm.kind === 'delete') return `Delete ${confirm.user.name} (${confirm.user.email})? This cannot be undone.`;
+  return `Create a password reset link for ${confirm.user.name} (${confirm.user.email})? The link works once, for ${PASSWORD_RESET_TTL_MINUTES} minutes.`;
+}
 
 function SortHeader({ label, sort, className }: { label: string; sort: AdminUserSort; className?: string }) {
   const dispatch = useAppDispatch();
@@ -182,8 +209,10 @@ export function UserManagementPage() {
   const busyIds = useAppSelector(selectBusyUserIds);
   const loginAs = useAppSelector(selectLoginAs);
   const loginAsUserId = useAppSelector(selectLoginAsUserId);
+  const resetLink = useAppSelector(selectResetLink);
   const [confirm, setConfirm] = useState<Confirm | null>(null);
   const [servicesUser, setServicesUser] = useState<AdminUserRow | null>(null);
+  const [tab, setTab] = useState<'users' | 'activity'>('users');
   const pageSizeId = useId();
 
   useEffect(() => {
@@ -219,6 +248,7 @@ export function UserManagementPage() {
   const runConfirmed = () => {
     if (!confirm) return;
     if (confirm.kind === 'details') dispatch(userDetailsSubmitted(confirm.change));
+    else if (confirm.kind === 'reset') dispatch(resetLinkRequested(confirm.user._id));
     else dispatch(userDeleteSubmitted({ userId: confirm.user._id }));
     setConfirm(null);
   };
@@ -229,25 +259,48 @@ export function UserManagementPage() {
         <h2 id="user-management-title" className="user-management__title">
           User Management
         </h2>
-        <SearchBox />
-        <label className="user-management__size" htmlFor={pageSizeId}>
-          Rows per page
-          <select
-            id={pageSizeId}
-            className="input"
-            value={query.limit}
-            onChange={(e) => dispatch(usersQueryChanged({ limit: Number(e.target.value), page: 1 }))}
-          >
-            {ADMIN_USERS_PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
-        </label>
+        {tab === 'users' ? (
+          <>
+            <SearchBox />
+            <label className="user-management__size" htmlFor={pageSizeId}>
+              Rows per page
+              <select
+                id={pageSizeId}
+                className="input"
+                value={query.limit}
+                onChange={(e) => dispatch(usersQueryChanged({ limit: Number(e.target.value), page: 1 }))}
+              >
+                {ADMIN_USERS_PAGE_SIZES.map((size) => (
+                  <option key={size} value={size}>
+                    {size}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </>
+        ) : null}
       </div>
 
-      {status === 'failed' && !reply ? (
+      <div role="tablist" className="user-management__tabs" aria-label="User management">
+        <button type="button" role="tab" aria-selected={tab === 'users'} onClick={() => setTab('users')}>
+          Users
+        </button>
+        <button
+          type="button"
+          role="tab"
+          aria-selected={tab === 'activity'}
+          onClick={() => {
+            dispatch(auditRequested({}));
+            setTab('activity');
+          }}
+        >
+          Login As activity
+        </button>
+      </div>
+
+      {tab === 'activity' ? <LoginAsActivity /> : null}
+
+      {tab === 'users' && status === 'failed' && !reply ? (
         <div className="card user-management__state">
           <p className="alert alert--error">{ADMIN_USERS_MESSAGES.loadFailed}</p>
           <button type="button" className="button button--primary" onClick={() => dispatch(usersRequested())}>
@@ -256,13 +309,13 @@ export function UserManagementPage() {
         </div>
       ) : null}
 
-      {isFirstLoad ? (
+      {tab === 'users' && isFirstLoad ? (
         <div className="card user-management__state" role="status">
           <Spinner /> Loading users…
         </div>
       ) : null}
 
-      {reply ? (
+      {tab === 'users' && reply ? (
         <div className="card user-management__card" aria-busy={status === 'loading'}>
           {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard to scroll it */}
           <section className="user-table__scroll" tabIndex={0} aria-label="Users table">
@@ -387,15 +440,37 @@ export function UserManagementPage() {
                         </span>
                       </td>
                       <td>
-                        <button
-                          type="button"
-                          className="button button--danger user-table__small"
-                          aria-label={`Delete ${user.name}`}
-                          disabled={isBusy}
-                          onClick={() => setConfirm({ kind: 'delete', user })}
-                        >
-                          Delete
-                        </button>
+                        <span className="user-table__access">
+                          <button
+                            type="button"
+                            className="button button--ghost user-table__small"
+                            aria-label={`Reset password of ${user.name}`}
+                            disabled={isBusy || resetLink.userId !== null}
+                            onClick={() => setConfirm({ kind: 'reset', user })}
+                          >
+                            Reset password
+                          </button>
+                          <button
+                            type="button"
+                            className="button button--ghost user-table__small"
+                            aria-label={`Login As activity of ${user.name}`}
+                            onClick={() => {
+                              dispatch(auditRequested({ filter: { userId: user._id, label: userLabel(user) } }));
+                              setTab('activity');
+                            }}
+                          >
+                            Activity
+                          </button>
+                          <button
+                            type="button"
+                            className="button button--danger user-table__small"
+                            aria-label={`Delete ${user.name}`}
+                            disabled={isBusy}
+                            onClick={() => setConfirm({ kind: 'delete', user })}
+                          >
+                            Delete
+                          </button>
+                        </span>
                       </td>
                       <td>
                         <button
@@ -436,17 +511,15 @@ export function UserManagementPage() {
 
       <ConfirmDialog
         isOpen={confirm !== null}
-        title={confirm?.kind === 'delete' ? 'Delete user' : 'Save changes'}
-        text={
-          confirm?.kind === 'delete'
-            ? `Delete ${confirm.user.name} (${confirm.user.email})? This cannot be undone.`
-            : (confirm?.text ?? '')
-        }
-        confirmLabel={confirm?.kind === 'delete' ? 'Delete' : 'Save'}
+        title={CONFIRM_TEXTS[confirm?.kind ?? 'details'].title}
+        text={confirmText(confirm)}
+        confirmLabel={CONFIRM_TEXTS[confirm?.kind ?? 'details'].label}
         tone={confirm?.kind === 'delete' ? 'danger' : 'primary'}
         onConfirm={runConfirmed}
         onCancel={() => setConfirm(null)}
       />
+
+      <ResetLinkDialog />
 
       {servicesUser ? <UserServicesOverlay user={servicesUser} onClose={() => setServicesUser(null)} /> : null}
     </section>
