@@ -175,15 +175,15 @@ function LabelsTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) => v
         </div>
         <label className="field">
           <span className="field__label">From</span>
-          <input type="date" className="field__input" value={form.from} onChange={set('from')} />
+          <input type="date" className="input" value={form.from} onChange={set('from')} />
         </label>
         <label className="field">
           <span className="field__label">To</span>
-          <input type="date" className="field__input" value={form.to} onChange={set('to')} />
+          <input type="date" className="input" value={form.to} onChange={set('to')} />
         </label>
         <label className="field">
           <span className="field__label">Status</span>
-          <select className="field__input" value={form.status} onChange={set('status')}>
+          <select className="input" value={form.status} onChange={set('status')}>
             <option value="">Any status</option>
             {(Object.keys(STATUS_TEXT) as AdminLabelStatus[]).map((s) => (
               <option key={s} value={s}>
@@ -194,7 +194,7 @@ function LabelsTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) => v
         </label>
         <label className="field">
           <span className="field__label">Service</span>
-          <select className="field__input" value={form.service} onChange={set('service')}>
+          <select className="input" value={form.service} onChange={set('service')}>
             <option value="">Any service</option>
             {services.map((s) => (
               <option key={s.uid} value={s.uid}>
@@ -205,12 +205,7 @@ function LabelsTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) => v
         </label>
         <label className="field">
           <span className="field__label">Tracking number</span>
-          <input
-            className="field__input"
-            value={form.tracking}
-            onChange={set('tracking')}
-            placeholder="Any part of it"
-          />
+          <input className="input" value={form.tracking} onChange={set('tracking')} placeholder="Any part of it" />
         </label>
         <button type="submit" className="button">
           Search
@@ -329,15 +324,15 @@ function BulkOrdersTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) 
         </div>
         <label className="field">
           <span className="field__label">From</span>
-          <input type="date" className="field__input" value={form.from} onChange={set('from')} />
+          <input type="date" className="input" value={form.from} onChange={set('from')} />
         </label>
         <label className="field">
           <span className="field__label">To</span>
-          <input type="date" className="field__input" value={form.to} onChange={set('to')} />
+          <input type="date" className="input" value={form.to} onChange={set('to')} />
         </label>
         <label className="field">
           <span className="field__label">Status</span>
-          <select className="field__input" value={form.status} onChange={set('status')}>
+          <select className="input" value={form.status} onChange={set('status')}>
             <option value="">Any status</option>
             {BULK_STATUSES.map((s: BulkStatus) => (
               <option key={s} value={s}>
