@@ -60,12 +60,11 @@ async function signIn(page: Page, email: string, password: string, landing: stri
 async function adminFinds(customer: Customer): Promise<Page> {
   const page = await newPage();
   await signIn(page, stack.adminEmail, stack.adminPassword, '/main/dashboard');
-  await page.goto(`${stack.url}/admin/user-management`);
-  await page
-    .getByRole('searchbox', { name: 'Search users' })
-    .or(page.getByLabel('Search users'))
-    .first()
-    .fill(customer.email);
+  await page.getByRole('link', { name: 'Admin Panel' }).click();
+  await page.waitForURL('**/admin/dashboard');
+  await page.getByRole('link', { name: 'User Management' }).click();
+  await page.waitForURL('**/admin/user-management');
+  await page.getByLabel('Search users').fill(customer.email);
   await page.getByRole('cell', { name: customer.email }).waitFor();
   return page;
 }
