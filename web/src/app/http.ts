@@ -29,6 +29,40 @@ export function errorMessage(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.isServerMessage && error.message ? error.message : fallback;
 }
 
+/**
+ * Answers meaning the session itself is over (the account was blocked, the
+ * token revoked or no longer valid), whichever call received them.
+ */
+export const SESSION_ENDED_CODES: ReadonlySet<string> = new Set([
+  'AUTH_ACCOUNT_BLOCKED',
+  'AUTH_TOKEN_REVOKED',
+  'AUTH_INVALID_TOKEN',
+  'AUTH_TOKEN_EXPIRED',
+]);
+
+const sessionEndedListeners = new Set<() => void>();
+
+/** Calls `listener` when any answer says the current session has ended; returns how to stop listening. */
+export function onSessionEnded(listener: () => void): () => void {
+  sessionEndedListeners.add(listener);
+  return () => sessionEndedListeners.delete(listener);
+}
+
+async function noticeEndedSession(request: Request, response: Response): Promise<void> {
+  if (response.status !== 401 && response.status !== 403) return;
+  const sentToken = request.headers.get('token');
+  // Only the session still in use ends: a late answer to an earlier token says nothing about it.
+  if (!sentToken || sentToken !== tokenStorage.get()) return;
+  try {
+    const body: unknown = await response.clone().json();
+    const code = body && typeof body === 'object' && 'code' in body ? body.code : undefined;
+    if (typeof code !== 'string' || !SESSION_ENDED_CODES.has(code)) return;
+  } catch {
+    return;
+  }
+  for (const listener of sessionEndedListeners) listener();
+}
+
 /** The one HTTP client of the app; every feature's `*-api.ts` goes through it. */
 export const http = ky.create({
   prefixUrl: `${window.location.origin}/api`,
@@ -39,6 +73,11 @@ export const http = ky.create({
       (request) => {
         const token = tokenStorage.get();
         if (token) request.headers.set('token', token);
+      },
+    ],
+    afterResponse: [
+      async (request, _options, response) => {
+        await noticeEndedSession(request, response);
       },
     ],
   },

@@ -7,9 +7,9 @@ import type {
   VerifyReply,
 } from '@flatship/proto';
 import type { PayloadAction } from '@reduxjs/toolkit';
-import type { SagaIterator } from 'redux-saga';
-import { all, call, put, select, takeEvery, takeLatest, takeLeading } from 'redux-saga/effects';
-import { ApiError, errorMessage } from '../../app/http';
+import { type EventChannel, eventChannel, type SagaIterator } from 'redux-saga';
+import { all, call, put, select, take, takeEvery, takeLatest, takeLeading } from 'redux-saga/effects';
+import { ApiError, errorMessage, onSessionEnded } from '../../app/http';
 import type { RootState } from '../../app/store';
 import { adminSessionStorage, tokenStorage } from '../../app/token-storage';
 import { authApi } from './auth-api';
@@ -26,6 +26,7 @@ import {
   registerFailed,
   registerSubmitted,
   registerSucceeded,
+  sessionEnded,
   sessionRefreshed,
   sessionVerified,
   sessionVerifyFailed,
@@ -100,6 +101,29 @@ export function* storeSwitchedSession(): SagaIterator {
   else yield call([adminSessionStorage, adminSessionStorage.clear]);
 }
 
+/** Each time an answer says the session is over (see `onSessionEnded`). */
+export function sessionEndedChannel(): EventChannel<true> {
+  return eventChannel<true>((emit) => onSessionEnded(() => emit(true)));
+}
+
+/**
+ * A user blocked or signed out elsewhere while on a page: whichever call hears
+ * it first ends the session here too, and the guard sends them to /login.
+ */
+export function* endSessionsWhenTold(): SagaIterator {
+  const channel: EventChannel<true> = yield call(sessionEndedChannel);
+  try {
+    while (true) {
+      yield take(channel);
+      yield call([tokenStorage, tokenStorage.clear]);
+      yield call([adminSessionStorage, adminSessionStorage.clear]);
+      yield put(sessionEnded());
+    }
+  } finally {
+    channel.close();
+  }
+}
+
 export function* authSaga(): SagaIterator {
   yield all([
     // Submits: ignore repeated clicks while one request is in flight.
@@ -111,5 +135,6 @@ export function* authSaga(): SagaIterator {
     takeLatest(logoutRequested.type, logout),
     // Each switch writes the state it left behind; none may be skipped.
     takeEvery([impersonationStarted.type, impersonationEnded.type], storeSwitchedSession),
+    call(endSessionsWhenTold),
   ]);
 }

@@ -93,6 +93,13 @@ export const authSlice = createSlice({
       state.session = 'failed';
       state.impersonator = null;
     },
+    /** A server answer said the session is over (blocked, revoked): signed out where the user stands. */
+    sessionEnded(state) {
+      state.token = null;
+      state.user = null;
+      state.session = 'failed';
+      state.impersonator = null;
+    },
     /**
      * Login As: the admin now acts as the user. The admin's own session is
      * kept (only the first time: signing in as another user from a user
@@ -148,6 +155,7 @@ export const {
   sessionVerifyRequested,
   sessionVerified,
   sessionVerifyFailed,
+  sessionEnded,
   sessionRefreshed,
   impersonationStarted,
   impersonationEnded,

@@ -1,7 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
-import { emptyAdminDashboardHandler, emptyDashboardHandlers, verifyHandler } from '../../test/handlers';
+import { api, emptyAdminDashboardHandler, emptyDashboardHandlers, verifyHandler } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
 
@@ -46,5 +47,37 @@ describe('Protected routes', () => {
   it('sends a visitor without a token away from /admin to /login', async () => {
     const app = renderApp('/admin/dashboard');
     await waitFor(() => expect(app.path()).toBe('/login'));
+  });
+
+  it('ends the session where the user stands when a later call says the account was blocked', async () => {
+    server.use(
+      http.get(api('orders/:userId'), () =>
+        HttpResponse.json({ code: 'AUTH_ACCOUNT_BLOCKED', message: 'Your account has been blocked' }, { status: 403 }),
+      ),
+    );
+    localStorage.setItem('adminSession', JSON.stringify({ token: 'admin-token', user: makeUser() }));
+    const app = renderApp('/main/dashboard', { token: 'good-token' });
+    expect(await screen.findByText('Welcome back, Jane Shipper')).toBeInTheDocument();
+
+    await app.router.navigate('/main/orders');
+    await waitFor(() => expect(app.path()).toBe('/login'));
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(localStorage.getItem('adminSession')).toBeNull();
+    expect(app.store.getState().auth.user).toBeNull();
+  });
+
+  it('keeps the session when a call is refused for another reason', async () => {
+    server.use(
+      http.get(api('orders/:userId'), () =>
+        HttpResponse.json({ code: 'FORBIDDEN', message: 'Not yours' }, { status: 403 }),
+      ),
+    );
+    const app = renderApp('/main/dashboard', { token: 'good-token' });
+    expect(await screen.findByText('Welcome back, Jane Shipper')).toBeInTheDocument();
+
+    await app.router.navigate('/main/orders');
+    expect(await screen.findByText('Error loading orders')).toBeInTheDocument();
+    expect(app.path()).toBe('/main/orders');
+    expect(localStorage.getItem('token')).toBe('good-token');
   });
 });
