@@ -27,6 +27,7 @@ beforeAll(() =>
     },
   }),
 );
+afterEach(() => msw.resetHandlers());
 afterAll(() => msw.close());
 
 interface Joined {
@@ -125,5 +126,32 @@ describe('real-time progress', () => {
     expect(store.getState().bulkProgress.orderStatus).toBe('processing');
     store.dispatch({ type: 'auth/logoutRequested' });
     await vi.waitFor(() => expect(io.of('/').sockets.size).toBe(0));
+  });
+
+  it('a session the server ends (the user blocked) signs out at once, with no order followed', async () => {
+    msw.use(
+      http.get(api('auth/verify'), () =>
+        HttpResponse.json(
+          { code: 'AUTH_ACCOUNT_BLOCKED', message: 'Your account has been blocked. Please contact support.' },
+          { status: 403 },
+        ),
+      ),
+    );
+    const store = signedInStore();
+    await vi.waitFor(() => expect(io.of('/').sockets.size).toBe(1));
+    expect(joins).toEqual([]);
+    for (const socket of io.of('/').sockets.values()) socket.disconnect(true);
+    await vi.waitFor(() => expect(store.getState().auth.token).toBeNull());
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it('a connection the server closes while the session is still valid comes back', { timeout: 15_000 }, async () => {
+    const store = signedInStore();
+    store.dispatch(bulkOrderInitialized({ orderId: ORDER, totalCount: 3 }));
+    await vi.waitFor(() => expect(joins).toHaveLength(1));
+    for (const socket of io.of('/').sockets.values()) socket.disconnect(true);
+    await vi.waitFor(() => expect(verifyCalls).toBeGreaterThan(0));
+    expect(store.getState().auth.token).toBe('good-token');
+    await vi.waitFor(() => expect(joins).toHaveLength(2), { timeout: 10_000 });
   });
 });

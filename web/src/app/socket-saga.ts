@@ -1,6 +1,6 @@
 import { type OrderProgress, orderRoomName, REALTIME_EVENTS } from '@flatship/proto';
 import { type END, type EventChannel, eventChannel, type SagaIterator } from 'redux-saga';
-import { call, cancelled, getContext, put, race, select, take } from 'redux-saga/effects';
+import { call, cancelled, delay, getContext, put, race, select, take } from 'redux-saga/effects';
 import { io, type Socket } from 'socket.io-client';
 import { sessionVerifyRequested } from '../features/auth/auth-slice';
 import { progressUpdated, timerTicked } from '../features/bulk-progress/bulk-progress-slice';
@@ -14,6 +14,9 @@ export const SOCKET_OPTIONS = {
   timeout: 20000,
 } as const;
 
+/** After the server closed the connection and the session was found still valid, connect again this much later. */
+export const RECONNECT_AFTER_END_MS = 5000;
+
 /**
  * Saga context keys tests may set: another server address (null: no real-time
  * connection at all, for screen tests with no server), or websocket-only transport.
@@ -26,20 +29,26 @@ export interface SocketContext {
 /** What `orderProgress` carries; read defensively, as any part may be missing or of another shape. */
 type ProgressMessage = Partial<OrderProgress>;
 
-type SocketEvent = { kind: 'progress'; message: ProgressMessage };
+/**
+ * `progress`: an orderProgress message. `ended`: the server closed the connection or refused it (the gateway does
+ * so when the session is revoked: the user blocked, deleted or signed out everywhere).
+ */
+type SocketEvent = { kind: 'progress'; message: ProgressMessage } | { kind: 'ended' };
 
 const followed = (state: RootState) => ({ token: state.auth.token, orderId: state.bulkProgress.orderId });
 
 /**
- * Opens one socket for (token, order). socket.io fires `connect` again after
- * every reconnection, and the server forgets rooms when a socket drops, so the
- * room is joined on each `connect`; the gateway answers a join with the order's
- * current state, which fills in whatever was missed while offline.
+ * Opens one socket for (token, order). The socket stays open for the whole
+ * session, following an order or not, so the gateway can end a revoked session
+ * at once. socket.io fires `connect` again after every reconnection, and the
+ * server forgets rooms when a socket drops, so the room is joined on each
+ * `connect`; the gateway answers a join with the order's current state, which
+ * fills in whatever was missed while offline.
  */
 export function createOrderChannel(
   url: string,
   token: string,
-  orderId: string,
+  orderId: string | null,
   transports?: SocketContext['socketTransports'],
 ) {
   return eventChannel<SocketEvent>((emit) => {
@@ -49,14 +58,19 @@ export function createOrderChannel(
       ...(transports ? { transports } : {}),
     });
     socket.on('connect', () => {
-      socket.emit(REALTIME_EVENTS.joinOrderRoom, orderRoomName(orderId));
+      if (orderId) socket.emit(REALTIME_EVENTS.joinOrderRoom, orderRoomName(orderId));
+    });
+    socket.on('disconnect', (reason) => {
+      // Only the server's own goodbye: network drops reconnect by themselves.
+      if (reason === 'io server disconnect') emit({ kind: 'ended' });
     });
     socket.on(REALTIME_EVENTS.orderProgress, (message: ProgressMessage) => {
       if (message && typeof message === 'object') emit({ kind: 'progress', message });
     });
     socket.on('connect_error', (error: Error) => {
-      // socket.io keeps retrying on its own; a refused token ends with a user refresh elsewhere.
+      // socket.io keeps retrying on its own after a network failure; a refusal by the server it does not retry.
       console.warn('Real-time connection failed', error.message);
+      if (!socket.active) emit({ kind: 'ended' });
     });
     return () => {
       socket.off();
@@ -76,7 +90,7 @@ function fileDataOf(value: unknown) {
   };
 }
 
-function* followOrder(token: string, orderId: string): SagaIterator {
+function* followOrder(token: string, orderId: string | null): SagaIterator {
   const url: string | null | undefined = yield getContext('socketUrl');
   const transports: SocketContext['socketTransports'] = yield getContext('socketTransports');
   if (url === null) return;
@@ -92,6 +106,12 @@ function* followOrder(token: string, orderId: string): SagaIterator {
     while (true) {
       const event: SocketEvent | END = yield take(events);
       if ('type' in event) return;
+      if (event.kind === 'ended') {
+        // Asking who we are settles it: a revoked session signs out (and the guard shows the login page), a live
+        // one (a server restart) finds the connection again on the next change.
+        yield put(sessionVerifyRequested());
+        return;
+      }
       const { message } = event;
       // Events of an earlier order can still be in flight right after switching.
       if (typeof message.orderId === 'string' && message.orderId !== orderId) continue;
@@ -128,15 +148,18 @@ function* waitForChange(token: string | null, orderId: string | null): SagaItera
   }
 }
 
-/** Connected while signed in and following an order; a new order, a new token or logout reconnects or closes. */
+/** Connected while signed in, in the order's room while following one; a new order, a new token or logout reconnects or closes. */
 export function* socketSaga(): SagaIterator {
   while (true) {
     const { token, orderId }: ReturnType<typeof followed> = yield select(followed);
-    if (token && orderId) {
+    if (token) {
       yield race({ follow: call(followOrder, token, orderId), change: call(waitForChange, token, orderId) });
-      // Closed by the server for good (END) without a change: wait for one before reconnecting.
+      // Closed by the server without a change here: a revoked session signs out meanwhile (a change); a live one (the
+      // gateway restarting) connects again a little later.
       const now: ReturnType<typeof followed> = yield select(followed);
-      if (now.token === token && now.orderId === orderId) yield call(waitForChange, token, orderId);
+      if (now.token === token && now.orderId === orderId) {
+        yield race({ change: call(waitForChange, token, orderId), retry: delay(RECONNECT_AFTER_END_MS) });
+      }
     } else {
       yield call(waitForChange, token, orderId);
     }
