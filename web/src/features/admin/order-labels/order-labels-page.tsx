@@ -127,6 +127,61 @@ function labelColumns(
   ];
 }
 
+type CommonFilter = 'userId' | 'from' | 'to' | 'status';
+const LABEL_STATUS_OPTIONS = (Object.keys(STATUS_TEXT) as AdminLabelStatus[]).map((s) => ({
+  value: s,
+  text: STATUS_TEXT[s],
+}));
+const BULK_STATUS_OPTIONS = BULK_STATUSES.map((s: BulkStatus) => ({ value: s, text: s.replace(/_/g, ' ') }));
+
+/** The filters both tabs share: whose, between which dates, in which status. */
+function WhoWhenStatusFields({
+  filters,
+  statuses,
+  onChange,
+}: {
+  filters: Record<CommonFilter, string>;
+  statuses: { value: string; text: string }[];
+  onChange: (key: CommonFilter, value: string) => void;
+}) {
+  const userFieldId = useId();
+  const set = (key: CommonFilter) => (e: { target: { value: string } }) => onChange(key, e.target.value);
+  return (
+    <>
+      <div className="field">
+        <label className="field__label" htmlFor={userFieldId}>
+          User
+        </label>
+        <UserPicker
+          id={userFieldId}
+          userId={filters.userId || null}
+          clearLabel="Any user"
+          onChange={(user) => onChange('userId', user?._id ?? '')}
+        />
+      </div>
+      <label className="field">
+        <span className="field__label">From</span>
+        <input type="date" className="input" value={filters.from} onChange={set('from')} />
+      </label>
+      <label className="field">
+        <span className="field__label">To</span>
+        <input type="date" className="input" value={filters.to} onChange={set('to')} />
+      </label>
+      <label className="field">
+        <span className="field__label">Status</span>
+        <select className="input" value={filters.status} onChange={set('status')}>
+          <option value="">Any status</option>
+          {statuses.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.text}
+            </option>
+          ))}
+        </select>
+      </label>
+    </>
+  );
+}
+
 function LabelsTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) => void; userId: string | null }) {
   const dispatch = useAppDispatch();
   const { labels, labelFilters: stored, services, refunding } = useAppSelector(selectOrderLabels);
@@ -140,7 +195,6 @@ function LabelsTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) => v
     service: labelFilters.service ?? '',
     tracking: labelFilters.tracking ?? '',
   });
-  const userFieldId = useId();
   const set = (key: keyof LabelFilters) => (e: { target: { value: string } }) =>
     setForm((f) => ({ ...f, [key]: e.target.value }));
   const search = (values = form) =>
@@ -162,36 +216,11 @@ function LabelsTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) => v
   return (
     <>
       <form className="order-labels__filters" onSubmit={submit} aria-label="Label filters">
-        <div className="field">
-          <label className="field__label" htmlFor={userFieldId}>
-            User
-          </label>
-          <UserPicker
-            id={userFieldId}
-            userId={form.userId || null}
-            clearLabel="Any user"
-            onChange={(user) => setForm((f) => ({ ...f, userId: user?._id ?? '' }))}
-          />
-        </div>
-        <label className="field">
-          <span className="field__label">From</span>
-          <input type="date" className="input" value={form.from} onChange={set('from')} />
-        </label>
-        <label className="field">
-          <span className="field__label">To</span>
-          <input type="date" className="input" value={form.to} onChange={set('to')} />
-        </label>
-        <label className="field">
-          <span className="field__label">Status</span>
-          <select className="input" value={form.status} onChange={set('status')}>
-            <option value="">Any status</option>
-            {(Object.keys(STATUS_TEXT) as AdminLabelStatus[]).map((s) => (
-              <option key={s} value={s}>
-                {STATUS_TEXT[s]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <WhoWhenStatusFields
+          filters={form}
+          statuses={LABEL_STATUS_OPTIONS}
+          onChange={(key, value) => setForm((f) => ({ ...f, [key]: value }))}
+        />
         <label className="field">
           <span className="field__label">Service</span>
           <select className="input" value={form.service} onChange={set('service')}>
@@ -265,9 +294,6 @@ function BulkOrdersTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) 
     to: bulkFilters.to ?? '',
     status: bulkFilters.status ?? '',
   });
-  const userFieldId = useId();
-  const set = (key: keyof BulkFilters) => (e: { target: { value: string } }) =>
-    setForm((f) => ({ ...f, [key]: e.target.value }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     dispatch(bulkOrdersRequested({ filters: compact({ ...form, userId: form.userId.trim() }) as BulkFilters }));
@@ -311,36 +337,11 @@ function BulkOrdersTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) 
   return (
     <>
       <form className="order-labels__filters" onSubmit={submit} aria-label="Bulk order filters">
-        <div className="field">
-          <label className="field__label" htmlFor={userFieldId}>
-            User
-          </label>
-          <UserPicker
-            id={userFieldId}
-            userId={form.userId || null}
-            clearLabel="Any user"
-            onChange={(user) => setForm((f) => ({ ...f, userId: user?._id ?? '' }))}
-          />
-        </div>
-        <label className="field">
-          <span className="field__label">From</span>
-          <input type="date" className="input" value={form.from} onChange={set('from')} />
-        </label>
-        <label className="field">
-          <span className="field__label">To</span>
-          <input type="date" className="input" value={form.to} onChange={set('to')} />
-        </label>
-        <label className="field">
-          <span className="field__label">Status</span>
-          <select className="input" value={form.status} onChange={set('status')}>
-            <option value="">Any status</option>
-            {BULK_STATUSES.map((s: BulkStatus) => (
-              <option key={s} value={s}>
-                {s.replace(/_/g, ' ')}
-              </option>
-            ))}
-          </select>
-        </label>
+        <WhoWhenStatusFields
+          filters={form}
+          statuses={BULK_STATUS_OPTIONS}
+          onChange={(key, value) => setForm((f) => ({ ...f, [key]: value }))}
+        />
         <button type="submit" className="button">
           Search
         </button>
