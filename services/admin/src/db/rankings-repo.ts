@@ -229,40 +229,58 @@ async function rebuildUserDays(trx: Knex.Transaction, pairs: { userId: string; d
     );
   }
 
-  const months = new Map<string, { userId: string; month: string }>();
-  for (const p of pairs) months.set(key(p.userId, monthOf(p.day)), { userId: p.userId, month: monthOf(p.day) });
-  const mUsers = [...months.values()].map((m) => m.userId);
-  const mMonths = [...months.values()].map((m) => m.month);
-  await trx.raw(
-    `delete from rankings_user_months m using unnest(?::text[], ?::date[]) as p(user_id, month)
-      where m.user_id = p.user_id and m.month = p.month`,
-    [mUsers, mMonths],
-  );
-  await trx.raw(
-    `insert into rankings_user_months (month, user_id, labels, revenue_cents, first_at, last_at)
-     select p.month, d.user_id, sum(d.labels), sum(d.revenue_cents), min(d.first_at), max(d.last_at)
-       from rankings_user_days d join unnest(?::text[], ?::date[]) as p(user_id, month)
-         on d.user_id = p.user_id and d.day >= p.month and d.day < p.month + interval '1 month'
-      group by p.month, d.user_id`,
-    [mUsers, mMonths],
-  );
+  await rollUp(trx, pairs, MONTHS);
+  await rollUp(trx, pairs, YEARS);
+}
 
-  const years = new Map<string, { userId: string; year: string }>();
-  for (const p of pairs) years.set(key(p.userId, yearOf(p.day)), { userId: p.userId, year: yearOf(p.day) });
-  const yUsers = [...years.values()].map((y) => y.userId);
-  const yYears = [...years.values()].map((y) => y.year);
+/** A level of sums built from the one below it: months from user days, years from user months. */
+interface RollUpLevel {
+  table: string;
+  column: string;
+  bucketOf: (day: string) => string;
+  source: string;
+  sourceColumn: string;
+  span: string;
+}
+const MONTHS: RollUpLevel = {
+  table: 'rankings_user_months',
+  column: 'month',
+  bucketOf: monthOf,
+  source: 'rankings_user_days',
+  sourceColumn: 'day',
+  span: '1 month',
+};
+const YEARS: RollUpLevel = {
+  table: 'rankings_user_years',
+  column: 'year',
+  bucketOf: yearOf,
+  source: 'rankings_user_months',
+  sourceColumn: 'month',
+  span: '1 year',
+};
+
+/** Recomputes the touched users' rows of `level` (a month or year holding one of their changed days). */
+async function rollUp(trx: Knex.Transaction, pairs: { userId: string; day: string }[], level: RollUpLevel) {
+  const buckets = new Map<string, { userId: string; bucket: string }>();
+  for (const p of pairs) {
+    const bucket = level.bucketOf(p.day);
+    buckets.set(key(p.userId, bucket), { userId: p.userId, bucket });
+  }
+  const userIds = [...buckets.values()].map((b) => b.userId);
+  const starts = [...buckets.values()].map((b) => b.bucket);
+  const { table, column, source, sourceColumn, span } = level;
   await trx.raw(
-    `delete from rankings_user_years y using unnest(?::text[], ?::date[]) as p(user_id, year)
-      where y.user_id = p.user_id and y.year = p.year`,
-    [yUsers, yYears],
+    `delete from ${table} t using unnest(?::text[], ?::date[]) as p(user_id, bucket)
+      where t.user_id = p.user_id and t.${column} = p.bucket`,
+    [userIds, starts],
   );
   await trx.raw(
-    `insert into rankings_user_years (year, user_id, labels, revenue_cents, first_at, last_at)
-     select p.year, m.user_id, sum(m.labels), sum(m.revenue_cents), min(m.first_at), max(m.last_at)
-       from rankings_user_months m join unnest(?::text[], ?::date[]) as p(user_id, year)
-         on m.user_id = p.user_id and m.month >= p.year and m.month < p.year + interval '1 year'
-      group by p.year, m.user_id`,
-    [yUsers, yYears],
+    `insert into ${table} (${column}, user_id, labels, revenue_cents, first_at, last_at)
+     select p.bucket, s.user_id, sum(s.labels), sum(s.revenue_cents), min(s.first_at), max(s.last_at)
+       from ${source} s join unnest(?::text[], ?::date[]) as p(user_id, bucket)
+         on s.user_id = p.user_id and s.${sourceColumn} >= p.bucket and s.${sourceColumn} < p.bucket + interval '${span}'
+      group by p.bucket, s.user_id`,
+    [userIds, starts],
   );
 }
 
