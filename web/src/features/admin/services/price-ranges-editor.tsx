@@ -25,6 +25,11 @@ interface DraftRow extends PriceRangeDraft {
   key: number;
 }
 
+const WEIGHT_FIELDS = [
+  { field: 'fromWeight', label: 'from weight' },
+  { field: 'toWeight', label: 'to weight' },
+] as const;
+
 let nextKey = 1;
 const toRows = (prices: readonly PriceRange[]): DraftRow[] =>
   prices.map((p) => ({
@@ -109,34 +114,22 @@ export function PriceRangesEditor({
             const n = index + 1;
             return (
               <tr key={row.key} className={isBad ? 'price-ranges__row--invalid' : undefined}>
-                <td>
-                  <input
-                    className="input price-ranges__input"
-                    type="number"
-                    min={1}
-                    max={maxWeight}
-                    step={1}
-                    aria-label={`Range ${n} from weight`}
-                    aria-invalid={isBad || undefined}
-                    aria-describedby={isBad ? errorId : undefined}
-                    value={row.fromWeight}
-                    onChange={(e) => edit(row.key, 'fromWeight', e.target.value)}
-                  />
-                </td>
-                <td>
-                  <input
-                    className="input price-ranges__input"
-                    type="number"
-                    min={1}
-                    max={maxWeight}
-                    step={1}
-                    aria-label={`Range ${n} to weight`}
-                    aria-invalid={isBad || undefined}
-                    aria-describedby={isBad ? errorId : undefined}
-                    value={row.toWeight}
-                    onChange={(e) => edit(row.key, 'toWeight', e.target.value)}
-                  />
-                </td>
+                {WEIGHT_FIELDS.map(({ field, label }) => (
+                  <td key={field}>
+                    <input
+                      className="input price-ranges__input"
+                      type="number"
+                      min={1}
+                      max={maxWeight}
+                      step={1}
+                      aria-label={`Range ${n} ${label}`}
+                      aria-invalid={isBad || undefined}
+                      aria-describedby={isBad ? errorId : undefined}
+                      value={row[field]}
+                      onChange={(e) => edit(row.key, field, e.target.value)}
+                    />
+                  </td>
+                ))}
                 <td>
                   <input
                     className="input price-ranges__input"
