@@ -6,6 +6,7 @@ import { TOPICS } from '@flatship/proto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 // The real gateway, wired as its main.ts wires it: it is the one that sees every token and sends the audit events.
 import { buildGateway } from '../../../gateway/src/app';
+import { ADDRESS_FORM } from '../../auth/test/support';
 import { eventually, type Registered, register, registerAdmin, type Stack, startStack } from './support';
 
 let s: Stack;
@@ -37,18 +38,6 @@ afterAll(async () => {
   await s.close();
 });
 
-const ADDRESS = {
-  address_id: 'Warehouse',
-  name: 'Ada Lovelace',
-  company: 'Engines Ltd',
-  phone: '+1 555-010-0199',
-  street: '1 Main St',
-  street2: 'Suite 4',
-  city: 'Springfield',
-  state: 'IL',
-  zip: '62701',
-  country: 'US',
-};
 const audit = (query = '', token = admin.token) =>
   gateway.inject({ url: `/api/admin/audit${query}`, headers: { token } });
 
@@ -67,14 +56,14 @@ describe('GET /api/admin/audit', () => {
       method: 'POST',
       url: `/api/auth/save-address/${user.user._id}`,
       headers: { token: asUser },
-      payload: ADDRESS,
+      payload: ADDRESS_FORM,
     });
     expect(saved.statusCode).toBeLessThan(300);
     const own = await gateway.inject({
       method: 'POST',
       url: `/api/auth/save-address/${user.user._id}`,
       headers: { token: user.token },
-      payload: { ...ADDRESS, address_id: 'Home' },
+      payload: { ...ADDRESS_FORM, address_id: 'Home' },
     });
     expect(own.statusCode).toBeLessThan(300);
     // A read made as the user is not a change.
