@@ -5,7 +5,7 @@ import { createInternalClient } from '@flatship/kit';
 import type { AdminDashboardReply } from '@flatship/proto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createMemoryLedger, createMemoryQuotes } from '../../orders/test/in-memory-ports';
-import { type OrdersHarness, startOrders } from '../../orders/test/support';
+import { insertLabelRow, type OrdersHarness, startOrders } from '../../orders/test/support';
 import { INTERNAL_SECRET, type Registered, register, registerAdmin, type Stack, startStack } from './support';
 
 // Real auth, payments and orders answering the admin service's internal calls.
@@ -28,25 +28,7 @@ const DAY_MS = 86_400_000;
 const longAgo = () => new Date(Date.now() - 40 * DAY_MS);
 
 async function label(userId: string, priceCents: number, status: 'completed' | 'cancelled', at: Date) {
-  const id = randomUUID();
-  const completed = status === 'completed';
-  await orders.db('labels').insert({
-    id,
-    user_id: userId,
-    status,
-    courier: 'usps',
-    service_uid: 'usps_priority_mail',
-    service_name: 'USPS Priority Mail',
-    sender: {},
-    receiver: {},
-    package: {},
-    price_cents: priceCents,
-    charge_key: `charge-${id}`,
-    tracking_number: completed ? `9400${priceCents}` : null,
-    pdf_name: completed ? `${id}.pdf` : null,
-    created_at: at,
-    updated_at: at,
-  });
+  await insertLabelRow(orders.db, { userId, status, priceCents, at });
 }
 
 async function settledDeposit(userId: string, amountCents: number, settledAt: Date) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createMemoryLedger, createMemoryQuotes } from './in-memory-ports';
-import { INTERNAL_SECRET, type OrdersHarness, startOrders } from './support';
+import { INTERNAL_SECRET, insertLabelRow, type OrdersHarness, startOrders } from './support';
 
 let h: OrdersHarness;
 beforeAll(async () => {
@@ -17,29 +17,16 @@ const stats = (url = statsUrl()) => h.app.inject({ url, headers: { 'x-internal-s
 
 const USER = randomUUID();
 
-/** A label row as a purchase leaves it; `at` is when it was bought, `updatedAt` when it last changed. */
-async function label(status: 'pending' | 'completed' | 'cancelled', priceCents: number, at: string, updatedAt = at) {
-  const id = randomUUID();
-  const completed = status === 'completed';
-  await h.db('labels').insert({
-    id,
-    user_id: USER,
+/** A label of USER; a completed one is named after its price, so the latest labels can be told apart. */
+const label = (status: 'pending' | 'completed' | 'cancelled', priceCents: number, at: string, updatedAt = at) =>
+  insertLabelRow(h.db, {
+    userId: USER,
     status,
-    courier: 'usps',
-    service_uid: 'usps_priority_mail',
-    service_name: completed ? `Priority ${priceCents}` : 'USPS Priority Mail',
-    sender: {},
-    receiver: {},
-    package: {},
-    price_cents: priceCents,
-    charge_key: `charge-${id}`,
-    tracking_number: completed ? `9400${priceCents}` : null,
-    pdf_name: completed ? `${id}.pdf` : null,
-    created_at: at,
-    updated_at: updatedAt,
+    priceCents,
+    at,
+    updatedAt,
+    ...(status === 'completed' ? { serviceName: `Priority ${priceCents}` } : {}),
   });
-  return id;
-}
 
 async function bulkOrder(status: string) {
   await h.db('bulk_orders').insert({ id: randomUUID(), user_id: USER, status });
