@@ -38,30 +38,33 @@ const isKeyViolation = (e: unknown) => {
   return err.code === '23505' && err.constraint === IDEMPOTENCY_KEY_UNIQUE;
 };
 
+type Sums = Omit<AccountTotals, 'balanceCents'>;
+
 /**
- * The user's money after the latest movement, read inside the movement's transaction (the account row is
- * locked), so the figure and its seq belong together.
+ * Deposits, charges and refunds of each user, and the number of their latest entry (`seq`), in one query over
+ * the ledger; users without entries are absent.
  */
-async function accountNow(trx: Knex.Transaction, userId: string): Promise<AccountChangedEvent> {
-  const result = await trx.raw(
-    `select a.balance_cents,
-       coalesce(sum(e.amount_cents) filter (where e.kind = 'deposit'), 0) as deposit_cents,
-       coalesce(-sum(e.amount_cents) filter (where e.kind = 'label_charge'), 0)
-         - coalesce(sum(e.amount_cents) filter (where e.kind = 'label_refund'), 0) as spent_cents,
-       coalesce(max(e.seq), 0) as seq
-     from accounts a left join ledger_entries e on e.user_id = a.user_id
-     where a.user_id = ?
-     group by a.balance_cents`,
-    [userId],
-  );
-  const row = result.rows[0] as { balance_cents: string; deposit_cents: string; spent_cents: string; seq: string };
-  return {
-    userId,
-    balanceCents: Number(row.balance_cents),
-    totalDepositCents: Number(row.deposit_cents),
-    totalSpentCents: Number(row.spent_cents),
-    seq: Number(row.seq),
-  };
+async function sumsByUser(k: Knex, userIds: string[]): Promise<Map<string, Sums>> {
+  const rows = (await k('ledger_entries')
+    .whereIn('user_id', userIds)
+    .groupBy('user_id', 'kind')
+    .select('user_id', 'kind', k.raw('sum(amount_cents) as total'), k.raw('max(seq) as seq'))) as {
+    user_id: string;
+    kind: LedgerKind;
+    total: string;
+    seq: string;
+  }[];
+  const sums = new Map<string, Sums>();
+  for (const r of rows) {
+    const t = sums.get(r.user_id) ?? { depositCents: 0, chargedCents: 0, refundedCents: 0, seq: 0 };
+    const total = Number(r.total);
+    if (r.kind === 'deposit') t.depositCents = total;
+    else if (r.kind === 'label_charge') t.chargedCents = -total;
+    else if (r.kind === 'label_refund') t.refundedCents = total;
+    t.seq = Math.max(t.seq, Number(r.seq));
+    sums.set(r.user_id, t);
+  }
+  return sums;
 }
 
 /**
@@ -115,7 +118,16 @@ export function createLedgerRepo(db: Knex, accountChanges?: Outbox): LedgerRepo 
             throw new Error(`account balance of ${entry.userId} does not match its ledger entry`);
           }
           if (accountChanges) {
-            const event = await accountNow(sp, entry.userId);
+            // The caller holds the account row, so the entry just written is the user's latest and its balance
+            // is the account's.
+            const sums = (await sumsByUser(sp, [entry.userId])).get(entry.userId);
+            const event: AccountChangedEvent = {
+              userId: entry.userId,
+              balanceCents: entry.balanceAfterCents,
+              totalDepositCents: sums?.depositCents ?? 0,
+              totalSpentCents: (sums?.chargedCents ?? 0) - (sums?.refundedCents ?? 0),
+              seq: Number((inserted as EntryRow & { seq: string }).seq),
+            };
             await accountChanges.add(sp, TOPICS.accountChanged, [{ key: entry.userId, value: event }]);
           }
           return inserted as EntryRow;
@@ -138,40 +150,13 @@ export function createLedgerRepo(db: Knex, accountChanges?: Outbox): LedgerRepo 
     async totals(userIds) {
       const result = new Map<string, AccountTotals>();
       if (userIds.length === 0) return result;
-      const accounts = await db('accounts').whereIn('user_id', userIds).select('user_id', 'balance_cents');
+      const [accounts, sums] = await Promise.all([
+        db('accounts').whereIn('user_id', userIds).select('user_id', 'balance_cents'),
+        sumsByUser(db, userIds),
+      ]);
       for (const a of accounts as { user_id: string; balance_cents: string }[]) {
-        result.set(a.user_id, {
-          balanceCents: Number(a.balance_cents),
-          depositCents: 0,
-          chargedCents: 0,
-          refundedCents: 0,
-          seq: 0,
-        });
-      }
-      const seqs = (await db('ledger_entries')
-        .whereIn('user_id', userIds)
-        .groupBy('user_id')
-        .select('user_id', db.raw('max(seq) as seq'))) as { user_id: string; seq: string }[];
-      for (const s of seqs) {
-        const t = result.get(s.user_id);
-        if (t) t.seq = Number(s.seq);
-      }
-      const sums = (await db('ledger_entries')
-        .whereIn('user_id', userIds)
-        .whereIn('kind', ['deposit', 'label_charge', 'label_refund'])
-        .groupBy('user_id', 'kind')
-        .select('user_id', 'kind', db.raw('sum(amount_cents) as total'))) as {
-        user_id: string;
-        kind: LedgerKind;
-        total: string;
-      }[];
-      for (const s of sums) {
-        const t = result.get(s.user_id);
-        if (!t) continue;
-        const total = Number(s.total);
-        if (s.kind === 'deposit') t.depositCents = total;
-        else if (s.kind === 'label_charge') t.chargedCents = -total;
-        else if (s.kind === 'label_refund') t.refundedCents = total;
+        const s = sums.get(a.user_id) ?? { depositCents: 0, chargedCents: 0, refundedCents: 0, seq: 0 };
+        result.set(a.user_id, { balanceCents: Number(a.balance_cents), ...s });
       }
       return result;
     },
