@@ -1,9 +1,4 @@
-import {
-  CARRIERS_DESCRIPTION,
-  carrierListProblem,
-  DEFAULT_CARRIERS,
-  DEFAULT_SANDBOX_CARRIER_BALANCE,
-} from '@flatship/carriers';
+import { carriersConfig, DEFAULT_SANDBOX_CARRIER_BALANCE } from '@flatship/carriers';
 import { BaseConfig, portConfig } from '@flatship/kit';
 import { type Static, Type } from 'typebox';
 
@@ -19,11 +14,7 @@ export const AdminConfigSchema = Type.Object({
     default: 5_000,
     description: 'how long a token state read from auth is trusted when no user.changed event arrives',
   }),
-  CARRIERS: Type.Refine(
-    Type.String({ default: DEFAULT_CARRIERS, description: CARRIERS_DESCRIPTION }),
-    (v) => carrierListProblem(v) === null,
-    (v) => carrierListProblem(v) ?? '',
-  ),
+  CARRIERS: carriersConfig(),
   SANDBOX_CARRIER_BALANCE: Type.Number({
     minimum: 0,
     maximum: 100_000_000,

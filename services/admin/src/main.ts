@@ -66,21 +66,23 @@ await runService('admin', async () => {
 
   // An install that had users before this table existed: fill it once from auth and payments; the events
   // keep it current from then on. Tried again until it succeeds (auth or payments may still be starting).
+  const seedDeps = {
+    users: createAuthUserDirectory(auth),
+    balances: createPaymentsBalances(payments),
+    view: createUsersViewRepo(db),
+  };
+  let isSeeded = false;
   const seed = startPeriodicJob({
     intervalMs: config.USERS_VIEW_SEED_RETRY_MS,
     runAtStart: true,
     logger,
     failedMessage: 'filling the user table from auth and payments failed; trying again',
     run: async () => {
-      const ran = await seedUsersViewOnce(
-        {
-          users: createAuthUserDirectory(auth),
-          balances: createPaymentsBalances(payments),
-          view: createUsersViewRepo(db),
-        },
-        { requestId: 'users-view-seed' },
-      );
+      // Once it has succeeded there is nothing more to do: the events keep the table current.
+      if (isSeeded) return;
+      const ran = await seedUsersViewOnce(seedDeps, { requestId: 'users-view-seed' });
       if (ran) logger.info('user table filled from auth and payments');
+      isSeeded = true;
     },
   });
 

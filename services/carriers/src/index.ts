@@ -27,6 +27,7 @@ export {
   type CarrierSettings,
   type ClosableCarrier,
   carrierListProblem,
+  carriersConfig,
   courierOfService,
   createCarrierSet,
   DEFAULT_CARRIERS,

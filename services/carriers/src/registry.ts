@@ -1,3 +1,4 @@
+import { Type } from 'typebox';
 // The carrier registry: every carrier the platform can sell, one line each, and the composition of the enabled ones
 // into the one carrier the services talk to. Adding a carrier is a folder with its plugin plus a line in
 // `CARRIER_PLUGINS`.
@@ -91,6 +92,14 @@ export interface CarrierSet extends ClosableCarrier {
   /** The account balance with each enabled carrier, in cents, in `CARRIERS` order. */
   balances(): Promise<{ id: string; name: string; balanceCents: number }[]>;
 }
+
+/** The `CARRIERS` setting of every service that sells or prices labels: checked at start, naming a bad id. */
+export const carriersConfig = () =>
+  Type.Refine(
+    Type.String({ default: DEFAULT_CARRIERS, description: CARRIERS_DESCRIPTION }),
+    (v) => carrierListProblem(v) === null,
+    (v) => carrierListProblem(v) ?? '',
+  );
 
 /** Builds the carriers named by a `CARRIERS` value (checked by `carrierListProblem`; a bad one throws). */
 export function createCarrierSet(value: string, settings: CarrierSettings = {}): CarrierSet {

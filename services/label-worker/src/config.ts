@@ -1,4 +1,4 @@
-import { CARRIERS_DESCRIPTION, carrierListProblem, DEFAULT_CARRIERS, defaultRenderThreads } from '@flatship/carriers';
+import { carriersConfig, defaultRenderThreads } from '@flatship/carriers';
 import { BaseConfig, portConfig } from '@flatship/kit';
 import { type Static, Type } from 'typebox';
 
@@ -7,11 +7,7 @@ export const LabelWorkerConfigSchema = Type.Object({
   ...BaseConfig,
   PAYMENTS_URL: Type.String({ pattern: '^https?://', description: 'base URL of the payments service (refunds)' }),
   FILES_DIR: Type.String({ minLength: 1, description: 'directory where label files are kept (shared with orders)' }),
-  CARRIERS: Type.Refine(
-    Type.String({ default: DEFAULT_CARRIERS, description: CARRIERS_DESCRIPTION }),
-    (v) => carrierListProblem(v) === null,
-    (v) => carrierListProblem(v) ?? '',
-  ),
+  CARRIERS: carriersConfig(),
   CARRIER_FAILURE_RATE: Type.Number({
     minimum: 0,
     maximum: 1,

@@ -1,4 +1,4 @@
-import { CARRIERS_DESCRIPTION, carrierListProblem, DEFAULT_CARRIERS } from '@flatship/carriers';
+import { carriersConfig } from '@flatship/carriers';
 import { BaseConfig, portConfig } from '@flatship/kit';
 import { type Static, Type } from 'typebox';
 
@@ -11,11 +11,7 @@ export const OrdersConfigSchema = Type.Object({
   PRICING_URL: url('base URL of services-pricing (quotes)'),
   PAYMENTS_URL: url('base URL of the payments service (ledger)'),
   FILES_DIR: Type.String({ minLength: 1, description: 'directory where label files are kept' }),
-  CARRIERS: Type.Refine(
-    Type.String({ default: DEFAULT_CARRIERS, description: CARRIERS_DESCRIPTION }),
-    (v) => carrierListProblem(v) === null,
-    (v) => carrierListProblem(v) ?? '',
-  ),
+  CARRIERS: carriersConfig(),
   CARRIER_FAILURE_RATE: Type.Number({
     minimum: 0,
     maximum: 1,

@@ -1,15 +1,11 @@
-import { CARRIERS_DESCRIPTION, carrierListProblem, DEFAULT_CARRIERS } from '@flatship/carriers';
+import { carriersConfig } from '@flatship/carriers';
 import { BaseConfig, portConfig } from '@flatship/kit';
 import { type Static, Type } from 'typebox';
 
 export const PricingConfigSchema = Type.Object({
   PORT: portConfig(4104),
   ...BaseConfig,
-  CARRIERS: Type.Refine(
-    Type.String({ default: DEFAULT_CARRIERS, description: CARRIERS_DESCRIPTION }),
-    (v) => carrierListProblem(v) === null,
-    (v) => carrierListProblem(v) ?? '',
-  ),
+  CARRIERS: carriersConfig(),
   AUTH_URL: Type.String({ pattern: '^https?://', description: 'base URL of the auth service (token states)' }),
   TOKEN_STATE_TTL_MS: Type.Integer({
     minimum: 0,

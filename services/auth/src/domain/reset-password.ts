@@ -3,7 +3,7 @@ import { MESSAGES } from './messages';
 import type { Clock, PasswordHasher, PasswordResetsRepo, PublishUserChanged, Transactor, UsersRepo } from './ports';
 import { hashResetToken } from './reset-link';
 import { assertValidPassword } from './rules';
-import { toTokenState } from './session-user';
+import { toUserChangedEvent } from './session-user';
 
 export interface ResetPasswordDeps {
   users: UsersRepo;
@@ -32,6 +32,6 @@ export async function resetPassword(deps: ResetPasswordDeps, token: string, pass
     const changed = await deps.users.updatePassword(userId, passwordHash, tx);
     if (!changed) throw new AppError('AUTH_RESET_LINK_INVALID', MESSAGES.resetLinkInvalid);
     await deps.resets.retireAll(userId, now, tx);
-    await deps.publishUserChanged(tx, toTokenState(changed));
+    await deps.publishUserChanged(tx, toUserChangedEvent(changed));
   });
 }

@@ -1,4 +1,5 @@
 import type { Knex } from '@flatship/kit';
+import { TERMINAL_BULK_STATUSES } from '@flatship/proto';
 
 export interface LabelStatsRow {
   labelsToday: number;
@@ -9,9 +10,6 @@ export interface LabelStatsRow {
   failedToday: number;
   latest: { labelId: string; userId: string; serviceName: string; priceCents: number; createdAt: Date }[];
 }
-
-/** Bulk statuses after which nothing more happens to an order (the same set as bulk_orders_unfinished_idx). */
-const FINISHED_BULK = ['completed', 'completed_with_errors', 'failed'];
 
 /**
  * Label figures for the admin dashboard; read-only. A label counts when it is
@@ -35,7 +33,9 @@ export function createLabelStatsRepo(db: Knex) {
         ),
         db.raw(`(count(*) filter (where status = 'cancelled' and updated_at >= ?))::int as failed_today`, [dayStart]),
       );
-      const [bulk] = await db('bulk_orders').whereNotIn('status', FINISHED_BULK).count<{ count: string }[]>('*');
+      const [bulk] = await db('bulk_orders')
+        .whereNotIn('status', TERMINAL_BULK_STATUSES)
+        .count<{ count: string }[]>('*');
       const latest = await db('labels')
         .where({ status: 'completed' })
         .select('id', 'user_id', 'service_name', 'price_cents', 'created_at')

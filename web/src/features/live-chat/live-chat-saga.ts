@@ -2,17 +2,30 @@ import type { SagaIterator } from 'redux-saga';
 import { call, select, takeLatest } from 'redux-saga/effects';
 import type { RootState } from '../../app/store';
 import {
+  impersonationEnded,
+  impersonationStarted,
   loginSucceeded,
   logoutRequested,
   registerSucceeded,
+  sessionEnded,
   sessionRefreshed,
   sessionVerified,
+  sessionVerifyFailed,
 } from '../auth/auth-slice';
 import { chatwootPort } from './chatwoot-port';
 import { type ChatwootIdentity, type ChatwootWidgetConfig, liveChatApi } from './live-chat-api';
 
 /** Whoever signs in, is verified, or becomes someone else (login-as) is introduced to the chat again. */
-const SESSION_CHANGES = [loginSucceeded.type, registerSucceeded.type, sessionVerified.type, sessionRefreshed.type];
+const SESSION_CHANGES = [
+  loginSucceeded.type,
+  registerSucceeded.type,
+  sessionVerified.type,
+  sessionRefreshed.type,
+  impersonationStarted.type,
+  impersonationEnded.type,
+  sessionEnded.type,
+  sessionVerifyFailed.type,
+];
 
 const selectSessionUserId = (state: RootState) => (state.auth.token ? (state.auth.user?._id ?? null) : null);
 
