@@ -7,14 +7,14 @@ import {
 } from '@flatship/proto';
 import { Value } from 'typebox/value';
 import type { AuditRepo } from './db/audit-repo';
-import { moneyFromEvent, profileFromEvent, type UsersViewRepo } from './db/users-view-repo';
+import { profileFromEvent, type UsersViewRepo } from './db/users-view-repo';
 
 /** Shared by every replica: each event is applied once, by whichever replica holds its partition. */
 export const USERS_VIEW_GROUP = 'admin-users-view';
 export const AUDIT_GROUP = 'admin-audit';
 
 export interface ReadModelDeps {
-  view: Pick<UsersViewRepo, 'applyProfiles' | 'applyAccess' | 'applyMoney'>;
+  view: Pick<UsersViewRepo, 'applyProfiles' | 'setAccess' | 'applyMoney'>;
   audit: Pick<AuditRepo, 'record'>;
   log: { warn(obj: object, msg?: string): void };
 }
@@ -34,11 +34,11 @@ export async function followReadModels(bus: Pick<EventBus, 'subscribe'>, deps: R
         if (!Value.Check(UserChangedEventSchema, msg.value)) return skip(msg.topic, msg.key);
         const profile = profileFromEvent(msg.value);
         if (profile) await deps.view.applyProfiles([profile]);
-        else await deps.view.applyAccess(msg.value.id, msg.value.role, msg.value.activation);
+        else await deps.view.setAccess(msg.value.id, { role: msg.value.role, activation: msg.value.activation });
         return;
       }
       if (!Value.Check(AccountChangedEventSchema, msg.value)) return skip(msg.topic, msg.key);
-      await deps.view.applyMoney([moneyFromEvent(msg.value)]);
+      await deps.view.applyMoney([msg.value]);
     },
   });
   const audit = await bus.subscribe({

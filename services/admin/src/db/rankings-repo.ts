@@ -1,11 +1,5 @@
 import type { Knex } from '@flatship/kit';
-import type {
-  LabelFact,
-  RankingsStore,
-  RankingTotals,
-  RankingUserFigures,
-  RankingWindow,
-} from '../domain/rankings/ports';
+import type { RankingsStore, RankingTotals, RankingUserFigures, RankingWindow } from '../domain/rankings/ports';
 
 // The rankings read model (migrations 0101, 0102): label facts, and their sums per user per day, per user per
 // month and per day.
@@ -306,5 +300,3 @@ export async function rebuildRankings(db: Knex): Promise<void> {
   });
   await db.raw('analyze rankings_user_days, rankings_user_months, rankings_user_years, rankings_days');
 }
-
-export type { LabelFact };

@@ -1,6 +1,5 @@
 import type { Knex } from '@flatship/kit';
 import {
-  type AccountChangedEvent,
   type AdminUserRow,
   type AdminUserSort,
   centsToDollars,
@@ -93,14 +92,14 @@ export interface MoneyChange {
 
 export interface UsersViewRepo {
   page(q: UsersPageQuery): Promise<UsersPage>;
-  find(id: string): Promise<AdminUserRow | null>;
   /** Keeps, per user, the profile with the latest `updatedAt`: an older one arriving late changes nothing. */
   applyProfiles(changes: ProfileChange[]): Promise<void>;
-  /** An event from before profiles were announced: only the access fields, of a user already known. */
-  applyAccess(id: string, role: string, activation: string): Promise<void>;
   /** Keeps, per user, the money with the highest `seq`. */
   applyMoney(changes: MoneyChange[]): Promise<void>;
-  /** Takes a change an admin just made here, so the next page shows it before auth's event arrives. */
+  /**
+   * Role and access of a user already known: a change an admin just made here (so the next page shows it before
+   * auth's event arrives), or an event from before profiles were announced.
+   */
   setAccess(id: string, fields: { role?: string; activation?: string }): Promise<void>;
   markDeleted(id: string): Promise<void>;
   /** When the seed last completed; null when it never has. */
@@ -144,8 +143,6 @@ export function profileFromExport(u: ExportedUser): ProfileChange {
   };
 }
 
-export const moneyFromEvent = (e: AccountChangedEvent): MoneyChange => e;
-
 export function createUsersViewRepo(db: Knex): UsersViewRepo {
   return {
     async page(q) {
@@ -185,11 +182,6 @@ export function createUsersViewRepo(db: Knex): UsersViewRepo {
       };
     },
 
-    async find(id) {
-      const row = await db<ViewRow>('users_view').whereRaw(LISTED).where({ id }).first();
-      return row ? toRow(row) : null;
-    },
-
     async applyProfiles(changes) {
       if (changes.length === 0) return;
       const values = changes.map((c) => [
@@ -218,10 +210,6 @@ export function createUsersViewRepo(db: Knex): UsersViewRepo {
             or users_view.profile_updated_at <= excluded.profile_updated_at`,
         values.flat(),
       );
-    },
-
-    async applyAccess(id, role, activation) {
-      await db('users_view').where({ id }).update({ role, activation });
     },
 
     async applyMoney(changes) {

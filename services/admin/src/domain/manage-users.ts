@@ -3,7 +3,6 @@ import type {
   Activation,
   AdminUserChangeReply,
   AdminUserDeleteReply,
-  AdminUserRow,
   InternalUser,
   LoginAsReply,
   Role,
@@ -88,5 +87,3 @@ export async function loginAsUser(deps: ManageUsersDeps, acting: Acting, ctx: Ca
   const { token, user } = await deps.users.loginAsToken(acting.userId, acting.adminId, ctx);
   return { message: MESSAGES.loggedInAs(user.name), token, user: await withMoney(deps, user, ctx) };
 }
-
-export type { AdminUserRow };
