@@ -1,7 +1,7 @@
 import { type MouseEvent, type PointerEvent, useRef } from 'react';
 
 /** How far the pointer must move before a press becomes a drag rather than a click. */
-export const DRAG_THRESHOLD_PX = 5;
+const DRAG_THRESHOLD_PX = 5;
 
 /** Presses starting here keep their own meaning (selecting text, moving a caret). */
 const KEEPS_POINTER = 'input, textarea, select, [contenteditable="true"]';
@@ -55,10 +55,7 @@ export function useDragScroll<T extends HTMLElement>() {
     event.stopPropagation();
   };
 
-  const isDragging = () => drag.current?.isDragging === true;
-
   return {
     handlers: { onPointerDown, onPointerMove, onPointerUp: end, onPointerCancel: end, onClickCapture },
-    isDragging,
   };
 }

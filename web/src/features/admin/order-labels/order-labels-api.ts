@@ -5,7 +5,6 @@ import type {
   AdminLabelsReply,
   AdminRefundLabelReply,
   BulkFileType,
-  RawService,
 } from '@flatship/proto';
 import { getJson, postJson } from '../../../app/http';
 
@@ -24,8 +23,6 @@ export const orderLabelsApi = {
     getJson<AdminBulkOrdersReply>(`orders/admin/bulk-orders?${queryString(query)}`),
   refund: (labelId: string) =>
     postJson<AdminRefundLabelReply>(`orders/admin/labels/${encodeURIComponent(labelId)}/refund`, {}),
-  /** The carriers' services, for the service filter. */
-  services: () => getJson<RawService[]>('rawServices'),
 };
 
 /** A bulk order's file, opened in a new tab: the token travels as a query parameter. */

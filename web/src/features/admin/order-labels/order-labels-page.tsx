@@ -390,10 +390,13 @@ export function OrderLabelsPage() {
   const [params] = useSearchParams();
   const userId = params.get('userId');
 
+  // The carriers' services do not depend on the user: read once.
+  useEffect(() => {
+    dispatch(servicesRequested());
+  }, [dispatch]);
   useEffect(() => {
     dispatch(labelsRequested(userId ? { filters: { userId } } : {}));
     dispatch(bulkOrdersRequested(userId ? { filters: { userId } } : {}));
-    dispatch(servicesRequested());
   }, [dispatch, userId]);
 
   return (

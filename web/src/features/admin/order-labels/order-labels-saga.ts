@@ -5,6 +5,7 @@ import { call, put, select, takeEvery, takeLatest } from 'redux-saga/effects';
 import { errorMessage } from '../../../app/http';
 import type { RootState } from '../../../app/store';
 import { toastShown } from '../../../components/toast-slice';
+import { defaultServicesApi } from '../default-services/default-services-api';
 import { orderLabelsApi } from './order-labels-api';
 import {
   bulkOrdersFailed,
@@ -84,7 +85,7 @@ function* loadOrderRows(action: PayloadAction<{ orderId: string | null; page?: n
 
 function* loadServices(): SagaIterator {
   try {
-    const services: RawService[] = yield call(orderLabelsApi.services);
+    const services: RawService[] = yield call(defaultServicesApi.listRaw);
     yield put(servicesLoaded(Array.isArray(services) ? services : []));
   } catch (error) {
     // The filter then offers no services; everything else still works.

@@ -1,4 +1,5 @@
 import type { RankingPeriod, RankingRow } from '@flatship/proto';
+import { saveBlob } from '../../bulk-progress/bulk-download';
 
 const HEADER = [
   'Rank',
@@ -45,12 +46,5 @@ export const rankingsCsvName = (period: RankingPeriod) => `user-volume-rankings-
 
 /** Hands the CSV to the browser as a download. */
 export function downloadCsv(csv: string, fileName: string): void {
-  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
+  saveBlob({ blob: new Blob([csv], { type: 'text/csv;charset=utf-8' }), fileName });
 }

@@ -20,8 +20,6 @@ export interface RankingsState {
   controls: RankingsControls;
   reply: RankingsReply | null;
   isLoading: boolean;
-  /** The last request failed: what was shown stays, marked as not current. */
-  failed: boolean;
 }
 
 export const initialRankingsControls: RankingsControls = {
@@ -33,7 +31,7 @@ export const initialRankingsControls: RankingsControls = {
   order: RANKINGS_DEFAULT_QUERY.order,
 };
 
-const initialState: RankingsState = { controls: initialRankingsControls, reply: null, isLoading: false, failed: false };
+const initialState: RankingsState = { controls: initialRankingsControls, reply: null, isLoading: false };
 
 export const rankingsSlice = createSlice({
   name: 'rankings',
@@ -50,11 +48,9 @@ export const rankingsSlice = createSlice({
     rankingsLoaded(state, action: PayloadAction<RankingsReply>) {
       state.reply = action.payload;
       state.isLoading = false;
-      state.failed = false;
     },
     rankingsFailed(state) {
       state.isLoading = false;
-      state.failed = true;
     },
   },
 });
