@@ -37,7 +37,9 @@ describe('openBus', () => {
       const registry = new Registry();
       opened.registerMetrics(registry);
       await waitFor('the lag gauge', async () => (await registry.metrics()).includes('topic="opened"'));
-      expect(await registry.metrics()).toMatch(/flatship_bus_consumer_lag\{group="g",topic="opened",partition="\d"\} 0/);
+      expect(await registry.metrics()).toMatch(
+        /flatship_bus_consumer_lag\{group="g",topic="opened",partition="\d"\} 0/,
+      );
     } finally {
       await opened.close();
     }
