@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { Type } from 'typebox';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, type TestContext, test } from 'vitest';
 import { DEAD_LETTER_HEADERS, deadLetterTopic } from './delivery';
 import { migrateOutbox } from './migrate';
 import { createOutbox } from './outbox';
@@ -28,6 +28,11 @@ export interface BusContractOptions {
   failoverTimeoutMs?: number;
   /** Time allowed for each test, joining groups included (default 30 s). */
   testTimeoutMs?: number;
+  /**
+   * Runs the tests at the same time (each has its own topics and groups): for
+   * adapters whose waits are mostly timers, such as a broker's group join delay.
+   */
+  concurrent?: boolean;
 }
 
 /** Polls a condition until it holds; fails with `what` after the timeout instead of sleeping a fixed time. */
@@ -64,27 +69,33 @@ export function runBusContract(
   const testMs = options.testTimeoutMs ?? 30_000;
 
   describe(`event bus contract: ${name}`, () => {
-    const open: BusContractHarness[] = [];
-    const subscriptions: Subscription[] = [];
-    const harness = async () => {
-      const h = await makeBus();
-      open.push(h);
-      return h;
+    /** What one test opened, closed when it finishes (passed or not). */
+    const scope = (ctx: TestContext) => {
+      const open: BusContractHarness[] = [];
+      const subscriptions: Subscription[] = [];
+      ctx.onTestFinished(async () => {
+        await Promise.all(subscriptions.splice(0).map((sub) => sub.close().catch(() => {})));
+        await Promise.all(open.splice(0).map((h) => h.cleanup()));
+      });
+      return {
+        harness: async () => {
+          const h = await makeBus();
+          open.push(h);
+          return h;
+        },
+        subscribe: async (bus: EventBus, ...args: Parameters<EventBus['subscribe']>) => {
+          const sub = await bus.subscribe(...args);
+          subscriptions.push(sub);
+          return sub;
+        },
+      };
     };
-    const subscribe = async (bus: EventBus, ...args: Parameters<EventBus['subscribe']>) => {
-      const sub = await bus.subscribe(...args);
-      subscriptions.push(sub);
-      return sub;
-    };
+    const it = options.concurrent ? test.concurrent : test;
 
-    afterEach(async () => {
-      await Promise.all(subscriptions.splice(0).map((s) => s.close().catch(() => {})));
-      await Promise.all(open.splice(0).map((h) => h.cleanup()));
-    }, testMs);
-
-    test(
+    it(
       'delivers published messages with key, value and headers to a subscriber',
-      async () => {
+      async (ctx) => {
+        const { harness, subscribe } = scope(ctx);
         const { bus } = await harness();
         const topic = unique('roundtrip');
         await bus.publish(topic, [{ key: 'order-1', value: { n: 1, note: 'before subscribing' } }]);
@@ -117,9 +128,10 @@ export function runBusContract(
       testMs,
     );
 
-    test(
+    it(
       'members of one group share the partitions, each message handled by exactly one member',
-      async () => {
+      async (ctx) => {
+        const { harness, subscribe } = scope(ctx);
         const a = await harness();
         const b = await harness();
         const topic = unique('shared');
@@ -142,9 +154,10 @@ export function runBusContract(
       testMs,
     );
 
-    test(
+    it(
       'two different groups each see every message',
-      async () => {
+      async (ctx) => {
+        const { harness, subscribe } = scope(ctx);
         const { bus } = await harness();
         const topic = unique('fanout');
         const first: string[] = [];
@@ -164,9 +177,10 @@ export function runBusContract(
       testMs,
     );
 
-    test(
+    it(
       'redelivers uncommitted messages to a surviving member after a member dies',
-      async () => {
+      async (ctx) => {
+        const { harness, subscribe } = scope(ctx);
         const doomed = await harness();
         const survivor = await harness();
         const topic = unique('failover');
@@ -211,9 +225,10 @@ export function runBusContract(
       testMs,
     );
 
-    test(
+    it(
       'a member killed before committing has its messages redelivered to the member still running',
-      async () => {
+      async (ctx) => {
+        const { harness, subscribe } = scope(ctx);
         const doomed = await harness();
         const survivor = await harness();
         const topic = unique('killed');
@@ -243,9 +258,10 @@ export function runBusContract(
       testMs,
     );
 
-    test(
+    it(
       'the order of each key survives a rebalance: no message is handled before the ones published before it',
-      async () => {
+      async (ctx) => {
+        const { harness, subscribe } = scope(ctx);
         const first = await harness();
         const second = await harness();
         const topic = unique('rebalance');
@@ -286,9 +302,10 @@ export function runBusContract(
       testMs,
     );
 
-    test(
+    it(
       'a message whose handler keeps failing goes to <topic>.dlq with where it came from and why, and the partition moves on',
-      async () => {
+      async (ctx) => {
+        const { harness, subscribe } = scope(ctx);
         const { bus } = await harness();
         const topic = unique('poison');
         const handled: number[] = [];
@@ -341,9 +358,10 @@ export function runBusContract(
       testMs,
     );
 
-    test(
+    it(
       'a message failing the subscription schema never reaches the handler and goes to <topic>.dlq at once',
-      async () => {
+      async (ctx) => {
+        const { harness, subscribe } = scope(ctx);
         const { bus } = await harness();
         const topic = unique('schema');
         const handled: unknown[] = [];
@@ -390,9 +408,10 @@ export function runBusContract(
       testMs,
     );
 
-    test(
+    it(
       'a batch out of attempts is tried message by message, and only the message that still fails is dead-lettered',
-      async () => {
+      async (ctx) => {
+        const { harness, subscribe } = scope(ctx);
         const { bus } = await harness();
         const topic = unique('batch-poison');
         const handled: number[] = [];
@@ -430,9 +449,10 @@ export function runBusContract(
       testMs,
     );
 
-    test(
+    it(
       'keeps the order of messages with the same key (1000 messages over 10 keys)',
-      async () => {
+      async (ctx) => {
+        const { harness, subscribe } = scope(ctx);
         const { bus } = await harness();
         const topic = unique('ordering');
         const seen = new Map<string, number[]>();
@@ -468,9 +488,10 @@ export function runBusContract(
       testMs,
     );
 
-    test(
+    it(
       'a batch handler gets consecutive messages of one partition, at most maxBatchSize at a time, in order',
-      async () => {
+      async (ctx) => {
+        const { harness, subscribe } = scope(ctx);
         const { bus } = await harness();
         const topic = unique('batches');
         const batches: BusMessage[][] = [];
@@ -498,9 +519,10 @@ export function runBusContract(
       testMs,
     );
 
-    test(
+    it(
       'a batch whose handler throws comes again whole, and nothing after it is delivered first',
-      async () => {
+      async (ctx) => {
+        const { harness, subscribe } = scope(ctx);
         const { bus } = await harness();
         const topic = unique('batch-retry');
         const calls: number[][] = [];
@@ -537,9 +559,10 @@ export function runBusContract(
       testMs,
     );
 
-    test(
+    it(
       'subscribe refuses options with both or neither of handler and batchHandler',
-      async () => {
+      async (ctx) => {
+        const { harness } = scope(ctx);
         const { bus } = await harness();
         const topic = unique('bad');
         await expect(
@@ -557,9 +580,10 @@ export function runBusContract(
       testMs,
     );
 
-    test(
+    it(
       'outbox rows of a committed transaction survive a relay crash and are relayed exactly once; rolled-back rows never',
-      async () => {
+      async (ctx) => {
+        const { harness, subscribe } = scope(ctx);
         const dying = await harness();
         const next = await harness();
         const schema = unique('svc');
@@ -603,9 +627,10 @@ export function runBusContract(
       testMs,
     );
 
-    test(
+    it(
       'outbox rows are relayed once the adding transaction commits',
-      async () => {
+      async (ctx) => {
+        const { harness, subscribe } = scope(ctx);
         const { bus, db } = await harness();
         const schema = unique('svc');
         const topic = unique('outbox');

@@ -78,9 +78,11 @@ function makeHarness(brokers: () => string[], overrides: Partial<KafkaBusOptions
   };
 }
 
+// Each new group waits out the mock coordinator's 3 s initial rebalance delay, so the tests run side by side.
 runBusContract('kafka (librdkafka mock cluster)', async () => makeHarness(() => cluster.brokers), {
   deliveryTimeoutMs: 10_000,
   failoverTimeoutMs: 20_000,
+  concurrent: true,
 });
 
 describe('kafka adapter', { timeout: 30_000 }, () => {
