@@ -409,6 +409,42 @@ export function runBusContract(
     );
 
     it(
+      'failures because the database is unreachable use up no attempts: the message waits out the outage',
+      async (ctx) => {
+        const { harness, subscribe } = scope(ctx);
+        const { bus } = await harness();
+        const topic = unique('outage');
+        let outageLeft = 5;
+        const handled: number[] = [];
+        await subscribe(bus, {
+          group: unique('g'),
+          topics: [topic],
+          maxAttempts: 2,
+          handler: async (m) => {
+            if (outageLeft-- > 0)
+              throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+            handled.push((m.value as Seq).n);
+          },
+        });
+        const dead: BusMessage[] = [];
+        await subscribe(bus, {
+          group: unique('dlq'),
+          topics: [deadLetterTopic(topic)],
+          handler: async (m) => void dead.push(m),
+        });
+        await bus.publish(topic, [{ key: 'k', value: { k: 'k', n: 1 } }]);
+        await waitFor('the message after the outage', () => handled.length >= 1, deliveryMs * 2);
+        // A marker behind it on the dead-letter topic would have come by now had the message been dead-lettered.
+        await bus.publish(deadLetterTopic(topic), [{ key: 'k', value: 'marker' }]);
+        await waitFor('the marker', () => dead.length >= 1, deliveryMs);
+
+        expect(handled).toEqual([1]);
+        expect(dead.map((m) => m.value)).toEqual(['marker']);
+      },
+      testMs,
+    );
+
+    it(
       'a batch out of attempts is tried message by message, and only the message that still fails is dead-lettered',
       async (ctx) => {
         const { harness, subscribe } = scope(ctx);
