@@ -111,6 +111,12 @@ const isUnknownTopic = (err: unknown): boolean =>
   (err as { type?: string }).type === 'UNKNOWN_TOPIC_OR_PARTITION' ||
   /does not host this topic-partition/.test((err as Error).message ?? '');
 
+const missingTopic = (topics: string, cause: unknown) =>
+  new Error(
+    `Kafka topic ${topics} does not exist (or not all of them): topics are declared in infra/kafka/topics.ts and created by the topic job (infra/kafka/create-topics.ts)`,
+    { cause },
+  );
+
 /**
  * The Kafka adapter (kafkajs). Keys map to partitions with murmur2, as the
  * postgres adapter does; every subscription is a consumer of its own in its
@@ -206,13 +212,7 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
     try {
       await producer.send({ topic, acks: -1, messages: messages.map(encode) });
     } catch (err) {
-      if (isUnknownTopic(err)) {
-        throw new Error(
-          `Kafka topic ${topic} does not exist: topics are declared in infra/kafka/topics.ts and created by the topic job (infra/kafka/create-topics.ts)`,
-          { cause: err },
-        );
-      }
-      throw err;
+      throw isUnknownTopic(err) ? missingTopic(topic, err) : err;
     }
   };
 
@@ -367,7 +367,15 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
       for (let i = 0; i < messages.length; i += step) {
         if (!stillOwned()) return;
         const slice = messages.slice(i, i + step);
-        if (!(await deliverChunk(ctx, slice))) return;
+        // A long handler (a batch of carrier purchases) keeps the session alive; a rebalance shows in isStale().
+        const keepAlive = setInterval(() => void heartbeat().catch(() => {}), settings.heartbeatInterval);
+        let done: boolean;
+        try {
+          done = await deliverChunk(ctx, slice);
+        } finally {
+          clearInterval(keepAlive);
+        }
+        if (!done) return;
         const last = slice[slice.length - 1]!.offset;
         const next = (BigInt(last) + 1n).toString();
         if (!(await commit(consumer, topic, partition, next, stillOwned, wait))) return;
@@ -410,7 +418,9 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
 
     try {
       await consumer.connect();
-      await consumer.subscribe({ topics, fromBeginning });
+      await consumer.subscribe({ topics, fromBeginning }).catch((err: unknown) => {
+        throw isUnknownTopic(err) ? missingTopic(topics.join(', '), err) : err;
+      });
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
