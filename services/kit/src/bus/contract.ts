@@ -259,6 +259,52 @@ export function runBusContract(
     );
 
     it(
+      'a member closing with a handler in flight lets it finish and commits it; the next member goes on after it',
+      async (ctx) => {
+        const { harness, subscribe } = scope(ctx);
+        const leaving = await harness();
+        const next = await harness();
+        const topic = unique('closing');
+        const group = unique('g');
+        let release: () => void = () => {};
+        const gate = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        const byLeaving: number[] = [];
+        let started = false;
+        const sub = await subscribe(leaving.bus, {
+          group,
+          topics: [topic],
+          handler: async (m) => {
+            started = true;
+            await gate;
+            byLeaving.push((m.value as Seq).n);
+          },
+        });
+        await leaving.bus.publish(
+          topic,
+          [0, 1, 2].map((n) => ({ key: 'one-key', value: { k: 'one-key', n } })),
+        );
+        await waitFor('the first message in hand', () => started, deliveryMs);
+        const closing = sub.close();
+        release();
+        await closing;
+
+        const byNext: number[] = [];
+        await subscribe(next.bus, {
+          group,
+          topics: [topic],
+          handler: async (m) => void byNext.push((m.value as Seq).n),
+        });
+        await waitFor('the rest', () => byNext.includes(2), deliveryMs);
+
+        expect(byLeaving).toEqual([0]);
+        expect(byNext).toEqual([1, 2]);
+      },
+      testMs,
+    );
+
+    it(
       'the order of each key survives a rebalance: no message is handled before the ones published before it',
       async (ctx) => {
         const { harness, subscribe } = scope(ctx);

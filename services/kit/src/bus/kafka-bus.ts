@@ -329,7 +329,14 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
 
     const step = options.batchHandler ? Math.max(1, options.maxBatchSize ?? settings.batchSize) : 1;
 
-    const eachBatch = async ({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload) => {
+    const eachBatch = async ({
+      batch,
+      resolveOffset,
+      heartbeat,
+      isRunning,
+      isStale,
+      commitOffsetsIfNecessary,
+    }: EachBatchPayload) => {
       const { topic, partition } = batch;
       let lost = false;
       const stillOwned = () => !lost && !crashed && !closing && isRunning() && !isStale();
@@ -378,7 +385,13 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
         if (!done) return;
         const last = slice[slice.length - 1]!.offset;
         const next = (BigInt(last) + 1n).toString();
-        if (!(await commit(consumer, topic, partition, next, stillOwned, wait))) return;
+        // A handler that finished while the consumer closes is still committed: the group is left only afterwards.
+        const mayCommit = () => !lost && !crashed && !isStale();
+        // The batch's own commit works while the consumer stops (consumer.commitOffsets is ignored by then).
+        const write = () =>
+          commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: next }] }] });
+        if (!(await commit(write, topic, partition, mayCommit, stillOwned, wait))) return;
+        if (!stillOwned()) return;
         resolveOffset(last);
         lag?.set(
           { group, topic, partition: String(partition) },
@@ -393,25 +406,29 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
     };
 
     const commit = async (
-      c: Consumer,
+      write: () => Promise<void>,
       topic: string,
       partition: number,
-      offset: string,
+      mayCommit: () => boolean,
       owned: () => boolean,
       wait: (ms: number) => Promise<void>,
     ): Promise<boolean> => {
       let delay = settings.retryDelayMs;
-      for (;;) {
+      for (let attempt = 1; ; attempt++) {
         // A member that lost the partition must not move the group's offset.
-        if (!owned()) return false;
+        if (!mayCommit()) return false;
         try {
-          await c.commitOffsets([{ topic, partition, offset }]);
+          await write();
           return true;
         } catch (err) {
           if (crashed) return false;
-          logger.warn({ err, group, topic, partition }, 'event bus offset commit failed; retrying');
+          logger.warn({ err, group, topic, partition, attempt }, 'event bus offset commit failed; retrying');
         }
-        await wait(delay);
+        // While the consumer stops, a commit that keeps failing is given up: the next owner handles the message again.
+        const stopping = !owned();
+        if (stopping && attempt >= 3) return false;
+        // Otherwise the wait heartbeats, so a commit refused because of a rebalance ends the batch and lets the member rejoin.
+        await (stopping ? sleep(delay) : wait(delay));
         delay = Math.min(delay * 2, settings.maxRetryDelayMs);
       }
     };
