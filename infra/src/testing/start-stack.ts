@@ -10,7 +10,8 @@ import { REPO_ROOT } from '../paths';
 import { BTCPAY_STORE_ID } from '../services';
 import type { Secrets } from '../state';
 
-export const LAUNCHER_ENTRY = join(REPO_ROOT, 'infra', 'src', 'launcher.ts');
+/** The built launcher, as `make start` runs it (the test setup builds whatever is stale first). */
+export const LAUNCHER_ENTRY = join(REPO_ROOT, 'infra', 'dist', 'launcher.js');
 const READY_LINE = /Flatship is running at (\S+)/;
 const BTCPAY_LINE = /BTCPay simulator: (\S+)/;
 
@@ -26,7 +27,7 @@ export interface LauncherProcess {
 
 /** Runs the launcher as a child, the way `make start` does, capturing its console. */
 export function runLauncher(env: Record<string, string>): LauncherProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', LAUNCHER_ENTRY], {
+  const child = spawn(process.execPath, [LAUNCHER_ENTRY], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     // The ipc channel makes the launcher shut down if the test process disappears.
