@@ -16,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 
 /** The monorepo root, from this file's place in it. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BUILDER = relative(REPO_ROOT, fileURLToPath(import.meta.url));
+/** This file: a bundle built by an older version of it is rebuilt. */
+const BUILDER = fileURLToPath(import.meta.url);
 
 /**
  * Every program the product runs, in one place. `source` and `out` are relative to the repository root; `optional`
@@ -72,7 +73,7 @@ const mtime = (path) => {
 
 /**
  * Why a runnable must be (re)built, or null when its bundle is newer than every file it was built from. The
- * bundle's manifest lists those files (the sources esbuild read, the builder itself).
+ * bundle's manifest lists those files (every source esbuild read); a newer builder counts too.
  */
 export function staleReason(entry, root = REPO_ROOT) {
   const out = join(root, entry.out);
@@ -83,6 +84,7 @@ export function staleReason(entry, root = REPO_ROOT) {
   } catch {
     return `${manifestPath(entry.out)} is missing`;
   }
+  if ((mtime(BUILDER) ?? 0) > manifest.builtAt) return `${relative(root, BUILDER)} changed`;
   for (const file of manifest.inputs) {
     const changed = mtime(join(root, file));
     if (changed === undefined) return `${file} is gone`;
@@ -165,7 +167,6 @@ export async function buildRunnable(entry, root = REPO_ROOT) {
     outputs.push(...built.outputFiles);
     companions.push(out);
   }
-  inputs.add(BUILDER);
   await writeOutputs(outputs);
   const manifest = { builtAt, source: entry.source, inputs: [...inputs].sort(), companions };
   await writeOutputs([
