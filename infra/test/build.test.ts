@@ -64,7 +64,7 @@ describe('building only what is stale', () => {
     );
     await writeFile(
       join(root, 'src', 'greeting.ts'),
-      'export const greeting = (who: string): string => `hello ${who}`;\n',
+      "export const greeting = (who: string): string => 'hello ' + who;\n",
     );
   });
   afterAll(() => rm(root, { recursive: true, force: true }));
@@ -82,7 +82,7 @@ describe('building only what is stale', () => {
   test('a change to any file the bundle was built from names that file, and the rebuild carries the change', async () => {
     await writeFile(
       join(root, 'src', 'greeting.ts'),
-      'export const greeting = (who: string): string => `hi ${who}`;\n',
+      "export const greeting = (who: string): string => 'hi ' + who;\n",
     );
     const later = new Date(Date.now() + 5000);
     await utimes(join(root, 'src', 'greeting.ts'), later, later);
