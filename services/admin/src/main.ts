@@ -96,7 +96,9 @@ await runService('admin', async () => {
           return;
         } catch (err) {
           const peerNotUpYet = err instanceof AppError && err.code === 'SERVICE_UNAVAILABLE';
-          if (!peerNotUpYet || stopping || Date.now() > peersExpectedBy) throw err;
+          // Shutting down before the peers came up is not a failure: the next start fills the table.
+          if (peerNotUpYet && stopping) return;
+          if (!peerNotUpYet || Date.now() > peersExpectedBy) throw err;
           logger.debug({ err }, 'auth or payments is not answering yet; filling the user table once they do');
           await sleep(1000);
         }
