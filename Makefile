@@ -59,7 +59,7 @@ typecheck: install
 # A measurement, not a test: it prints figures and exits 0 even when a target is missed.
 RUNS ?= 3
 ROWS ?= 1000
-bench: build-stale
+bench: install
 	node --import tsx infra/bench/bulk/run.ts --runs $(RUNS) --rows $(ROWS)
 
 # User volume rankings over 1,000,000 labels in the admin read model; prints the month and year query times.

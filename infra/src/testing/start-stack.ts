@@ -5,6 +5,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Invoice } from '@flatship/proto';
+import { buildRunnables, describeBuild } from '../../build/build.mjs';
 import { freePort, sleep } from '../net';
 import { REPO_ROOT } from '../paths';
 import { BTCPAY_STORE_ID } from '../services';
@@ -156,6 +157,8 @@ export interface StartStackOptions {
  * stacks can run side by side.
  */
 export async function startStack(opts: StartStackOptions = {}): Promise<RunningStack> {
+  // The test setup has built everything already; a script (a benchmark) gets the same guarantee here.
+  await buildRunnables({ onlyStale: true, onStart: (todo) => process.stdout.write(`${describeBuild(todo)}\n`) });
   const ownsDir = !opts.dataDir;
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'flatship-stack-')));
   const port = await freePort();
