@@ -26,8 +26,6 @@ import { createUsersViewRepo } from './db/users-view-repo';
 import { seedUsersViewOnce } from './domain/seed-users-view';
 
 const BUS_SCHEMA = 'bus';
-/** How long auth and payments may take to start listening before the user table's first fill reports them. */
-const PEER_START_GRACE_MS = 60_000;
 
 await runService('admin', async () => {
   const config = loadConfig(AdminConfigSchema);
@@ -79,7 +77,7 @@ await runService('admin', async () => {
   let stopping = false;
   // Every service starts at once, so at first auth or payments may simply not be listening yet: that is waited out
   // quietly, a second at a time, for up to a minute. Any other failure, or a peer still away after that, is reported.
-  const peersExpectedBy = Date.now() + PEER_START_GRACE_MS;
+  const peersExpectedBy = Date.now() + 60_000;
   const seed = startPeriodicJob({
     intervalMs: config.USERS_VIEW_SEED_RETRY_MS,
     runAtStart: true,
