@@ -11,7 +11,7 @@
 //   node infra/build/build.mjs gateway infra    build the runnables and libraries of these workspaces
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The monorepo root, from this file's place in it. */
@@ -62,6 +62,8 @@ export function presentRunnables(root = REPO_ROOT) {
 }
 
 const manifestPath = (out) => out.replace(/\.js$/, '.build.json');
+/** A program's bundled code, which its `out` file loads. */
+const codeFileOf = (out) => out.replace(/\.js$/, '.bundle.js');
 
 const mtime = (path) => {
   try {
@@ -76,8 +78,9 @@ const mtime = (path) => {
  * bundle's manifest lists those files (every source esbuild read); a newer builder counts too.
  */
 export function staleReason(entry, root = REPO_ROOT) {
-  const out = join(root, entry.out);
-  if (!existsSync(out)) return `${entry.out} is missing`;
+  for (const file of [entry.out, codeFileOf(entry.out)]) {
+    if (!existsSync(join(root, file))) return `${file} is missing`;
+  }
   let manifest;
   try {
     manifest = JSON.parse(readFileSync(join(root, manifestPath(entry.out)), 'utf8'));
@@ -108,10 +111,18 @@ const externalNpmPackages = (bundleWorkspaces) => ({
   },
 });
 
-const BANNER = [
-  // Stack traces point at the TypeScript sources (the maps sit next to each bundle).
-  'process.setSourceMapsEnabled(true);',
-].join('\n');
+/**
+ * What `node dist/<name>.js` runs: it turns source maps on, so stack traces name the TypeScript sources, and then
+ * loads the bundled code from `<name>.bundle.js`. Node maps only code loaded after that switch, which is why the
+ * switch and the code are two files.
+ */
+const launcherOf = (bundleFile) =>
+  [
+    '// Built by infra/build/build.mjs: source maps on first, then the bundled code, so stack traces name the sources.',
+    'process.setSourceMapsEnabled(true);',
+    `await import('./${bundleFile}');`,
+    '',
+  ].join('\n');
 
 async function loadEsbuild() {
   try {
@@ -131,11 +142,16 @@ async function writeOutputs(outputFiles) {
   }
 }
 
-async function bundle(esbuild, { root, source, out, bundleWorkspaces }) {
+/**
+ * Bundles `source`. A program (`runnable`) is written as `out` starting `<out>.bundle.js`; a library as `out` itself.
+ * Returns esbuild's result with the starting file added to its outputs.
+ */
+async function bundle(esbuild, { root, source, out, bundleWorkspaces, runnable }) {
+  const codeFile = runnable ? codeFileOf(out) : out;
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: [join(root, source)],
-    outfile: join(root, out),
+    outfile: join(root, codeFile),
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -145,9 +161,12 @@ async function bundle(esbuild, { root, source, out, bundleWorkspaces }) {
     metafile: true,
     write: false,
     logLevel: 'silent',
-    banner: { js: BANNER },
     plugins: [externalNpmPackages(bundleWorkspaces)],
   });
+  if (runnable) {
+    const contents = new TextEncoder().encode(launcherOf(basename(codeFile)));
+    result.outputFiles.push({ path: join(root, out), contents });
+  }
   return result;
 }
 
@@ -155,17 +174,29 @@ async function bundle(esbuild, { root, source, out, bundleWorkspaces }) {
 export async function buildRunnable(entry, root = REPO_ROOT) {
   const esbuild = await loadEsbuild();
   const builtAt = Date.now();
-  const main = await bundle(esbuild, { root, source: entry.source, out: entry.out, bundleWorkspaces: true });
+  const main = await bundle(esbuild, {
+    root,
+    source: entry.source,
+    out: entry.out,
+    bundleWorkspaces: true,
+    runnable: true,
+  });
   const inputs = new Set(Object.keys(main.metafile.inputs));
   const outputs = [...main.outputFiles];
   const companions = [];
   for (const companion of COMPANIONS) {
     if (!inputs.has(companion.when)) continue;
     const out = join(dirname(entry.out), companion.out);
-    const built = await bundle(esbuild, { root, source: companion.source, out, bundleWorkspaces: true });
+    const built = await bundle(esbuild, {
+      root,
+      source: companion.source,
+      out,
+      bundleWorkspaces: true,
+      runnable: true,
+    });
     for (const input of Object.keys(built.metafile.inputs)) inputs.add(input);
     outputs.push(...built.outputFiles);
-    companions.push(out);
+    companions.push(out, codeFileOf(out));
   }
   await writeOutputs(outputs);
   const manifest = { builtAt, source: entry.source, inputs: [...inputs].sort(), companions };

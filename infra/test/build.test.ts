@@ -34,14 +34,14 @@ describe('the product build', () => {
   });
 
   test('a bundle carries the workspace packages and loads npm packages from node_modules', async () => {
-    const gateway = await readFile(join(REPO_ROOT, 'gateway/dist/main.js'), 'utf8');
+    const gateway = await readFile(join(REPO_ROOT, 'gateway/dist/main.bundle.js'), 'utf8');
     expect(gateway).not.toMatch(/from ["']@flatship\//);
     expect(gateway).toMatch(/from ["']fastify["']/);
     expect(gateway).toContain('// services/kit/src/');
-    const auth = await readFile(join(REPO_ROOT, 'services/auth/dist/main.js'), 'utf8');
+    const auth = await readFile(join(REPO_ROOT, 'services/auth/dist/main.bundle.js'), 'utf8');
     // A native module stays an import, resolved at run time to its platform binary.
     expect(auth).toMatch(/from ["']@node-rs\/argon2["']/);
-    expect(existsSync(join(REPO_ROOT, 'gateway/dist/main.js.map'))).toBe(true);
+    expect(existsSync(join(REPO_ROOT, 'gateway/dist/main.bundle.js.map'))).toBe(true);
   });
 
   test('the label render threads get their worker next to each bundle that can render, and only there', () => {
@@ -77,6 +77,9 @@ describe('building only what is stale', () => {
     expect(stdout.trim()).toBe('hello compiled');
     expect(staleReason(entry, root)).toBeNull();
     expect(await buildRunnables({ root, entries: [entry], onlyStale: true })).toEqual([]);
+    await rm(join(root, 'dist', 'main.bundle.js'));
+    expect(staleReason(entry, root)).toBe('dist/main.bundle.js is missing');
+    await buildRunnables({ root, entries: [entry], onlyStale: true });
   });
 
   test('a change to any file the bundle was built from names that file, and the rebuild carries the change', async () => {
@@ -92,7 +95,21 @@ describe('building only what is stale', () => {
     expect(stdout.trim()).toBe('hi compiled');
   });
 
+  test('a stack trace from the built program names the TypeScript source and line', async () => {
+    await writeFile(
+      join(root, 'src', 'main.ts'),
+      "const fail = (): never => {\n  throw new Error('mapped');\n};\nfail();\n",
+    );
+    await buildRunnables({ root, entries: [entry] });
+    const failed = await run(process.execPath, [join(root, 'dist', 'main.js')]).catch((e: { stderr: string }) => e);
+    expect((failed as { stderr: string }).stderr).toContain(`${join(root, 'src', 'main.ts')}:2:`);
+  });
+
   test('a source file that is gone makes the bundle stale', async () => {
+    await writeFile(
+      join(root, 'src', 'main.ts'),
+      "import { greeting } from './greeting';\nconsole.log(greeting('x'));\n",
+    );
     await buildRunnables({ root, entries: [entry] });
     await writeFile(join(root, 'src', 'main.ts'), "console.log('alone');\n");
     await rm(join(root, 'src', 'greeting.ts'));
