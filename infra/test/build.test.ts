@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -9,6 +9,18 @@ import { buildRunnables, presentRunnables, RUNNABLES, staleReason } from '../bui
 import { REPO_ROOT } from '../src/paths';
 
 const run = promisify(execFile);
+
+/** package.json of every workspace (the root's `workspaces` globs are a directory or `<dir>/*`). */
+async function workspacePackageFiles(globs: string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const glob of globs) {
+    const dirs = glob.endsWith('/*')
+      ? (await readdir(join(REPO_ROOT, glob.slice(0, -2)))).map((d) => `${glob.slice(0, -2)}/${d}`)
+      : [glob];
+    for (const dir of dirs) if (existsSync(join(REPO_ROOT, dir, 'package.json'))) files.push(`${dir}/package.json`);
+  }
+  return files;
+}
 
 describe('the product build', () => {
   test('every runnable the platform deploys is in the one list, each built to its workspace dist/', () => {
@@ -42,6 +54,25 @@ describe('the product build', () => {
     // A native module stays an import, resolved at run time to its platform binary.
     expect(auth).toMatch(/from ["']@node-rs\/argon2["']/);
     expect(existsSync(join(REPO_ROOT, 'gateway/dist/main.bundle.js.map'))).toBe(true);
+  });
+
+  test('tsx and esbuild are development tools: no workspace needs them to run, and no bundle loads them', async () => {
+    const rootPkg = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      workspaces: string[];
+      dependencies?: Record<string, string>;
+    };
+    const manifests = ['package.json', ...(await workspacePackageFiles(rootPkg.workspaces))];
+    for (const file of manifests) {
+      const pkg = JSON.parse(await readFile(join(REPO_ROOT, file), 'utf8')) as {
+        dependencies?: Record<string, string>;
+      };
+      expect(Object.keys(pkg.dependencies ?? {}), file).not.toContain('tsx');
+      expect(Object.keys(pkg.dependencies ?? {}), file).not.toContain('esbuild');
+    }
+    for (const entry of presentRunnables()) {
+      const code = await readFile(join(REPO_ROOT, entry.out.replace(/\.js$/, '.bundle.js')), 'utf8');
+      expect(code, entry.name).not.toMatch(/from ["'](tsx|esbuild)[/"']/);
+    }
   });
 
   test('the label render threads get their worker next to each bundle that can render, and only there', () => {
