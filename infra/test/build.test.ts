@@ -136,6 +136,14 @@ describe('building only what is stale', () => {
     expect((failed as { stderr: string }).stderr).toContain(`${join(root, 'src', 'main.ts')}:2:`);
   });
 
+  test('a source that does not compile fails the build naming the file and line, and leaves the last bundle in place', async () => {
+    await writeFile(join(root, 'src', 'main.ts'), "console.log('fine');\nconst broken = ;\n");
+    await expect(buildRunnables({ root, entries: [entry] })).rejects.toThrow(
+      /src\/main\.ts:2:15: ERROR: Unexpected ";"/,
+    );
+    expect(existsSync(join(root, 'dist', 'main.bundle.js'))).toBe(true);
+  });
+
   test('a source file that is gone makes the bundle stale', async () => {
     await writeFile(
       join(root, 'src', 'main.ts'),
