@@ -30,6 +30,13 @@ export interface FlatshipMetrics {
   readonly bulkOrderDuration: Histogram<'status'>;
   /** Reports `<schema>.outbox`'s waiting rows at each scrape, asking `count` then. */
   trackOutboxDepth(schema: string, count: () => Promise<number>): void;
+  /** One carrier purchase: its latency, and the label bought or failed (shaped as carriers' `observePurchases` reports). */
+  carrierPurchase(
+    source: LabelSource,
+    o: { courier: string; serviceUid: string; outcome: CarrierOutcome; seconds: number },
+  ): void;
+  /** A bulk order reached its final status; its duration runs from its accepted submit. */
+  bulkOrderFinished(o: { status: string; submittedAt: Date | null }, now?: Date): void;
 }
 
 /** A registry carrying the service name on every series, with Node's default process metrics. */
@@ -140,6 +147,17 @@ export function flatshipMetrics(registry: Registry): FlatshipMetrics {
     trackOutboxDepth(schema, count) {
       outboxCounts.set(schema, count);
       outbox();
+    },
+    carrierPurchase(source, o) {
+      carrier().observe({ carrier: o.courier, operation: 'purchase', outcome: o.outcome }, o.seconds);
+      const labels = { carrier: o.courier, service: o.serviceUid, source };
+      if (o.outcome === 'ok') bought().inc(labels);
+      else failed().inc({ ...labels, reason: o.outcome });
+    },
+    bulkOrderFinished(o, now = new Date()) {
+      // An order that failed before it was ever submitted took no time to process.
+      if (!o.submittedAt) return;
+      bulk().observe({ status: o.status }, Math.max(0, now.getTime() - o.submittedAt.getTime()) / 1000);
     },
   };
   byRegistry.set(registry, metrics);
