@@ -43,7 +43,7 @@ describe('the management listener', () => {
     expect(res.headers.get('content-type')).toContain('text/plain');
     const page = await res.text();
     expect(page).toMatch(
-      /flatship_http_request_duration_seconds_count\{service="gateway",method="GET",route="\/api\/\*",status_class="2xx"\} 1/,
+      /flatship_http_request_duration_seconds_count\{service="gateway",method="GET",route="\/api\/orders\/\*",status_class="2xx"\} 1/,
     );
     expect(page).not.toContain('/api/orders/bulk');
     // The public answers to /metrics above are counted too, under no route.

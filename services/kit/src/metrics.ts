@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry as PromRegistry, type Registry } from 'prom-client';
 
 /**
@@ -170,6 +170,17 @@ export const statusClassOf = (status: number) => `${Math.floor(status / 100)}xx`
 /** Route label of a request no route matched: never the raw URL, which would make a series per scanned path. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
+const routeLabels = new WeakMap<object, string>();
+
+/**
+ * Names a request's route in the duration histogram when its matched pattern
+ * says too little: the gateway's one `/api/*` route is labelled with the
+ * route-table prefix that answered (`/api/orders/*`). Never the raw URL.
+ */
+export function setRouteLabel(request: FastifyRequest, route: string): void {
+  routeLabels.set(request, route);
+}
+
 /**
  * Times every request of `app` into `flatship_http_request_duration_seconds`,
  * labelled with the route pattern (`/api/orders/:id`), never the raw URL.
@@ -180,7 +191,7 @@ export function observeHttpRequests(app: FastifyInstance, registry: Registry): v
     histogram.observe(
       {
         method: request.method,
-        route: request.routeOptions.url ?? UNMATCHED_ROUTE,
+        route: routeLabels.get(request) ?? request.routeOptions.url ?? UNMATCHED_ROUTE,
         status_class: statusClassOf(reply.statusCode),
       },
       reply.elapsedTime / 1000,
