@@ -16,6 +16,12 @@ export function currentRequestId(): string | undefined {
   return storage.getStore()?.requestId;
 }
 
+/** Headers for a bus message published now: the current request id, if any (the outbox adds it by itself). */
+export function requestIdHeaders(): Record<string, string> {
+  const requestId = currentRequestId();
+  return requestId ? { [REQUEST_ID_HEADER]: requestId } : {};
+}
+
 /** Runs `fn` as part of the action `requestId` started: events it records and calls it makes carry that id. */
 export function runWithRequestId<T>(requestId: string | undefined, fn: () => T): T {
   return requestId ? storage.run({ requestId }, fn) : fn();

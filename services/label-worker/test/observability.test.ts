@@ -95,6 +95,10 @@ describe('a bulk order submitted with a request id', () => {
       .whereRaw(`value->>'bulkOrderId' = ?`, [orderId]);
     expect(requested).toHaveLength(6);
     expect(new Set(requested.map((m) => m.headers['x-request-id']))).toEqual(new Set([REQUEST_ID]));
+    // Live progress (sent straight to the bus) and the final progress (through the outbox) alike.
+    const progress = await s.db.withSchema('bus').from('messages').where({ topic: 'bulk.progress', key: orderId });
+    expect(progress.length).toBeGreaterThan(1);
+    expect(new Set(progress.map((m) => m.headers['x-request-id']))).toEqual(new Set([REQUEST_ID]));
   });
 
   test("the worker's metrics count the labels bought and failed, time the carrier, and time the order", async () => {
