@@ -1,5 +1,10 @@
-import { createLogger, type ServiceApp } from '@flatship/kit';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCachedTokenState, createLogger, type ServiceApp } from '@flatship/kit';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+// The real gateway in front, so the request id is followed from the edge (a cross-workspace import, for this test only).
+import { buildGateway } from '../../../gateway/src/app';
 import { bulkItems, newOrderId } from '../../orders/test/bulk-support';
 import { user } from '../../orders/test/support';
 import { buildWorkerApp } from '../src/app';
@@ -124,4 +129,49 @@ describe('a bulk order submitted with a request id', () => {
     expect(sample(page, 'flatship_bulk_order_duration_seconds_count', { status: 'completed_with_errors' })).toBe(1);
     expect(page).toMatch(/flatship_labels_bought_total\{[^}]*service="[a-z0-9_-]+"/);
   });
+});
+
+describe('a bulk order submitted through the gateway', () => {
+  test('the request id the gateway gives the submit reaches the worker log lines of its labels', async () => {
+    const ordersUrl = await s.app.listen({ host: '127.0.0.1', port: 0 });
+    const gateway = await buildGateway({
+      logger: false,
+      tokenState: createCachedTokenState(async (id) => s.states.get(id) ?? null, 0),
+      config: {
+        // Auth is not called on this path; a configured address is all the gateway needs of it here.
+        upstreams: { auth: 'http://127.0.0.1:9', orders: ordersUrl },
+        staticDir: mkdtempSync(join(tmpdir(), 'flatship-web-')),
+        rateLimit: { max: 1000, timeWindow: '1 minute' },
+        trustProxy: false,
+        jwtPublicKey: s.keys.publicKey,
+        upstreamReadyTimeoutMs: 500,
+        cspExtraOrigins: [],
+      },
+    });
+    const edge = await gateway.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const u = user(s);
+      await s.setBalance(u.id, 100_000);
+      const orderId = await newOrderId(s, u);
+      const res = await fetch(`${edge}/api/orders/bulk/process/${u.id}`, {
+        method: 'POST',
+        headers: { token: u.token, 'content-type': 'application/json' },
+        body: JSON.stringify({ orderId, orderData: bulkItems(3) }),
+      });
+      expect(res.status).toBe(202);
+      // No id was sent: the gateway made one and answers it.
+      const requestId = res.headers.get('x-request-id');
+      expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+      await waitForStatus(s, orderId, ['completed'], 30_000);
+
+      const batches = lines.filter(
+        (l) => l.msg === 'label batch settled' && (l.orderIds as string[]).includes(orderId),
+      );
+      expect(batches.length).toBeGreaterThan(0);
+      expect(batches.map((l) => l.reqId)).toEqual(batches.map(() => requestId));
+      expect(lines).toContainEqual(expect.objectContaining({ msg: 'bulk order finished', orderId, reqId: requestId }));
+    } finally {
+      await gateway.close();
+    }
+  }, 60_000);
 });
