@@ -35,6 +35,12 @@ export interface CreateServiceAppOptions {
    * port is public.
    */
   management?: 'same-port' | 'separate';
+  /**
+   * A registry made beforehand with `createMetricsRegistry`, for what is built
+   * before the app and measures into it (a bus adapter's consumer lag); by
+   * default the app makes its own. Either way it is `app.metrics`.
+   */
+  metrics?: Registry;
 }
 
 /** What the management routes show of an app; kept on it so a management listener can serve them. */
@@ -104,7 +110,7 @@ export function createServiceApp(opts: CreateServiceAppOptions): ServiceApp {
 
   app.setValidatorCompiler(typeboxValidatorCompiler);
 
-  const registry = createMetricsRegistry(opts.name);
+  const registry = opts.metrics ?? createMetricsRegistry(opts.name);
   app.decorate('metrics', registry);
   // First, so every later hook, the handler and what they start see the request id (events, internal calls, logs).
   bindRequestContext(app);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createServiceApp, startManagementListener } from '../src/app';
 import { createOutbox, createPostgresBus, migrateBus, migrateOutbox } from '../src/bus/index';
 import { createInternalClient } from '../src/internal';
-import { flatshipMetrics } from '../src/metrics';
+import { createMetricsRegistry, flatshipMetrics } from '../src/metrics';
 import { createTestDatabase } from '../src/testing/database';
 
 let database: { url: string; drop(): Promise<void> };
@@ -55,6 +55,24 @@ describe('HTTP request durations', () => {
     expect(page).toContain('route="unmatched",status_class="4xx"');
     expect(page).not.toContain('/items/123');
     expect(page).not.toContain('/no/such/path');
+    await app.close();
+  });
+});
+
+describe('the registry', () => {
+  test('may be made before the app, for what is built first, and is then the one the app serves', async () => {
+    const registry = createMetricsRegistry('early');
+    flatshipMetrics(registry).bulkOrderFinished({ status: 'completed', submittedAt: new Date(Date.now() - 4000) });
+    const app = createServiceApp({ name: 'early', logger: false, metrics: registry });
+    expect(app.metrics).toBe(registry);
+    const page = (await app.inject('/metrics')).body;
+    expect(sample(page, 'flatship_bulk_order_duration_seconds_count{service="early",status="completed"}')).toBe(1);
+    expect(sample(page, 'flatship_bulk_order_duration_seconds_bucket{service="early",status="completed",le="2"}')).toBe(
+      0,
+    );
+    expect(sample(page, 'flatship_bulk_order_duration_seconds_bucket{service="early",status="completed",le="5"}')).toBe(
+      1,
+    );
     await app.close();
   });
 });
