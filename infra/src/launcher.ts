@@ -11,6 +11,7 @@ import {
   BTCPAY,
   btcpayPublicUrl,
   GATEWAY,
+  GATEWAY_METRICS_PORT,
   mainFile,
   OWNED_VARIABLES,
   POSTGRES_PORT,
@@ -195,6 +196,11 @@ async function launch(config: LauncherConfig) {
     for (const def of services)
       ports[def.name] = def.name === GATEWAY ? config.PORT : await pickPort(def.name, def.port);
 
+    // The gateway's /metrics is on a listener of its own (never its public port).
+    const gatewayMetricsPort = services.some((s) => s.name === GATEWAY)
+      ? await pickPort('gateway-metrics', GATEWAY_METRICS_PORT)
+      : undefined;
+
     const writeRunFile = () => {
       const pids = supervisor?.pids() ?? {};
       const run = {
@@ -273,6 +279,7 @@ async function launch(config: LauncherConfig) {
       urls: Object.fromEntries(
         services.filter((s) => s.name !== GATEWAY).map((s) => [s.name, httpUrl(hostOf(s), ports[s.name]!)]),
       ),
+      ...(gatewayMetricsPort ? { gatewayMetricsPort } : {}),
       btcpay: {
         apiKey: secrets.btcpayApiKey,
         webhookSecret: secrets.btcpayWebhookSecret,

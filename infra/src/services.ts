@@ -23,6 +23,8 @@ export interface StackContext {
   urls: Record<string, string>;
   /** Keys of the local BTCPay simulator (generated once per data directory) and where it keeps invoices. */
   btcpay: { apiKey: string; webhookSecret: string; dataFile: string; publicUrl: string };
+  /** The gateway's management listener (/metrics), on loopback; its default (9464) when unset. */
+  gatewayMetricsPort?: number;
 }
 
 export interface ServiceDefinition {
@@ -165,6 +167,8 @@ export const SERVICE_REGISTRY: readonly ServiceDefinition[] = [
       HOST: ctx.host,
       STATIC_DIR: ctx.staticDir,
       ...readyAlso(ctx),
+      // Picked like the services' ports, so two stacks on one machine do not both want the default.
+      ...(ctx.gatewayMetricsPort ? { METRICS_PORT: String(ctx.gatewayMetricsPort) } : {}),
       // The web app loads the BTCPay modal script and frames its checkout page.
       ...(ctx.urls[BTCPAY] ? { CSP_EXTRA_ORIGINS: ctx.btcpay.publicUrl } : {}),
     }),
@@ -172,6 +176,9 @@ export const SERVICE_REGISTRY: readonly ServiceDefinition[] = [
 ];
 
 export const GATEWAY = 'gateway';
+
+/** The gateway's management listener's usual port in the embedded topology (any free one when it is taken). */
+export const GATEWAY_METRICS_PORT = 4107;
 
 /** The embedded PostgreSQL's usual port (any free one when it is taken, or with INTERNAL_PORTS=random). */
 export const POSTGRES_PORT = 4140;

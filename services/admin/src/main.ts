@@ -108,6 +108,8 @@ await runService('admin', async () => {
     app,
     host: config.HOST,
     port: config.PORT,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    drainMs: config.SHUTDOWN_DRAIN_MS,
     async close() {
       stopping = true;
       await seed.stop();

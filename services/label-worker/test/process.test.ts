@@ -159,4 +159,70 @@ describe('the label-worker process', () => {
     const settled = await s.db('labels').where({ bulk_order_id: orderId }).whereNot({ status: 'pending' });
     expect(order.processed_count + order.failed_count).toBe(settled.length);
   }, 60_000);
+
+  test('SIGTERM mid-order: readiness turns 503 at once, the labels being bought finish and commit, the process exits 0 within its grace period, and its log lines carry the submit request id', async () => {
+    const u = user(s);
+    await s.setBalance(u.id, 100_000);
+    const w = await runWorker({
+      CARRIER_LATENCY_MS: '300',
+      SHUTDOWN_DRAIN_MS: '400',
+      SHUTDOWN_TIMEOUT_MS: '8000',
+      LABEL_WORKER_BATCH: '5',
+    });
+    await waitReady(w);
+    const orderId = await newOrderId(s, u);
+    const requestId = 'req-sigterm-0042';
+    const res = await s.app.inject({
+      method: 'POST',
+      url: `/api/orders/bulk/process/${u.id}`,
+      headers: { token: u.token, 'x-request-id': requestId },
+      payload: { orderId, orderData: bulkItems(60) },
+    });
+    expect(res.statusCode).toBe(202);
+    const deadline = Date.now() + 30_000;
+    while ((await s.db('labels').where({ bulk_order_id: orderId, status: 'completed' })).length === 0) {
+      if (Date.now() > deadline) throw new Error(`no progress:\n${w.logs()}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+
+    const signalledAt = Date.now();
+    w.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 100));
+    const ready = await fetch(`http://127.0.0.1:${w.port}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(((await ready.json()) as { message: string }).message).toBe('label-worker is shutting down');
+
+    expect(await w.exited).toBe(0);
+    expect(Date.now() - signalledAt).toBeLessThan(8000);
+    // Every row it took is settled and counted: nothing left half-bought.
+    const order = await s.db('bulk_orders').where({ id: orderId }).first();
+    const settled = await s.db('labels').where({ bulk_order_id: orderId }).whereNot({ status: 'pending' });
+    expect(settled.length).toBeGreaterThan(0);
+    expect(settled.length).toBeLessThan(60);
+    expect(order.processed_count + order.failed_count).toBe(settled.length);
+    const lines = w
+      .logs()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.filter((l) => l.msg === 'label batch settled' && l.reqId === requestId).length).toBeGreaterThan(0);
+    expect(lines).toContainEqual(expect.objectContaining({ msg: 'shut down cleanly' }));
+
+    // The offsets it committed match what it settled: the next worker buys the rest, and nothing twice.
+    const next = await runWorker({ CARRIER_LATENCY_MS: '10' });
+    await waitReady(next);
+    await waitForStatus(s, orderId, ['completed'], 60_000);
+    next.child.kill('SIGTERM');
+    expect(await next.exited).toBe(0);
+    await s.outbox.flush();
+    const done = await s.db('labels').where({ bulk_order_id: orderId, status: 'completed' });
+    expect(done).toHaveLength(60);
+    expect(new Set(done.map((r) => r.tracking_number)).size).toBe(60);
+    const purchased = await s.db
+      .withSchema('bus')
+      .from('messages')
+      .where({ topic: 'label.purchased' })
+      .whereRaw(`value->>'bulkOrderId' = ?`, [orderId]);
+    expect(purchased).toHaveLength(60);
+  }, 120_000);
 });
