@@ -75,6 +75,7 @@ export const SAMPLE_SECRETS: Record<string, string> = {
   INTERNAL_SECRET: 'internal-secret-of-32-characters',
   ADMIN_PASSWORD: 'first admin password',
   POSTGRES_PASSWORD: 'postgres-password',
+  DATABASE_ADMIN_URL: 'postgres://flatship:postgres-password@postgres:5432/flatship',
   DB_PASSWORD_AUTH: 'auth-password',
   DB_PASSWORD_ORDERS: 'orders-password',
   DB_PASSWORD_PAYMENTS: 'payments-password',
@@ -97,6 +98,8 @@ export function environmentProblems(name: string, env: Record<string, string>): 
     ...Object.keys(proc.schema.properties),
     ...(proc.onBus ? BUS_VARIABLES : []),
     ...(name === 'label-worker' ? CARRIER_POOL_VARIABLES : []),
+    // libpq's variable, read by the PostgreSQL client: the password kept out of DATABASE_URL.
+    ...(proc.role ? ['PGPASSWORD'] : []),
   ]);
   for (const key of Object.keys(env)) {
     if (!known.has(key)) problems.push(`${name}: ${key} is set but ${name} reads no such variable`);
