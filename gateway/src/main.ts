@@ -7,6 +7,7 @@ import {
   createPostgresBus,
   migrateBus,
   runService,
+  startManagementListener,
 } from '@flatship/kit';
 import { TOPICS } from '@flatship/proto';
 import { buildGateway } from './app';
@@ -48,11 +49,15 @@ await runService('gateway', async () => {
     orders,
     impersonationActions: (event) => bus.publish(TOPICS.impersonationAction, [{ key: event.userId, value: event }]),
   });
+  const management = await startManagementListener(app, config.management);
   return {
     app,
     host: config.host,
     port: config.port,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+    drainMs: config.shutdownDrainMs,
     close: async () => {
+      await management.close();
       await bus.close();
       await db.destroy();
     },

@@ -1,5 +1,5 @@
 export { migrateBus, migrateOutbox } from './migrate';
-export { createOutbox, type OutboxOptions } from './outbox';
+export { createOutbox, type OutboxOptions, type RelayedOutbox } from './outbox';
 export { murmur2, partitionFor } from './partitioner';
 export type {
   BusLogger,
