@@ -18,6 +18,7 @@ FROM ${NODE_IMAGE} AS build
 # The npm the project pins (package.json packageManager): it honours allowScripts.
 ARG NPM_VERSION=11.19.1
 RUN npm install --global --no-audit --no-fund "npm@${NPM_VERSION}"
+ENV TURBO_TELEMETRY_DISABLED=1
 WORKDIR /src
 COPY . .
 RUN npm ci --no-audit --no-fund

@@ -202,14 +202,32 @@ describe('infra/k8s', () => {
     }
   });
 
-  test('services get more time to stop than they take to shut down gracefully', () => {
+  test('services get more time to stop than they take to drain and shut down gracefully', () => {
     for (const d of deployments) {
       const env = environmentOfContainer(d.spec.template.spec.containers[0] as Container);
-      const shutdownMs = Number(env.SHUTDOWN_TIMEOUT_MS ?? 10_000);
+      const stopMs = Number(env.SHUTDOWN_DRAIN_MS ?? 0) + Number(env.SHUTDOWN_TIMEOUT_MS ?? 10_000);
+      expect(Number(env.SHUTDOWN_DRAIN_MS), d.metadata.name).toBeGreaterThan(0);
       expect((d.spec.template.spec.terminationGracePeriodSeconds ?? 30) * 1000, d.metadata.name).toBeGreaterThan(
-        shutdownMs,
+        stopMs,
       );
     }
+  });
+
+  test('Prometheus is told where each pod serves /metrics; the gateway serves it on its management port', () => {
+    for (const d of deployments) {
+      const c = d.spec.template.spec.containers[0] as Container;
+      const annotations = (d.spec.template.metadata as { annotations?: Record<string, string> }).annotations ?? {};
+      const env = environmentOfContainer(c);
+      const metricsPort = d.metadata.name === 'gateway' ? env.METRICS_PORT : env.PORT;
+      expect(annotations['prometheus.io/port'], d.metadata.name).toBe(metricsPort);
+      expect(annotations['prometheus.io/path'], d.metadata.name).toBe('/metrics');
+      expect(c.ports?.some((p) => String(p.containerPort) === metricsPort)).toBe(true);
+    }
+    const gateway = environmentOfContainer(
+      named<Workload>(overlay, 'Deployment', 'gateway')?.spec.template.spec.containers[0] as Container,
+    );
+    expect(gateway.MANAGEMENT_HOST).toBe('0.0.0.0');
+    expect(gateway.METRICS_PORT).not.toBe(gateway.PORT);
   });
 
   test('orders and label-worker share one ReadWriteMany volume at FILES_DIR', () => {
@@ -264,7 +282,7 @@ describe('infra/k8s', () => {
       spec: {
         podSelector: { matchLabels?: Record<string, string> };
         policyTypes: string[];
-        ingress?: { from?: Source[] }[];
+        ingress?: { from?: Source[]; ports?: { port: string }[] }[];
       };
     };
     // A rule without "from" admits every source, inside the cluster or out.
@@ -276,6 +294,9 @@ describe('infra/k8s', () => {
     const policies = ofKind<Policy>(overlay, 'NetworkPolicy');
     const selects = (p: Policy, labels: Record<string, string>) =>
       Object.entries(p.spec.podSelector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+    // From outside, the gateway's public port only: not its management port.
+    const open = policies.flatMap((p) => (p.spec.ingress ?? []).filter((rule) => !rule.from));
+    expect(open.map((rule) => rule.ports?.map((p) => p.port))).toEqual([['http']]);
     const deny = policies.find((p) => !p.spec.podSelector.matchLabels && p.spec.ingress === undefined);
     expect(deny?.spec.policyTypes).toEqual(['Ingress']);
     for (const d of deployments) {
