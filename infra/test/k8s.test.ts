@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServiceApp } from '@flatship/kit';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
@@ -178,6 +179,10 @@ describe('infra/k8s', () => {
       expect(String(port), d.metadata.name).toBe(environmentOfContainer(c).PORT);
     }
     // The paths exist: every service and the gateway are built on kit's app, which serves them.
+    for (const d of deployments) {
+      const app = readFileSync(join(REPO_ROOT, PROCESSES[d.metadata.name]?.workspace ?? '-', 'src', 'app.ts'), 'utf8');
+      expect(app, d.metadata.name).toContain('createServiceApp(');
+    }
     const app = createServiceApp({ name: 'probe', logger: false });
     for (const path of ['/healthz', '/readyz']) expect((await app.inject({ url: path })).statusCode, path).toBe(200);
     await app.close();
