@@ -16,6 +16,7 @@ import {
   POSTGRES_PORT,
   presentServices,
   type StackContext,
+  unbuiltServices,
 } from './services';
 import { createStateStore, generatePassword } from './state';
 import { createRestartBackoff, createSupervisor, type Supervisor } from './supervisor';
@@ -151,6 +152,12 @@ async function launch(config: LauncherConfig) {
     const services = presentServices(config.servicesRoot);
     if (!services.some((s) => s.name === GATEWAY)) {
       throw new LaunchError(`the gateway is missing (${join(config.servicesRoot, 'gateway/src/main.ts')})`);
+    }
+    const unbuilt = unbuiltServices(config.servicesRoot, services);
+    if (unbuilt.length > 0) {
+      throw new LaunchError(
+        `not built: ${unbuilt.join(', ')}; run \`npm run build\` (make start builds whatever changed by itself)`,
+      );
     }
     if (!(await isPortFree(config.PORT, config.HOST))) {
       throw new LaunchError(

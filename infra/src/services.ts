@@ -29,8 +29,10 @@ export interface ServiceDefinition {
   name: string;
   /** Directory relative to the services root, the process's working directory. */
   dir: string;
-  /** Entry file relative to the services root; `<dir>/src/main.ts` when absent. */
+  /** Built entry relative to the services root, run with plain `node`; `<dir>/dist/main.js` when absent. */
   entry?: string;
+  /** Its TypeScript entry relative to the services root; `<dir>/src/main.ts` when absent. */
+  source?: string;
   /** Listens on the gateway's host instead of loopback, because browsers talk to it directly. */
   isPublic?: boolean;
   /** Usual port; the gateway's comes from the launcher's PORT instead. */
@@ -105,7 +107,8 @@ export const SERVICE_REGISTRY: readonly ServiceDefinition[] = [
   {
     name: BTCPAY,
     dir: 'infra',
-    entry: 'infra/src/btcpay/main.ts',
+    entry: 'infra/dist/btcpay.js',
+    source: 'infra/src/btcpay/main.ts',
     port: 4170,
     isPublic: true,
     env: (ctx, self) => ({
@@ -173,12 +176,23 @@ export const GATEWAY = 'gateway';
 /** The embedded PostgreSQL's usual port (any free one when it is taken, or with INTERNAL_PORTS=random). */
 export const POSTGRES_PORT = 4140;
 
+/** The built file a service runs from (`npm run build`, or `make start`, which builds what changed). */
 export const mainFile = (root: string, def: ServiceDefinition) =>
-  def.entry ? join(root, def.entry) : join(root, def.dir, 'src', 'main.ts');
+  def.entry ? join(root, def.entry) : join(root, def.dir, 'dist', 'main.js');
 
-/** Only services whose code exists run, so the launcher works while the product grows. */
+export const sourceFile = (root: string, def: ServiceDefinition) =>
+  def.source ? join(root, def.source) : join(root, def.dir, 'src', 'main.ts');
+
+/** Only services whose code exists (as sources or built) run, so the launcher works while the product grows. */
 export function presentServices(root: string): ServiceDefinition[] {
-  return SERVICE_REGISTRY.filter((def) => existsSync(mainFile(root, def)));
+  return SERVICE_REGISTRY.filter((def) => existsSync(sourceFile(root, def)) || existsSync(mainFile(root, def)));
+}
+
+/** Services whose built entry is missing, named with the file it should be. */
+export function unbuiltServices(root: string, services: readonly ServiceDefinition[]): string[] {
+  return services
+    .filter((def) => !existsSync(mainFile(root, def)))
+    .map((def) => `${def.name} (${mainFile(root, def)})`);
 }
 
 /** Every variable the launcher sets for some service; the rest of its own environment passes through. */

@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@flatship/kit/testing';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bulkItems, newOrderId, processBulk } from '../../orders/test/bulk-support';
 import { INTERNAL_SECRET, user } from '../../orders/test/support';
@@ -8,7 +11,8 @@ import { startWorkerStack, type WorkerStack, waitForStatus } from './harness';
 
 // The label worker's real entry point as a child process, against the test stack's database,
 // payments service and files directory.
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+// The built entry production runs (the test setup rebuilds it when its sources changed).
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const PRIORITY_CENTS = 895;
 
 let s: WorkerStack;
@@ -30,7 +34,7 @@ interface Worker {
 
 async function runWorker(env: Record<string, string> = {}): Promise<Worker> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, [MAIN], {
     env: {
       PATH: process.env.PATH,
       PORT: String(port),
@@ -118,6 +122,9 @@ describe('the label-worker process', () => {
     expect(failed.length).toBeGreaterThan(0);
     expect(order).toMatchObject({ total_count: 200, processed_count: done.length, failed_count: failed.length });
     expect(new Set(done.map((r) => r.tracking_number)).size).toBe(done.length);
+    // Rendered on the built worker's render threads (dist/render-worker.js): a real one-page label PDF.
+    const label = await PDFDocument.load(await readFile(join(s.filesDir, 'labels', u.id, done[0]!.pdf_name)));
+    expect(label.getPageCount()).toBe(1);
 
     const purchased = await s.db
       .withSchema('bus')
