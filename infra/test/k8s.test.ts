@@ -214,6 +214,13 @@ describe('infra/k8s', () => {
     }
   });
 
+  test('the label worker renders with as many threads as its CPU limit allows', () => {
+    const c = named<Workload>(overlay, 'Deployment', 'label-worker')?.spec.template.spec.containers[0] as Container;
+    const cpu = c.resources?.limits?.cpu ?? '';
+    const cores = cpu.endsWith('m') ? Number.parseInt(cpu, 10) / 1000 : Number(cpu);
+    expect(Number(environmentOfContainer(c).LABEL_RENDER_THREADS)).toBe(Math.max(1, Math.floor(cores)));
+  });
+
   test('services get more time to stop than they take to drain and shut down gracefully', () => {
     for (const d of deployments) {
       const env = environmentOfContainer(d.spec.template.spec.containers[0] as Container);
