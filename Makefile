@@ -9,12 +9,13 @@ NODE_MODULES_STAMP := node_modules/.install-stamp
 # the Kafka bus tests run on librdkafka's mock cluster, started through kcat.
 SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core kcat librdkafka1
 
-.PHONY: help install start test lint typecheck build system-deps bench bench-rankings
+.PHONY: help install start test lint typecheck build build-stale system-deps bench bench-rankings
 
 help:
 	@echo "make start   run the whole product on embedded defaults and print its URL (Ctrl-C stops it)"
 	@echo "make test    run every test: lint, typecheck, web build, unit, integration and browser tests"
 	@echo "make lint    format and lint check (Biome)"
+	@echo "make build   build every workspace to JavaScript (services to <workspace>/dist, the web app to web/dist)"
 	@echo "make bench   bulk-order benchmark on the embedded stack (RUNS=3 ROWS=1000); prints figures, not part of make test"
 	@echo "make bench-rankings   user volume rankings over 1,000,000 labels; prints the month and year query times"
 
@@ -28,8 +29,13 @@ $(NODE_MODULES_STAMP): package-lock.json package.json
 
 install: $(NODE_MODULES_STAMP)
 
-start: install
-	node --import tsx infra/src/launcher.ts
+# The gateway, the services, the launcher and the simulator run as JavaScript bundles (<workspace>/dist/*.js);
+# those missing or older than their sources are rebuilt first (about a second), as the launcher does for the web app.
+build-stale: install
+	@node infra/build/build.mjs --stale
+
+start: build-stale
+	node infra/dist/launcher.js
 
 # Installs Chromium, poppler and kcat when they are missing and this user may install them;
 # otherwise says exactly what to install rather than letting browser or Kafka tests fail obscurely.
@@ -64,8 +70,9 @@ bench: install
 bench-rankings: install
 	node --import tsx infra/bench/rankings.ts
 
+# Every workspace to JavaScript: runnables and libraries to their dist/, the web app to web/dist.
 build: install
-	npm run build -w web
+	TURBO_TELEMETRY_DISABLED=1 npx turbo run build --output-logs=errors-only
 
 test: install system-deps
 	$(MAKE) --no-print-directory lint

@@ -55,6 +55,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<ServiceApp> {
     name: 'gateway',
     logger: deps.logger,
     trustProxy: config.trustProxy,
+    // The gateway's port is the public one: /metrics and /routez are served by its management listener only.
+    management: 'separate',
     readiness: [createUpstreamReadiness({ ...config.upstreams, ...config.readyAlso }, config.upstreamReadyTimeoutMs)],
   });
 

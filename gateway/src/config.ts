@@ -20,6 +20,16 @@ export const GatewayConfigSchema = Type.Object({
     Type.String({ pattern: '^postgres(ql)?://', description: 'PostgreSQL connection URL (for EVENT_BUS=postgres)' }),
   ),
   PORT: portConfig(8080),
+  METRICS_PORT: Type.Integer({
+    minimum: 0,
+    maximum: 65535,
+    default: 9464,
+    description: 'port of the management listener serving /metrics and /routez (never the public port)',
+  }),
+  MANAGEMENT_HOST: Type.String({
+    default: '127.0.0.1',
+    description: 'interface of the management listener; 0.0.0.0 in a pod so Prometheus can scrape it',
+  }),
   AUTH_URL: upstream('auth'),
   ADMIN_URL: Type.Optional(upstream('admin')),
   ORDERS_URL: Type.Optional(upstream('orders')),
@@ -74,6 +84,9 @@ export interface GatewayConfig {
   jwtPublicKey: string;
   internalSecret: string;
   shutdownTimeoutMs: number;
+  shutdownDrainMs: number;
+  /** Where /metrics and /routez are served: a listener of their own, apart from the public port. */
+  management: { host: string; port: number };
   /** Only the services that are configured; the others answer 503. */
   upstreams: Partial<Record<ServiceName, string>>;
   staticDir: string;
@@ -112,6 +125,8 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     jwtPublicKey: c.JWT_PUBLIC_KEY,
     internalSecret: c.INTERNAL_SECRET,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainMs: c.SHUTDOWN_DRAIN_MS,
+    management: { host: c.MANAGEMENT_HOST, port: c.METRICS_PORT },
     upstreams,
     staticDir,
     rateLimit: { max: c.RATE_LIMIT_AUTH_MAX, timeWindow: c.RATE_LIMIT_WINDOW },

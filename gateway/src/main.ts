@@ -6,6 +6,7 @@ import {
   createLogger,
   openBus,
   runService,
+  startManagementListener,
 } from '@flatship/kit';
 import { TOPICS } from '@flatship/proto';
 import { buildGateway } from './app';
@@ -49,11 +50,15 @@ await runService('gateway', async () => {
     impersonationActions: (event) => bus.publish(TOPICS.impersonationAction, [{ key: event.userId, value: event }]),
   });
   opened.registerMetrics(app.metrics);
+  const management = await startManagementListener(app, config.management);
   return {
     app,
     host: config.host,
     port: config.port,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+    drainMs: config.shutdownDrainMs,
     close: async () => {
+      await management.close();
       await opened.close();
       await db?.destroy();
     },

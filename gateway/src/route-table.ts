@@ -39,8 +39,13 @@ const BY_SPECIFICITY = [...ROUTE_TABLE].sort((a, b) => b.prefix.length - a.prefi
  * `/api/orders/price/v2/bulk` but not `/api/orders/prices`.
  */
 export function resolveRoute(path: string): ServiceName | null {
-  for (const { prefix, service } of BY_SPECIFICITY) {
-    if (path === prefix || path.startsWith(`${prefix}/`)) return service;
+  return routeEntryOf(path)?.service ?? null;
+}
+
+/** The entry of the table that answers `path` (its most specific prefix), or null. */
+export function routeEntryOf(path: string): RouteEntry | null {
+  for (const entry of BY_SPECIFICITY) {
+    if (path === entry.prefix || path.startsWith(`${entry.prefix}/`)) return entry;
   }
   return null;
 }

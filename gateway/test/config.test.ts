@@ -22,6 +22,13 @@ describe('gateway config', () => {
     expect(c.trustProxy).toBe(false);
     expect(c.cspExtraOrigins).toEqual([]);
     expect(c.readyAlso).toEqual({});
+    expect(c.management).toEqual({ host: '127.0.0.1', port: 9464 });
+  });
+
+  test('METRICS_PORT and MANAGEMENT_HOST place the management listener; a bad port is refused by name', () => {
+    const c = loadGatewayConfig({ ...base, METRICS_PORT: '9100', MANAGEMENT_HOST: '0.0.0.0' });
+    expect(c.management).toEqual({ host: '0.0.0.0', port: 9100 });
+    expect(() => loadGatewayConfig({ ...base, METRICS_PORT: 'nine' })).toThrow(/METRICS_PORT="nine" is invalid/);
   });
 
   test('the postgres bus (the default) needs DATABASE_URL; with EVENT_BUS=kafka only the brokers are needed', () => {

@@ -11,11 +11,13 @@ import {
   BTCPAY,
   btcpayPublicUrl,
   GATEWAY,
+  GATEWAY_METRICS_PORT,
   mainFile,
   OWNED_VARIABLES,
   POSTGRES_PORT,
   presentServices,
   type StackContext,
+  unbuiltServices,
 } from './services';
 import { createStateStore, generatePassword } from './state';
 import { createRestartBackoff, createSupervisor, type Supervisor } from './supervisor';
@@ -152,6 +154,12 @@ async function launch(config: LauncherConfig) {
     if (!services.some((s) => s.name === GATEWAY)) {
       throw new LaunchError(`the gateway is missing (${join(config.servicesRoot, 'gateway/src/main.ts')})`);
     }
+    const unbuilt = unbuiltServices(config.servicesRoot, services);
+    if (unbuilt.length > 0) {
+      throw new LaunchError(
+        `not built: ${unbuilt.join(', ')}; run \`npm run build\` (make start builds whatever changed by itself)`,
+      );
+    }
     if (!(await isPortFree(config.PORT, config.HOST))) {
       throw new LaunchError(
         `PORT ${config.PORT} is already ${inUseBy(config.PORT)} on ${config.HOST}; stop it or choose another port, e.g. make start PORT=9080`,
@@ -187,6 +195,11 @@ async function launch(config: LauncherConfig) {
     const ports: Record<string, number> = {};
     for (const def of services)
       ports[def.name] = def.name === GATEWAY ? config.PORT : await pickPort(def.name, def.port);
+
+    // The gateway's /metrics is on a listener of its own (never its public port).
+    const gatewayMetricsPort = services.some((s) => s.name === GATEWAY)
+      ? await pickPort('gateway-metrics', GATEWAY_METRICS_PORT)
+      : undefined;
 
     const writeRunFile = () => {
       const pids = supervisor?.pids() ?? {};
@@ -266,6 +279,7 @@ async function launch(config: LauncherConfig) {
       urls: Object.fromEntries(
         services.filter((s) => s.name !== GATEWAY).map((s) => [s.name, httpUrl(hostOf(s), ports[s.name]!)]),
       ),
+      ...(gatewayMetricsPort ? { gatewayMetricsPort } : {}),
       btcpay: {
         apiKey: secrets.btcpayApiKey,
         webhookSecret: secrets.btcpayWebhookSecret,

@@ -23,14 +23,18 @@ export interface StackContext {
   urls: Record<string, string>;
   /** Keys of the local BTCPay simulator (generated once per data directory) and where it keeps invoices. */
   btcpay: { apiKey: string; webhookSecret: string; dataFile: string; publicUrl: string };
+  /** The gateway's management listener (/metrics), on loopback; its default (9464) when unset. */
+  gatewayMetricsPort?: number;
 }
 
 export interface ServiceDefinition {
   name: string;
   /** Directory relative to the services root, the process's working directory. */
   dir: string;
-  /** Entry file relative to the services root; `<dir>/src/main.ts` when absent. */
+  /** Built entry relative to the services root, run with plain `node`; `<dir>/dist/main.js` when absent. */
   entry?: string;
+  /** Its TypeScript entry relative to the services root; `<dir>/src/main.ts` when absent. */
+  source?: string;
   /** Listens on the gateway's host instead of loopback, because browsers talk to it directly. */
   isPublic?: boolean;
   /** Usual port; the gateway's comes from the launcher's PORT instead. */
@@ -105,7 +109,8 @@ export const SERVICE_REGISTRY: readonly ServiceDefinition[] = [
   {
     name: BTCPAY,
     dir: 'infra',
-    entry: 'infra/src/btcpay/main.ts',
+    entry: 'infra/dist/btcpay.js',
+    source: 'infra/src/btcpay/main.ts',
     port: 4170,
     isPublic: true,
     env: (ctx, self) => ({
@@ -162,6 +167,8 @@ export const SERVICE_REGISTRY: readonly ServiceDefinition[] = [
       HOST: ctx.host,
       STATIC_DIR: ctx.staticDir,
       ...readyAlso(ctx),
+      // Picked like the services' ports, so two stacks on one machine do not both want the default.
+      ...(ctx.gatewayMetricsPort ? { METRICS_PORT: String(ctx.gatewayMetricsPort) } : {}),
       // The web app loads the BTCPay modal script and frames its checkout page.
       ...(ctx.urls[BTCPAY] ? { CSP_EXTRA_ORIGINS: ctx.btcpay.publicUrl } : {}),
     }),
@@ -170,15 +177,29 @@ export const SERVICE_REGISTRY: readonly ServiceDefinition[] = [
 
 export const GATEWAY = 'gateway';
 
+/** The gateway's management listener's usual port in the embedded topology (any free one when it is taken). */
+export const GATEWAY_METRICS_PORT = 4107;
+
 /** The embedded PostgreSQL's usual port (any free one when it is taken, or with INTERNAL_PORTS=random). */
 export const POSTGRES_PORT = 4140;
 
+/** The built file a service runs from (`npm run build`, or `make start`, which builds what changed). */
 export const mainFile = (root: string, def: ServiceDefinition) =>
-  def.entry ? join(root, def.entry) : join(root, def.dir, 'src', 'main.ts');
+  def.entry ? join(root, def.entry) : join(root, def.dir, 'dist', 'main.js');
 
-/** Only services whose code exists run, so the launcher works while the product grows. */
+export const sourceFile = (root: string, def: ServiceDefinition) =>
+  def.source ? join(root, def.source) : join(root, def.dir, 'src', 'main.ts');
+
+/** Only services whose code exists (as sources or built) run, so the launcher works while the product grows. */
 export function presentServices(root: string): ServiceDefinition[] {
-  return SERVICE_REGISTRY.filter((def) => existsSync(mainFile(root, def)));
+  return SERVICE_REGISTRY.filter((def) => existsSync(sourceFile(root, def)) || existsSync(mainFile(root, def)));
+}
+
+/** Services whose built entry is missing, named with the file it should be. */
+export function unbuiltServices(root: string, services: readonly ServiceDefinition[]): string[] {
+  return services
+    .filter((def) => !existsSync(mainFile(root, def)))
+    .map((def) => `${def.name} (${mainFile(root, def)})`);
 }
 
 /** Every variable the launcher sets for some service; the rest of its own environment passes through. */

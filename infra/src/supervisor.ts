@@ -8,6 +8,7 @@ import { sleep } from './net';
 export interface ChildSpec {
   name: string;
   cwd: string;
+  /** A JavaScript file, run with plain `node` (services are built to dist/main.js). */
   entry: string;
   env: Record<string, string>;
   port: number;
@@ -106,8 +107,6 @@ export function createSupervisor(opts: SupervisorOptions) {
       process.execPath,
       [
         ...(process.env.FLATSHIP_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.FLATSHIP_PROFILE_DIR] : []),
-        '--import',
-        'tsx',
         s.spec.entry,
       ],
       {

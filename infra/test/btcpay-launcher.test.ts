@@ -12,10 +12,11 @@ import {
   presentServices,
   SERVICE_REGISTRY,
   type StackContext,
+  sourceFile,
 } from '../src/services';
 import { createStateStore, generateSecrets } from '../src/state';
 
-const SIMULATOR_ENTRY = join(REPO_ROOT, 'infra', 'src', 'btcpay', 'main.ts');
+const SIMULATOR_ENTRY = join(REPO_ROOT, 'infra', 'dist', 'btcpay.js');
 
 const service = (name: string) => {
   const def = SERVICE_REGISTRY.find((s) => s.name === name);
@@ -73,12 +74,13 @@ test('fresh secrets include a BTCPay API key and webhook secret, different for e
   expect(a.btcpayWebhookSecret.length).toBeGreaterThanOrEqual(32);
 });
 
-test('the simulator runs from its own entry file on port 4170, before payments', () => {
+test('the simulator runs from its own built entry file on port 4170, before payments', () => {
   const def = service('btcpay');
   expect(def.port).toBe(4170);
   expect(mainFile(REPO_ROOT, def)).toBe(SIMULATOR_ENTRY);
   expect(existsSync(SIMULATOR_ENTRY)).toBe(true);
-  expect(mainFile(REPO_ROOT, service('payments'))).toBe(join(REPO_ROOT, 'services/payments/src/main.ts'));
+  expect(sourceFile(REPO_ROOT, def)).toBe(join(REPO_ROOT, 'infra', 'src', 'btcpay', 'main.ts'));
+  expect(mainFile(REPO_ROOT, service('payments'))).toBe(join(REPO_ROOT, 'services/payments/dist/main.js'));
   const names = presentServices(REPO_ROOT).map((s) => s.name);
   expect(names).toContain('btcpay');
   expect(names.indexOf('btcpay')).toBeLessThan(names.indexOf('payments'));
@@ -127,7 +129,7 @@ test('payments gets the simulator URL, store, key and webhook secret; the gatewa
 });
 
 function runSimulator(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', SIMULATOR_ENTRY], {
+  const child = spawn(process.execPath, [SIMULATOR_ENTRY], {
     cwd: join(REPO_ROOT, 'infra'),
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { buildRunnables } from '../build/build.mjs';
 import { isProcessAlive, sleep } from '../src/net';
+import { REPO_ROOT } from '../src/paths';
 
 export interface RunFile {
   launcherPid: number;
@@ -46,4 +48,19 @@ function isZombie(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** A two-service stand-in for the product (see fixtures/stack/README.md). */
+export const FIXTURE_ROOT = join(REPO_ROOT, 'infra', 'test', 'fixtures', 'stack');
+
+/** Builds the stand-in's services to dist/main.js as the product's are, since the launcher runs only built code. */
+export async function buildFixtureStack(): Promise<void> {
+  const dir = 'infra/test/fixtures/stack';
+  await buildRunnables({
+    onlyStale: true,
+    entries: [
+      { name: 'fixture-gateway', source: `${dir}/gateway/src/main.ts`, out: `${dir}/gateway/dist/main.js` },
+      { name: 'fixture-auth', source: `${dir}/services/auth/src/main.ts`, out: `${dir}/services/auth/dist/main.js` },
+    ],
+  });
 }

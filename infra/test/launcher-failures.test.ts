@@ -1,17 +1,16 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
 import { freePort } from '../src/net';
-import { REPO_ROOT } from '../src/paths';
 import { runLauncher } from '../src/testing/start-stack';
-import { alivePids, allPids, eventually, readRunFile } from './helpers';
+import { alivePids, allPids, buildFixtureStack, eventually, FIXTURE_ROOT, readRunFile } from './helpers';
 
-const FIXTURE_ROOT = join(REPO_ROOT, 'infra', 'test', 'fixtures', 'stack');
 let dataDir: string;
 
+beforeAll(buildFixtureStack);
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'flatship-launcher-fail-'));
 });
@@ -98,6 +97,24 @@ test('a bad variable is one line naming it and the fix, and nothing starts', asy
   expect(line).toContain('READY_TIMEOUT_MS="soon" is invalid');
   expect(line).toContain('unset it to use its default');
   expect(existsSync(join(dataDir, 'pg'))).toBe(false);
+});
+
+test('a service that is not built is named with the file it runs from and the build command, and nothing starts', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'flatship-unbuilt-'));
+  try {
+    await mkdir(join(root, 'gateway', 'src'), { recursive: true });
+    await writeFile(join(root, 'gateway', 'src', 'main.ts'), 'export {};\n');
+    const launcher = await launch({ FLATSHIP_SERVICES_ROOT: root });
+    const { code } = await launcher.exited;
+    expect(code).toBe(1);
+    const line = oneLine(launcher.output());
+    expect(line).toBe(
+      `flatship: not built: gateway (${join(root, 'gateway', 'dist', 'main.js')}); run \`npm run build\` (make start builds whatever changed by itself)`,
+    );
+    expect(existsSync(join(dataDir, 'pg'))).toBe(false);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 });
 
 test('a DATA_DIR that cannot be used is one line naming the directory and the fix', async () => {

@@ -3,13 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort } from '../src/net';
-import { REPO_ROOT } from '../src/paths';
 import { type LauncherProcess, logTails, runLauncher, stopLauncher } from '../src/testing/start-stack';
-import { alivePids, allPids, eventually, readRunFile, readyzStatus } from './helpers';
+import { alivePids, allPids, buildFixtureStack, eventually, FIXTURE_ROOT, readRunFile, readyzStatus } from './helpers';
 
 // Launcher mechanics against a two-service stand-in, so they are tested
 // whatever state the product's own services are in.
-const FIXTURE_ROOT = join(REPO_ROOT, 'infra', 'test', 'fixtures', 'stack');
 
 describe('launcher (fixture services)', () => {
   let dataDir: string;
@@ -37,6 +35,7 @@ describe('launcher (fixture services)', () => {
   }
 
   beforeAll(async () => {
+    await buildFixtureStack();
     dataDir = await mkdtemp(join(tmpdir(), 'flatship-launcher-test-'));
     port = await freePort();
   });

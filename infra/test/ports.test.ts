@@ -1,12 +1,13 @@
 import { expect, test } from 'vitest';
 import { loadLauncherConfig } from '../src/config';
 import { defaultPortProblem, EPHEMERAL_PORTS_START, FETCH_BAD_PORTS } from '../src/ports';
-import { GATEWAY, POSTGRES_PORT, SERVICE_REGISTRY } from '../src/services';
+import { GATEWAY, GATEWAY_METRICS_PORT, POSTGRES_PORT, SERVICE_REGISTRY } from '../src/services';
 
 /** Every port the embedded topology uses when nobody chooses one; the gateway's is the launcher's PORT. */
 const defaults: [string, number][] = [
   ...SERVICE_REGISTRY.filter((def) => def.name !== GATEWAY).map((def): [string, number] => [def.name, def.port]),
   ['postgres', POSTGRES_PORT],
+  ['gateway metrics', GATEWAY_METRICS_PORT],
   ['gateway (PORT)', loadLauncherConfig({}).PORT],
 ];
 

@@ -32,7 +32,7 @@ test('a crashing service is restarted with a doubling backoff up to the cap', as
     supervisor.start({
       name: 'crashy',
       cwd: REPO_ROOT,
-      entry: join(REPO_ROOT, 'infra', 'test', 'fixtures', 'crash', 'main.ts'),
+      entry: join(REPO_ROOT, 'infra', 'test', 'fixtures', 'crash', 'main.js'),
       env: { ...process.env, FIXTURE_EXIT_CODE: '3' } as Record<string, string>,
       port: 0,
     });
@@ -66,7 +66,7 @@ test('a service that stayed up long enough starts again from the shortest delay'
     supervisor.start({
       name: 'steady',
       cwd: REPO_ROOT,
-      entry: join(REPO_ROOT, 'infra', 'test', 'fixtures', 'crash', 'main.ts'),
+      entry: join(REPO_ROOT, 'infra', 'test', 'fixtures', 'crash', 'main.js'),
       env: { ...process.env } as Record<string, string>,
       port: 0,
     });

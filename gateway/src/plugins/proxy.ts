@@ -2,12 +2,12 @@ import type { IncomingMessage } from 'node:http';
 import { type Readable, Transform } from 'node:stream';
 import rateLimit from '@fastify/rate-limit';
 import replyFrom from '@fastify/reply-from';
-import { AppError, extractToken, INTERNAL_SECRET_HEADER, REQUEST_ID_HEADER } from '@flatship/kit';
+import { AppError, extractToken, INTERNAL_SECRET_HEADER, REQUEST_ID_HEADER, setRouteLabel } from '@flatship/kit';
 import { BODY_LIMITS } from '@flatship/proto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type LoginAttempt, readLoginBody } from '../login-body';
 import { GATEWAY_MESSAGES } from '../messages';
-import { bodyLimitOf, isPublicRoute, pathOfUrl, resolveRoute, type ServiceName } from '../route-table';
+import { bodyLimitOf, isPublicRoute, pathOfUrl, resolveRoute, routeEntryOf, type ServiceName } from '../route-table';
 
 export interface ProxyOptions {
   upstreams: Partial<Record<ServiceName, string>>;
@@ -100,8 +100,11 @@ export async function proxyPlugin(app: FastifyInstance, opts: ProxyOptions) {
   app.addHook('onRequest', async (request, reply) => {
     const path = pathOfUrl(request.url);
     if (path === null) throw new AppError('BAD_REQUEST', GATEWAY_MESSAGES.badPath);
-    const service = resolveRoute(path);
-    if (!service) throw new AppError('NOT_FOUND', GATEWAY_MESSAGES.notFound);
+    const entry = routeEntryOf(path);
+    if (!entry) throw new AppError('NOT_FOUND', GATEWAY_MESSAGES.notFound);
+    const service = entry.service;
+    // The durations histogram tells the services apart by the prefix that answered, not the one `/api/*` route.
+    setRouteLabel(request, `${entry.prefix}/*`);
     if (!opts.upstreams[service]) {
       // Expected while a service is not deployed yet, so answered without the error log a thrown 503 gets.
       return reply.code(503).send({ code: 'SERVICE_UNAVAILABLE', message: GATEWAY_MESSAGES.unavailable });

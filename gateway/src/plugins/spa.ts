@@ -14,7 +14,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 
 /** Paths that belong to the gateway or the API, never to the SPA's router. */
-const RESERVED = /^\/(api|socket\.io|healthz|readyz|metrics)(\/|$)/;
+const RESERVED = /^\/(api|socket\.io|healthz|readyz|metrics|routez)(\/|$)/;
 
 /** The file under `root` a URL path names, or null (missing, a directory, a dotfile, or outside root). */
 function fileFor(root: string, urlPath: string): string | null {

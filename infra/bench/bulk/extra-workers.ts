@@ -29,7 +29,7 @@ export async function startExtraWorkers(
   const pids: Record<string, number> = {};
   for (let i = 0; i < count; i++) {
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'services/label-worker/src/main.ts')], {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'services/label-worker/dist/main.js')], {
       cwd: join(REPO_ROOT, 'services/label-worker'),
       env: {
         ...process.env,

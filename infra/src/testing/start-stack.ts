@@ -5,12 +5,14 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Invoice } from '@flatship/proto';
+import { buildRunnables, describeBuild } from '../../build/build.mjs';
 import { freePort, sleep } from '../net';
 import { REPO_ROOT } from '../paths';
 import { BTCPAY_STORE_ID } from '../services';
 import type { Secrets } from '../state';
 
-export const LAUNCHER_ENTRY = join(REPO_ROOT, 'infra', 'src', 'launcher.ts');
+/** The built launcher, as `make start` runs it (the test setup builds whatever is stale first). */
+export const LAUNCHER_ENTRY = join(REPO_ROOT, 'infra', 'dist', 'launcher.js');
 const READY_LINE = /Flatship is running at (\S+)/;
 const BTCPAY_LINE = /BTCPay simulator: (\S+)/;
 
@@ -26,7 +28,7 @@ export interface LauncherProcess {
 
 /** Runs the launcher as a child, the way `make start` does, capturing its console. */
 export function runLauncher(env: Record<string, string>): LauncherProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', LAUNCHER_ENTRY], {
+  const child = spawn(process.execPath, [LAUNCHER_ENTRY], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     // The ipc channel makes the launcher shut down if the test process disappears.
@@ -155,6 +157,8 @@ export interface StartStackOptions {
  * stacks can run side by side.
  */
 export async function startStack(opts: StartStackOptions = {}): Promise<RunningStack> {
+  // The test setup has built everything already; a script (a benchmark) gets the same guarantee here.
+  await buildRunnables({ onlyStale: true, onStart: (todo) => process.stdout.write(`${describeBuild(todo)}\n`) });
   const ownsDir = !opts.dataDir;
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'flatship-stack-')));
   const port = await freePort();

@@ -1,5 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createCarrierSet } from '@flatship/carriers';
 import {
+  AppError,
   createAuthTokenStateFetcher,
   createBusUserChangeFeed,
   createCachedTokenState,
@@ -72,6 +74,10 @@ await runService('admin', async () => {
     view: createUsersViewRepo(db),
   };
   let isSeeded = false;
+  let stopping = false;
+  // Every service starts at once, so at first auth or payments may simply not be listening yet: that is waited out
+  // quietly, a second at a time, for up to a minute. Any other failure, or a peer still away after that, is reported.
+  const peersExpectedBy = Date.now() + 60_000;
   const seed = startPeriodicJob({
     intervalMs: config.USERS_VIEW_SEED_RETRY_MS,
     runAtStart: true,
@@ -80,9 +86,21 @@ await runService('admin', async () => {
     run: async () => {
       // Once it has succeeded there is nothing more to do: the events keep the table current.
       if (isSeeded) return;
-      const ran = await seedUsersViewOnce(seedDeps, { requestId: 'users-view-seed' });
-      if (ran) logger.info('user table filled from auth and payments');
-      isSeeded = true;
+      for (;;) {
+        try {
+          const ran = await seedUsersViewOnce(seedDeps, { requestId: 'users-view-seed' });
+          if (ran) logger.info('user table filled from auth and payments');
+          isSeeded = true;
+          return;
+        } catch (err) {
+          const peerNotUpYet = err instanceof AppError && err.code === 'SERVICE_UNAVAILABLE';
+          // Shutting down before the peers came up is not a failure: the next start fills the table.
+          if (peerNotUpYet && stopping) return;
+          if (!peerNotUpYet || Date.now() > peersExpectedBy) throw err;
+          logger.debug({ err }, 'auth or payments is not answering yet; filling the user table once they do');
+          await sleep(1000);
+        }
+      }
     },
   });
 
@@ -90,7 +108,10 @@ await runService('admin', async () => {
     app,
     host: config.HOST,
     port: config.PORT,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    drainMs: config.SHUTDOWN_DRAIN_MS,
     async close() {
+      stopping = true;
       await seed.stop();
       await carriers.close();
       await opened.close();

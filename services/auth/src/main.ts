@@ -3,6 +3,7 @@ import {
   createInternalClient,
   createLogger,
   createTransactor,
+  flatshipMetrics,
   loadConfig,
   migrate,
   runService,
@@ -86,10 +87,13 @@ await runService(
     });
     opened.registerMetrics(app.metrics);
 
+    flatshipMetrics(app.metrics).trackOutboxDepth(outbox.schema, outbox.depth);
+
     return {
       app,
       host: config.HOST,
       port: config.PORT,
+      drainMs: config.SHUTDOWN_DRAIN_MS,
       async close() {
         await stopRelay();
         // Whatever committed in the last moments goes out now rather than at the next start.

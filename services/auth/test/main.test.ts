@@ -4,7 +4,8 @@ import { createTestDatabase, freePort, generateTokenKeys } from '@flatship/kit/t
 import { afterAll, beforeAll, expect, test } from 'vitest';
 
 // Runs the real entry point the way the launcher does, against a real database.
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+// The built entry production runs (the test setup rebuilds it when its sources changed).
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const keys = generateTokenKeys();
 let tdb: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
@@ -21,7 +22,7 @@ interface Started {
 
 async function start(): Promise<Started> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, [MAIN], {
     env: {
       PATH: process.env.PATH,
       DATABASE_URL: tdb.url,
@@ -78,7 +79,7 @@ test('the service starts, bootstraps the admin once, serves logins and stops cle
 }, 90_000);
 
 test('a bad configuration still stops the process with a message naming the variable', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, [MAIN], {
     env: {
       PATH: process.env.PATH,
       DATABASE_URL: tdb.url,

@@ -10,6 +10,7 @@ export {
   type RenderPoolOptions,
   RenderThreadError,
 } from './label/render-pool';
+export { observePurchases, type PurchaseObservation } from './observe';
 export type {
   Carrier,
   CarrierService,

@@ -3,9 +3,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { BODY_LIMITS } from '@flatship/proto';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { isDatabaseUnavailable } from './db';
 import { AppError, isAppError, statusOf, UNAVAILABLE_MESSAGE } from './errors';
+import { createMetricsRegistry, observeHttpRequests } from './metrics';
+import { bindRequestContext, REQUEST_ID_HEADER } from './request-context';
 import { findTextProblem, typeboxValidatorCompiler } from './validation';
 
 export type ServiceApp = FastifyInstance<
@@ -26,9 +28,69 @@ export interface CreateServiceAppOptions {
   bodyLimit?: number;
   /** Trust X-Forwarded-* from the gateway in front. */
   trustProxy?: boolean;
+  /**
+   * Where `/metrics` and `/routez` are served: on the app's own port (default,
+   * for services, whose port is reachable only inside the cluster), or only on
+   * a management listener (`startManagementListener`), for the gateway, whose
+   * port is public.
+   */
+  management?: 'same-port' | 'separate';
+  /**
+   * A registry made beforehand with `createMetricsRegistry`, for what is built
+   * before the app and measures into it (a bus adapter's consumer lag); by
+   * default the app makes its own. Either way it is `app.metrics`.
+   */
+  metrics?: Registry;
 }
 
-export const REQUEST_ID_HEADER = 'x-request-id';
+/** What the management routes show of an app; kept on it so a management listener can serve them. */
+interface ManagementView {
+  name: string;
+  registry: Registry;
+  publicRoutes: { method: string; url: string }[];
+}
+
+const managementOf = new WeakMap<object, ManagementView>();
+const shuttingDown = new WeakSet<object>();
+
+/**
+ * From now on `/readyz` answers 503, so a load balancer stops sending new
+ * requests while the ones in flight finish. `runService` calls it first thing
+ * on SIGTERM.
+ */
+export function beginShutdown(app: FastifyInstance): void {
+  shuttingDown.add(app);
+}
+
+function addManagementRoutes(target: FastifyInstance, view: ManagementView): void {
+  target.get('/routez', { logLevel: 'warn' }, async () => ({ service: view.name, routes: view.publicRoutes }));
+  target.get('/metrics', { logLevel: 'warn' }, async (_req, reply) => {
+    reply.header('content-type', view.registry.contentType);
+    return view.registry.metrics();
+  });
+}
+
+/**
+ * A listener of its own for `app`'s `/metrics` and `/routez` (and `/healthz`),
+ * for an app whose own port is public (`management: 'separate'`). Bound to
+ * `host` (default 127.0.0.1, so only the machine or pod itself reaches it).
+ */
+export async function startManagementListener(
+  app: FastifyInstance,
+  opts: { host?: string; port: number },
+): Promise<{ port: number; close(): Promise<void> }> {
+  const view = managementOf.get(app);
+  if (!view) throw new Error('startManagementListener needs an app built by createServiceApp');
+  const management = Fastify({ logger: false });
+  management.get('/healthz', async () => ({ status: 'ok', service: view.name }));
+  addManagementRoutes(management, view);
+  await management.listen({ host: opts.host ?? '127.0.0.1', port: opts.port });
+  const address = management.server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : opts.port,
+    close: () => management.close(),
+  };
+}
 
 /**
  * Builds a Fastify instance with what every service shares: TypeBox
@@ -48,6 +110,12 @@ export function createServiceApp(opts: CreateServiceAppOptions): ServiceApp {
 
   app.setValidatorCompiler(typeboxValidatorCompiler);
 
+  const registry = opts.metrics ?? createMetricsRegistry(opts.name);
+  app.decorate('metrics', registry);
+  // First, so every later hook, the handler and what they start see the request id (events, internal calls, logs).
+  bindRequestContext(app);
+  observeHttpRequests(app, registry);
+
   // Before any schema check or handler, for every route of every service, declared or not:
   // text PostgreSQL cannot store or that is not Unicode answered 500 (or was silently changed)
   // before; now it is a 400 naming the field. Bodies that are not parsed JSON or text (the
@@ -63,6 +131,9 @@ export function createServiceApp(opts: CreateServiceAppOptions): ServiceApp {
 
   app.addHook('onSend', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    // A kept-alive connection would otherwise hold the shutdown until the client drops it: each answer given
+    // while shutting down ends its connection, and the client opens a new one (to another replica).
+    if (shuttingDown.has(app)) reply.header('connection', 'close');
   });
 
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
@@ -114,13 +185,11 @@ export function createServiceApp(opts: CreateServiceAppOptions): ServiceApp {
       .send({ code: 'NOT_FOUND', message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
   });
 
-  const registry = new Registry();
-  registry.setDefaultLabels({ service: opts.name });
-  collectDefaultMetrics({ register: registry });
-  app.decorate('metrics', registry);
-
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok', service: opts.name }));
   app.get('/readyz', { logLevel: 'warn' }, async (_req, reply) => {
+    if (shuttingDown.has(app)) {
+      return reply.status(503).send({ code: 'SERVICE_UNAVAILABLE', message: `${opts.name} is shutting down` });
+    }
     try {
       for (const check of opts.readiness ?? []) await check();
       return { status: 'ready', service: opts.name };
@@ -131,17 +200,16 @@ export function createServiceApp(opts: CreateServiceAppOptions): ServiceApp {
     }
   });
   // Every public route (under /api), so a test can hold the authorisation table to what the services really answer.
-  // Like /metrics, it is on the service's own port only: the gateway proxies /api paths, never this one.
+  // Like /metrics, it is on the service's own port only (the gateway proxies /api paths, never this one), or on the
+  // management listener of an app whose port is public.
   const publicRoutes: { method: string; url: string }[] = [];
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/')) return;
     for (const method of [route.method].flat()) if (method !== 'HEAD') publicRoutes.push({ method, url: route.url });
   });
-  app.get('/routez', { logLevel: 'warn' }, async () => ({ service: opts.name, routes: publicRoutes }));
-  app.get('/metrics', { logLevel: 'warn' }, async (_req, reply) => {
-    reply.header('content-type', registry.contentType);
-    return registry.metrics();
-  });
+  const view: ManagementView = { name: opts.name, registry, publicRoutes };
+  managementOf.set(app, view);
+  if (opts.management !== 'separate') addManagementRoutes(app, view);
 
   return app;
 }

@@ -47,7 +47,17 @@ export const BaseConfig = {
   DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://', description: 'PostgreSQL connection URL' }),
   JWT_PUBLIC_KEY: Type.String({ minLength: 40, description: 'PEM public key that verifies access tokens' }),
   INTERNAL_SECRET: Type.String({ minLength: 16, description: 'shared secret for /internal calls between services' }),
-  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10000 }),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    default: 10000,
+    description: 'grace period after SIGTERM: past it the process exits whatever is still running',
+  }),
+  SHUTDOWN_DRAIN_MS: Type.Integer({
+    minimum: 0,
+    default: 0,
+    description:
+      'after SIGTERM, how long /readyz answers 503 while requests are still served, so load balancers stop sending first',
+  }),
   ...BusConfig,
 };
 

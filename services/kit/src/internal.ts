@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { ErrorCode } from '@flatship/proto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { REQUEST_ID_HEADER } from './app';
 import { AppError } from './errors';
+import { currentRequestId, REQUEST_ID_HEADER } from './request-context';
 
 export const INTERNAL_SECRET_HEADER = 'x-internal-secret';
 
@@ -27,15 +27,18 @@ export interface InternalClient {
 }
 
 /**
- * HTTP client for /internal calls between services. Carries the request id so
- * one user action can be followed through every service's log, and turns the
+ * HTTP client for /internal calls between services. Carries the request id
+ * (given, or the current one: `currentRequestId`) so one user action can be
+ * followed through every service's log, and turns the
  * callee's `{ code, message }` back into an AppError.
  */
 export function createInternalClient(opts: { baseUrl: string; secret: string; timeoutMs?: number }): InternalClient {
   return {
     async request<T>(method: string, path: string, o: { body?: unknown; requestId?: string; timeoutMs?: number } = {}) {
       const headers: Record<string, string> = { [INTERNAL_SECRET_HEADER]: opts.secret, accept: 'application/json' };
-      if (o.requestId) headers[REQUEST_ID_HEADER] = o.requestId;
+      // Without one given, the id of the request (or bus message) this call is made for.
+      const requestId = o.requestId ?? currentRequestId();
+      if (requestId) headers[REQUEST_ID_HEADER] = requestId;
       if (o.body !== undefined) headers['content-type'] = 'application/json';
       let res: Response;
       try {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { beginShutdown } from './app';
 import { ConfigError } from './config';
 
 export interface Running {
@@ -7,12 +8,28 @@ export interface Running {
   port: number;
   /** Closes what the service opened besides the HTTP server (bus, database). */
   close(): Promise<void>;
+  /** The grace period once a shutdown begins (`SHUTDOWN_TIMEOUT_MS`); overrides the one given to `runService`. */
+  shutdownTimeoutMs?: number;
+  /**
+   * How long, after the signal, the service keeps serving while `/readyz`
+   * answers 503 (`SHUTDOWN_DRAIN_MS`): load balancers and Kubernetes endpoints
+   * take a moment to stop sending. Part of the grace period. Default 0.
+   */
+  drainMs?: number;
 }
 
 /**
  * The composition root's outer shell: starts the service, and on SIGTERM or
- * SIGINT stops taking requests, finishes in-flight ones, closes connections
- * and exits. A bad configuration stops the process with its message.
+ * SIGINT shuts it down within the grace period:
+ * 1. `/readyz` answers 503 from that moment, so a load balancer stops sending,
+ *    and for `drainMs` everything else is still served;
+ * 2. the HTTP server stops accepting connections, lets the requests in flight
+ *    finish (new requests on open connections get 503) and closes idle ones;
+ *    the app's close hooks run, e.g. the label worker finishes the labels it
+ *    is buying and commits its offsets;
+ * 3. what the service opened besides (bus, database) is closed;
+ * then it exits 0. Past the grace period it exits 1 whatever is still running.
+ * A bad configuration stops the process with its message (exit 78).
  */
 export async function runService(name: string, start: () => Promise<Running>, shutdownTimeoutMs = 10_000) {
   let running: Running;
@@ -27,19 +44,23 @@ export async function runService(name: string, start: () => Promise<Running>, sh
     process.exit(1);
   }
   await running.app.listen({ host: running.host, port: running.port });
+  const graceMs = running.shutdownTimeoutMs ?? shutdownTimeoutMs;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    running.app.log.info({ signal }, 'shutting down');
+    beginShutdown(running.app);
+    running.app.log.info({ signal, graceMs }, 'shutting down');
     const timer = setTimeout(() => {
-      running.app.log.error('shutdown timed out; exiting');
+      running.app.log.error({ graceMs }, 'shutdown timed out; exiting');
       process.exit(1);
-    }, shutdownTimeoutMs);
+    }, graceMs);
     timer.unref();
     try {
+      if (running.drainMs) await new Promise((resolve) => setTimeout(resolve, running.drainMs));
       await running.app.close();
       await running.close();
+      running.app.log.info('shut down cleanly');
       process.exit(0);
     } catch (e) {
       running.app.log.error({ err: e }, 'error during shutdown');

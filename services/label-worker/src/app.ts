@@ -1,5 +1,13 @@
+import { observePurchases } from '@flatship/carriers';
 import type { createLogger } from '@flatship/kit';
-import { createServiceApp, databaseReadiness, type Knex, type ServiceApp } from '@flatship/kit';
+import {
+  createServiceApp,
+  currentRequestId,
+  databaseReadiness,
+  flatshipMetrics,
+  type Knex,
+  type ServiceApp,
+} from '@flatship/kit';
 import type { EventBus, Subscription } from '@flatship/kit/bus';
 import type { BulkWorkerDeps } from '@flatship/orders/worker';
 import type { ProgressThrottle } from './progress-throttle';
@@ -34,20 +42,32 @@ export async function buildWorkerApp(deps: LabelWorkerAppDeps): Promise<ServiceA
     logger: deps.logger,
     readiness: [databaseReadiness(deps.db)],
   });
+  const metrics = flatshipMetrics(app.metrics);
+  // Every purchase timed and counted, and every order's duration observed as it completes.
+  const worker: LabelWorkerAppDeps['worker'] = {
+    ...deps.worker,
+    carrier: observePurchases(deps.worker.carrier, (o) => metrics.carrierPurchase('bulk', o)),
+    onOrderFinished: (order) => {
+      metrics.bulkOrderFinished(order);
+      // Called inside the batch that settled the last row, so under the request id of the submit.
+      const reqId = currentRequestId();
+      app.log.info({ ...(reqId ? { reqId } : {}), orderId: order.id, status: order.status }, 'bulk order finished');
+    },
+  };
   let subscription: Subscription | undefined;
   let sweeper: { stop(): Promise<void> } | undefined;
   app.addHook('onReady', async () => {
-    subscription = await startLabelWorker(deps.bus, deps.worker, {
+    subscription = await startLabelWorker(deps.bus, worker, {
       concurrency: deps.concurrency,
       batchSize: deps.batchSize,
     });
-    sweeper = startSweeper(deps.worker, { stallMs: deps.stallMs, intervalMs: deps.sweepIntervalMs });
+    sweeper = startSweeper(worker, { stallMs: deps.stallMs, intervalMs: deps.sweepIntervalMs });
   });
   app.addHook('onClose', async () => {
     await sweeper?.stop();
     // Rows in hand are finished and committed before the partitions are given up.
     await subscription?.close();
-    await deps.worker.progress.flush();
+    await worker.progress.flush();
   });
   return app;
 }

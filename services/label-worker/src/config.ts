@@ -5,6 +5,12 @@ import { type Static, Type } from 'typebox';
 export const LabelWorkerConfigSchema = Type.Object({
   PORT: portConfig(4106),
   ...BaseConfig,
+  // Longer than the services' default: the labels being bought (each a carrier call) are finished before exiting.
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    default: 30_000,
+    description: 'grace period after SIGTERM: the batches in hand finish and commit, past it the process exits anyway',
+  }),
   PAYMENTS_URL: Type.String({ pattern: '^https?://', description: 'base URL of the payments service (refunds)' }),
   FILES_DIR: Type.String({ minLength: 1, description: 'directory where label files are kept (shared with orders)' }),
   CARRIERS: carriersConfig(),

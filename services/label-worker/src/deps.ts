@@ -1,4 +1,4 @@
-import type { EventBus, Knex, Outbox } from '@flatship/kit';
+import { type EventBus, type Knex, type Outbox, requestIdHeaders } from '@flatship/kit';
 import {
   type BulkWorkerDeps,
   type CarrierPort,
@@ -24,7 +24,8 @@ export interface WorkerPorts {
 /** The orders domain wired for the worker (through orders' worker entry), with live progress throttled onto the bus. */
 export function createWorkerDeps(p: WorkerPorts): BulkWorkerDeps & { progress: ProgressThrottle } {
   const progress = createProgressThrottle(
-    (event) => p.bus.publish(TOPICS.bulkProgress, [{ key: event.orderId, value: event }]),
+    // Sent from a timer started inside the batch, so still under the submit's request id.
+    (event) => p.bus.publish(TOPICS.bulkProgress, [{ key: event.orderId, value: event, headers: requestIdHeaders() }]),
     p.progressIntervalMs,
     p.logger,
   );

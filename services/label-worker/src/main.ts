@@ -1,5 +1,5 @@
 import { createCarrierSet } from '@flatship/carriers';
-import { createDb, createInternalClient, createLogger, loadConfig, runService } from '@flatship/kit';
+import { createDb, createInternalClient, createLogger, flatshipMetrics, loadConfig, runService } from '@flatship/kit';
 import { createOutbox, openBus } from '@flatship/kit/bus';
 import {
   createLocalFileStore,
@@ -70,10 +70,14 @@ await runService(
       );
     });
 
+    flatshipMetrics(app.metrics).trackOutboxDepth(outbox.schema, outbox.depth);
+
     return {
       app,
       host: config.HOST,
       port: config.PORT,
+      shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+      drainMs: config.SHUTDOWN_DRAIN_MS,
       // The app's own close (first) has stopped the sweeper, finished the rows in hand and sent the last progress.
       async close() {
         await carrier.close();

@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@flatship/kit/testing';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bulkItems, newOrderId, processBulk } from '../../orders/test/bulk-support';
 import { INTERNAL_SECRET, user } from '../../orders/test/support';
@@ -8,7 +11,8 @@ import { startWorkerStack, type WorkerStack, waitForStatus } from './harness';
 
 // The label worker's real entry point as a child process, against the test stack's database,
 // payments service and files directory.
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+// The built entry production runs (the test setup rebuilds it when its sources changed).
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const PRIORITY_CENTS = 895;
 
 let s: WorkerStack;
@@ -30,7 +34,7 @@ interface Worker {
 
 async function runWorker(env: Record<string, string> = {}): Promise<Worker> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, [MAIN], {
     env: {
       PATH: process.env.PATH,
       PORT: String(port),
@@ -118,6 +122,9 @@ describe('the label-worker process', () => {
     expect(failed.length).toBeGreaterThan(0);
     expect(order).toMatchObject({ total_count: 200, processed_count: done.length, failed_count: failed.length });
     expect(new Set(done.map((r) => r.tracking_number)).size).toBe(done.length);
+    // Rendered on the built worker's render threads (dist/render-worker.js): a real one-page label PDF.
+    const label = await PDFDocument.load(await readFile(join(s.filesDir, 'labels', u.id, done[0]!.pdf_name)));
+    expect(label.getPageCount()).toBe(1);
 
     const purchased = await s.db
       .withSchema('bus')
@@ -152,4 +159,70 @@ describe('the label-worker process', () => {
     const settled = await s.db('labels').where({ bulk_order_id: orderId }).whereNot({ status: 'pending' });
     expect(order.processed_count + order.failed_count).toBe(settled.length);
   }, 60_000);
+
+  test('SIGTERM mid-order: readiness turns 503 at once, the labels being bought finish and commit, the process exits 0 within its grace period, and its log lines carry the submit request id', async () => {
+    const u = user(s);
+    await s.setBalance(u.id, 100_000);
+    const w = await runWorker({
+      CARRIER_LATENCY_MS: '300',
+      SHUTDOWN_DRAIN_MS: '400',
+      SHUTDOWN_TIMEOUT_MS: '8000',
+      LABEL_WORKER_BATCH: '5',
+    });
+    await waitReady(w);
+    const orderId = await newOrderId(s, u);
+    const requestId = 'req-sigterm-0042';
+    const res = await s.app.inject({
+      method: 'POST',
+      url: `/api/orders/bulk/process/${u.id}`,
+      headers: { token: u.token, 'x-request-id': requestId },
+      payload: { orderId, orderData: bulkItems(60) },
+    });
+    expect(res.statusCode).toBe(202);
+    const deadline = Date.now() + 30_000;
+    while ((await s.db('labels').where({ bulk_order_id: orderId, status: 'completed' })).length === 0) {
+      if (Date.now() > deadline) throw new Error(`no progress:\n${w.logs()}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+
+    const signalledAt = Date.now();
+    w.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 100));
+    const ready = await fetch(`http://127.0.0.1:${w.port}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(((await ready.json()) as { message: string }).message).toBe('label-worker is shutting down');
+
+    expect(await w.exited).toBe(0);
+    expect(Date.now() - signalledAt).toBeLessThan(8000);
+    // Every row it took is settled and counted: nothing left half-bought.
+    const order = await s.db('bulk_orders').where({ id: orderId }).first();
+    const settled = await s.db('labels').where({ bulk_order_id: orderId }).whereNot({ status: 'pending' });
+    expect(settled.length).toBeGreaterThan(0);
+    expect(settled.length).toBeLessThan(60);
+    expect(order.processed_count + order.failed_count).toBe(settled.length);
+    const lines = w
+      .logs()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.filter((l) => l.msg === 'label batch settled' && l.reqId === requestId).length).toBeGreaterThan(0);
+    expect(lines).toContainEqual(expect.objectContaining({ msg: 'shut down cleanly' }));
+
+    // The offsets it committed match what it settled: the next worker buys the rest, and nothing twice.
+    const next = await runWorker({ CARRIER_LATENCY_MS: '10' });
+    await waitReady(next);
+    await waitForStatus(s, orderId, ['completed'], 60_000);
+    next.child.kill('SIGTERM');
+    expect(await next.exited).toBe(0);
+    await s.outbox.flush();
+    const done = await s.db('labels').where({ bulk_order_id: orderId, status: 'completed' });
+    expect(done).toHaveLength(60);
+    expect(new Set(done.map((r) => r.tracking_number)).size).toBe(60);
+    const purchased = await s.db
+      .withSchema('bus')
+      .from('messages')
+      .where({ topic: 'label.purchased' })
+      .whereRaw(`value->>'bulkOrderId' = ?`, [orderId]);
+    expect(purchased).toHaveLength(60);
+  }, 120_000);
 });

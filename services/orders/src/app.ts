@@ -1,9 +1,11 @@
+import { observePurchases } from '@flatship/carriers';
 import {
   authPlugin,
   type createLogger,
   createServiceApp,
   createTransactor,
   databaseReadiness,
+  flatshipMetrics,
   followUserChanges,
   type Knex,
   type ReadinessCheck,
@@ -75,7 +77,14 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
 
   followUserChanges(app, deps.userChanges, deps.tokenState);
 
-  const domain: DomainDeps = createDomainDeps(deps, app.log);
+  const metrics = flatshipMetrics(app.metrics);
+  const domain: DomainDeps = {
+    ...createDomainDeps(
+      { ...deps, carrier: observePurchases(deps.carrier, (o) => metrics.carrierPurchase('single', o)) },
+      app.log,
+    ),
+    onOrderFinished: (order) => metrics.bulkOrderFinished(order),
+  };
   registerOrderRoutes(app, domain);
   registerDownloadRoutes(app, domain);
   registerBulkRoutes(app, domain);

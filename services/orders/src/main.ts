@@ -6,6 +6,7 @@ import {
   createDb,
   createInternalClient,
   createLogger,
+  flatshipMetrics,
   loadConfig,
   migrate,
   runService,
@@ -77,10 +78,14 @@ await runService('orders', async () => {
     config.RECONCILE_INTERVAL_MS,
   );
 
+  flatshipMetrics(app.metrics).trackOutboxDepth(outbox.schema, outbox.depth);
+
   return {
     app,
     host: config.HOST,
     port: config.PORT,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    drainMs: config.SHUTDOWN_DRAIN_MS,
     async close() {
       await reconciler.stop();
       await stopRelay();

@@ -7,7 +7,8 @@ import { createTestDatabase, freePort, generateTokenKeys } from '@flatship/kit/t
 import { afterAll, beforeAll, expect, test } from 'vitest';
 
 // Runs the real entry point the way the launcher does, against a real database.
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+// The built entry production runs (the test setup rebuilds it when its sources changed).
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const keys = generateTokenKeys();
 let tdb: Awaited<ReturnType<typeof createTestDatabase>>;
 let filesDir: string;
@@ -21,7 +22,7 @@ afterAll(async () => {
 });
 
 function run(env: Record<string, string>): { child: ChildProcess; logs: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, [MAIN], {
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -6,6 +6,7 @@ import {
   createInternalClient,
   createLogger,
   createTransactor,
+  flatshipMetrics,
   loadConfig,
   migrate,
   runService,
@@ -76,10 +77,14 @@ await runService('payments', async () => {
     });
   }
 
+  flatshipMetrics(app.metrics).trackOutboxDepth(accountChanges.schema, accountChanges.depth);
+
   return {
     app,
     host: config.HOST,
     port: config.PORT,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    drainMs: config.SHUTDOWN_DRAIN_MS,
     async close() {
       await reconciler?.stop();
       await stopRelay();

@@ -8,7 +8,8 @@ import { createTestDatabase, freePort, generateTokenKeys } from '@flatship/kit/t
 import { afterAll, beforeAll, expect, test } from 'vitest';
 
 // Runs the real entry point the way the launcher does, against a real database.
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+// The built entry production runs (the test setup rebuilds it when its sources changed).
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const SECRET = 'main-test-internal-secret';
 let tdb: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
@@ -19,7 +20,7 @@ afterAll(() => tdb.drop());
 async function start(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; logs: () => string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, [MAIN], {
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

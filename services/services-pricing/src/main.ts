@@ -53,6 +53,8 @@ await runService('services-pricing', async () => {
     app,
     host: config.HOST,
     port: config.PORT,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    drainMs: config.SHUTDOWN_DRAIN_MS,
     async close() {
       await opened.close();
       await carriers.close();

@@ -5,7 +5,8 @@ import { createTestDatabase, freePort, generateTokenKeys } from '@flatship/kit/t
 import { afterAll, beforeAll, expect, test } from 'vitest';
 
 // Runs the real entry point the way the launcher does, against a real database.
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+// The built entry production runs (the test setup rebuilds it when its sources changed).
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const keys = generateTokenKeys();
 let tdb: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
@@ -21,7 +22,7 @@ interface Started {
 }
 
 function spawnMain(env: Record<string, string>): Omit<Started, 'port'> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, [MAIN], {
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

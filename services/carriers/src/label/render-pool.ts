@@ -24,7 +24,7 @@ export class RenderThreadError extends Error {
 export interface RenderPoolOptions {
   /** Number of render threads; at least 1. */
   size?: number;
-  /** Module run by each thread; replaceable so a failing thread can be exercised. */
+  /** Module run by each thread (TypeScript or JavaScript); replaceable so a failing thread can be exercised. */
   workerUrl?: URL;
 }
 
@@ -41,7 +41,14 @@ export function createInlineRenderer(): LabelRenderer {
   return { render: renderLabel, close: async () => undefined };
 }
 
-const THREAD_ENTRY = new URL('./render-thread.mjs', import.meta.url);
+/**
+ * Run from the TypeScript sources (tsx, tests), a thread registers tsx through render-thread.mjs before loading the
+ * worker; in a built bundle (`dist/main.js`) the worker is compiled next to the bundle as render-worker.js and runs
+ * as the thread's entry itself.
+ */
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const TS_THREAD_ENTRY = new URL('./render-thread.mjs', import.meta.url);
+const DEFAULT_WORKER = new URL(FROM_SOURCE ? './render-worker.ts' : './render-worker.js', import.meta.url);
 
 interface Job {
   id: number;
@@ -64,7 +71,8 @@ export function createRenderPool(opts: RenderPoolOptions = {}): LabelRenderer {
   const size = opts.size ?? defaultRenderThreads();
   if (!Number.isInteger(size) || size < 1)
     throw new Error(`render pool size must be an integer of 1 or more, got ${size}`);
-  const workerUrl = opts.workerUrl ?? new URL('./render-worker.ts', import.meta.url);
+  const workerUrl = opts.workerUrl ?? DEFAULT_WORKER;
+  const isTypeScript = workerUrl.pathname.endsWith('.ts');
   const queue: Job[] = [];
   const slots = new Set<Slot>();
   let nextId = 1;
@@ -73,7 +81,9 @@ export function createRenderPool(opts: RenderPoolOptions = {}): LabelRenderer {
   function spawn(): void {
     // The thread's own flags, not the parent's: the entry loads TypeScript itself, and some parent flags (test
     // runners, inspectors) are refused in workers.
-    const worker = new Worker(THREAD_ENTRY, { execArgv: [], workerData: { moduleUrl: workerUrl.href } });
+    const worker = isTypeScript
+      ? new Worker(TS_THREAD_ENTRY, { execArgv: [], workerData: { moduleUrl: workerUrl.href } })
+      : new Worker(workerUrl, { execArgv: [] });
     const slot: Slot = { worker, job: null };
     slots.add(slot);
     slot.worker.on('message', (reply: RenderReply) => {

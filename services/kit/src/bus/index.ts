@@ -9,7 +9,7 @@ export { createKafkaBus, isKafkaBus, type KafkaBus, type KafkaBusOptions } from 
 export { CONSUMER_LAG_METRIC } from './lag';
 export { migrateBus, migrateOutbox } from './migrate';
 export { DEFAULT_BUS_SCHEMA, type OpenBusOptions, type OpenedBus, openBus } from './open';
-export { createOutbox, type OutboxOptions } from './outbox';
+export { createOutbox, type OutboxOptions, type RelayedOutbox } from './outbox';
 export { murmur2, partitionFor } from './partitioner';
 export type {
   BusLogger,

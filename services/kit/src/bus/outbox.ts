@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { isDatabaseUnavailable } from '../db';
+import { currentRequestId, REQUEST_ID_HEADER } from '../request-context';
 import { checkSchemaName, clientConfigFor, fallbackLogger, type Listener, startListener } from './pg-support';
 import type { BusLogger, EventBus, Outbox, OutgoingMessage } from './port';
 import { isPostgresBus, type LogEntry } from './postgres-bus';
@@ -17,6 +18,13 @@ export interface OutboxOptions {
   batchSize?: number;
   /** For the LISTEN connection; by default derived from the knex connection settings. */
   connectionString?: string;
+}
+
+/** The outbox as its service's composition root sees it: which schema it is, and how many rows wait. */
+export interface RelayedOutbox extends Outbox {
+  readonly schema: string;
+  /** Rows recorded and not relayed yet (the `flatship_outbox_depth` gauge). */
+  depth(): Promise<number>;
 }
 
 interface OutboxRow {
@@ -37,7 +45,7 @@ interface OutboxRow {
  * exactly once. With any other bus the row is published, then deleted: a crash
  * in between publishes it again on the next run (at-least-once).
  */
-export function createOutbox(opts: OutboxOptions): Outbox {
+export function createOutbox(opts: OutboxOptions): RelayedOutbox {
   const schema = checkSchemaName(opts.schema);
   const table = `"${schema}".outbox`;
   const channel = `${schema}.outbox`;
@@ -112,8 +120,21 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   };
 
   return {
+    schema,
+
+    async depth() {
+      const [row] = await query<{ n: string }>(db, `select count(*) as n from ${table}`);
+      return Number(row?.n ?? 0);
+    },
+
     async add(trx, topic, messages) {
       if (messages.length === 0) return;
+      // Events recorded while handling a request carry its id, so the consumer's log lines can be tied to it.
+      const requestId = currentRequestId();
+      const headersOf = (m: OutgoingMessage) =>
+        requestId && !m.headers?.[REQUEST_ID_HEADER]
+          ? { ...m.headers, [REQUEST_ID_HEADER]: requestId }
+          : (m.headers ?? {});
       await execute(
         trx,
         `insert into ${table} (topic, key, value, headers)
@@ -122,7 +143,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
           topic,
           messages.map((m) => m.key),
           messages.map((m) => JSON.stringify(m.value ?? null)),
-          messages.map((m) => JSON.stringify(m.headers ?? {})),
+          messages.map((m) => JSON.stringify(headersOf(m))),
         ],
       );
       // Delivered when the caller commits, never for a rollback.

@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { buildRunnables, describeBuild } from '../../../../infra/build/build.mjs';
 import { type RunningPostgres, startThrowawayPostgres } from './embedded-pg';
 
 declare module 'vitest' {
@@ -9,8 +10,13 @@ declare module 'vitest' {
 
 let running: RunningPostgres | undefined;
 
-/** Starts one PostgreSQL for the whole run, or uses TEST_DATABASE_ADMIN_URL when given. */
+/**
+ * Builds every runnable whose bundle is missing or older than its sources, so tests that start services, workers or
+ * the launcher as processes run the same dist/ files production does. Then starts one PostgreSQL for the whole run,
+ * or uses TEST_DATABASE_ADMIN_URL when given.
+ */
 export async function setup(project: TestProject) {
+  await buildRunnables({ onlyStale: true, onStart: (todo) => process.stdout.write(`${describeBuild(todo)}\n`) });
   const given = process.env.TEST_DATABASE_ADMIN_URL;
   if (given) {
     project.provide('pgAdminUrl', given);

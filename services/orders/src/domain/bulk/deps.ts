@@ -7,7 +7,7 @@ import type {
   QuotePort,
   Transactor,
 } from '../ports';
-import type { BulkRepo, EventRecorder, ProgressNotifier } from './ports';
+import type { BulkOrderRecord, BulkRepo, EventRecorder, ProgressNotifier } from './ports';
 
 /** What the bulk use cases of the orders service need. */
 export interface BulkDeps {
@@ -20,6 +20,8 @@ export interface BulkDeps {
   logger: DomainLogger;
   /** The couriers labels may be bought from (the enabled carriers); the default courier when absent. */
   couriers?: readonly string[];
+  /** Told once when an order reaches its final status, as it commits (the bulk order duration metric). */
+  onOrderFinished?: (order: BulkOrderRecord) => void;
 }
 
 /** What the label worker needs on top: the carrier, and the live progress feed. */

@@ -55,7 +55,8 @@ export async function finishBulkOrder(deps: BulkDeps, orderId: string): Promise<
     autoConfirmName = names.autoConfirm;
   }
 
-  return deps.transactor.run(async (tx) => {
+  const moved: { final?: BulkOrderRecord } = {};
+  const result = await deps.transactor.run(async (tx) => {
     await deps.bulk.lock(orderId, tx);
     const counted = await deps.bulk.reconcileCounts(orderId, tx);
     if (counted.processedCount + counted.failedCount !== counted.totalCount) return counted;
@@ -67,8 +68,11 @@ export async function finishBulkOrder(deps: BulkDeps, orderId: string): Promise<
       tx,
     );
     if (final) await deps.events.progress(tx, progressOf(final));
+    moved.final = final ?? undefined;
     return final ?? counted;
   });
+  if (moved.final) deps.onOrderFinished?.(moved.final);
+  return result;
 }
 
 /** Whether the files an order's names promise are all in the store (fix regenerates them when not). */
