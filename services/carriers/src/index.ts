@@ -10,6 +10,8 @@ export {
   type RenderPoolOptions,
   RenderThreadError,
 } from './label/render-pool';
+export { type CarrierPool, type CarrierPoolOptions, createCarrierPool } from './pool/carrier-pool';
+export { createTokenBucket, type TokenBucket, type TokenBucketOptions } from './pool/token-bucket';
 export type {
   Carrier,
   CarrierService,
