@@ -15,9 +15,9 @@ export interface LinearBarcode {
  */
 export function impbBarcode(trackingNumber: string, destinationZip: string): LinearBarcode {
   const text = `(420)${zip5(destinationZip)}(${trackingNumber.slice(0, 2)})${trackingNumber.slice(2)}`;
-  const [encoded] = bwipjs.raw({ bcid: 'gs1-128', text, scale: 1, height: 18, includetext: false }) as {
-    sbs: number[];
-  }[];
-  if (!encoded?.sbs?.length) throw new Error(`no barcode could be encoded for ${text}`);
+  const [encoded] = bwipjs.raw('gs1-128', text);
+  if (!(encoded && 'sbs' in encoded && encoded.sbs.length > 0)) {
+    throw new Error(`no barcode could be encoded for ${text}`);
+  }
   return { widths: encoded.sbs, quietZone: 10 };
 }
