@@ -25,8 +25,9 @@ test('a file goes into a folder made on its first put, and again after the folde
   await rm(join(root, 'labels'), { recursive: true });
   await files.put('labels/user-1/c.pdf', Buffer.from('third'));
   const opened = await files.open('labels/user-1/c.pdf');
-  expect(opened?.size).toBe(5);
-  (opened?.stream as NodeJS.ReadableStream & { destroy(): void }).destroy();
+  if (!opened) throw new Error('c.pdf is not in the store');
+  expect(opened.size).toBe(5);
+  (opened.stream as NodeJS.ReadableStream & { destroy(): void }).destroy();
   expect(await readdir(join(root, 'labels/user-1'))).toEqual(['c.pdf']);
 });
 
