@@ -254,7 +254,7 @@ async function main() {
   const latencyMs = Number(serviceEnv.CARRIER_LATENCY_MS ?? 0);
   if (latencyMs > 0) {
     out.push(
-      `carrier latency: ${latencyMs} ms per purchase; in flight per worker: ${serviceEnv.CARRIER_CONCURRENCY ?? '256 (default)'}; rate limit per carrier: ${serviceEnv.CARRIER_RATE_LIMIT ?? 'none (default)'}`,
+      `carrier latency: ${latencyMs} ms per purchase; in flight per worker: ${serviceEnv.CARRIER_CONCURRENCY ?? '512 (default)'}; rate limit per carrier: ${serviceEnv.CARRIER_RATE_LIMIT ?? 'none (default)'}`,
     );
   }
   out.push('');

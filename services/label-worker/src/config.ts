@@ -23,7 +23,7 @@ export const LabelWorkerConfigSchema = Type.Object({
   CARRIER_CONCURRENCY: Type.Integer({
     minimum: 1,
     maximum: 10_000,
-    default: 256,
+    default: 512,
     description:
       'carrier purchases this process has in flight at once, shared by every partition it works on; the rest wait their turn',
   }),
