@@ -11,6 +11,8 @@ export {
   RenderThreadError,
 } from './label/render-pool';
 export { observePurchases, type PurchaseObservation } from './observe';
+export { type CarrierPool, type CarrierPoolOptions, createCarrierPool } from './pool/carrier-pool';
+export { createTokenBucket, type TokenBucket, type TokenBucketOptions } from './pool/token-bucket';
 export type {
   Carrier,
   CarrierService,

@@ -192,6 +192,27 @@ describe('sandbox failures are returned, never thrown', () => {
     await createSandboxCarrier({ latencyMs: 50 }).purchaseLabel(request());
     expect(performance.now() - started).toBeGreaterThanOrEqual(45);
   });
+
+  it('renders the label while the purchase is away, and answers once both are done', async () => {
+    const rendered: string[] = [];
+    const carrier = createSandboxCarrier({
+      latencyMs: 50,
+      renderer: {
+        render: async (data) => {
+          rendered.push(data.trackingNumber);
+          return Buffer.from('%PDF-1.4 label');
+        },
+        close: async () => undefined,
+      },
+    });
+    const started = performance.now();
+    const answer = carrier.purchaseLabel(request());
+    // Rendering began with the purchase, not after the round trip.
+    expect(rendered).toHaveLength(1);
+    const result = await answer;
+    expect(performance.now() - started).toBeGreaterThanOrEqual(45);
+    expect(result).toMatchObject({ ok: true, trackingNumber: rendered[0], pdf: Buffer.from('%PDF-1.4 label') });
+  });
 });
 
 describe('service catalogue', () => {

@@ -26,17 +26,30 @@ export const LabelWorkerConfigSchema = Type.Object({
     default: 0,
     description: 'simulated round trip of each sandbox carrier purchase',
   }),
+  CARRIER_CONCURRENCY: Type.Integer({
+    minimum: 1,
+    maximum: 10_000,
+    default: 512,
+    description:
+      'carrier purchases this process has in flight at once, shared by every partition it works on; the rest wait their turn',
+  }),
+  CARRIER_RATE_LIMIT: Type.Number({
+    minimum: 0,
+    default: 0,
+    description: 'purchases started per second with each carrier by this process (a token bucket); 0 is no limit',
+  }),
   LABEL_WORKER_CONCURRENCY: Type.Integer({
     minimum: 1,
     maximum: 64,
-    default: 4,
+    default: 8,
     description: 'label.requested partitions this process works on at once',
   }),
   LABEL_WORKER_BATCH: Type.Integer({
     minimum: 1,
-    maximum: 500,
-    default: 25,
-    description: 'label.requested messages of one partition bought together and settled in one transaction',
+    maximum: 2000,
+    default: 250,
+    description:
+      'label.requested messages of one partition taken together: bought through the carrier pool and settled in one transaction',
   }),
   LABEL_RENDER_THREADS: Type.Integer({
     minimum: 0,

@@ -1,4 +1,4 @@
-import { createCarrierSet } from '@flatship/carriers';
+import { createCarrierPool, createCarrierSet } from '@flatship/carriers';
 import { createDb, createInternalClient, createLogger, flatshipMetrics, loadConfig, runService } from '@flatship/kit';
 import { createOutbox, openBus } from '@flatship/kit/bus';
 import {
@@ -36,6 +36,11 @@ await runService(
       latencyMs: config.CARRIER_LATENCY_MS,
       renderThreads: config.LABEL_RENDER_THREADS,
     });
+    // Every partition's purchases share one bound, so batches can be large while the carriers see a steady load.
+    const carrierPool = createCarrierPool(carrier, {
+      concurrency: config.CARRIER_CONCURRENCY,
+      ratePerSecond: config.CARRIER_RATE_LIMIT,
+    });
     const deps = createWorkerDeps({
       db,
       bus,
@@ -43,7 +48,7 @@ await runService(
       ledger: createPaymentsLedger(
         createInternalClient({ baseUrl: config.PAYMENTS_URL, secret: config.INTERNAL_SECRET }),
       ),
-      carrier,
+      carrier: carrierPool,
       files: createLocalFileStore(config.FILES_DIR),
       logger,
       progressIntervalMs: config.PROGRESS_INTERVAL_MS,
@@ -64,6 +69,8 @@ await runService(
         {
           concurrency: config.LABEL_WORKER_CONCURRENCY,
           batchSize: config.LABEL_WORKER_BATCH,
+          carrierConcurrency: config.CARRIER_CONCURRENCY,
+          carrierRateLimit: config.CARRIER_RATE_LIMIT,
           renderThreads: config.LABEL_RENDER_THREADS,
         },
         'label worker consuming label.requested',

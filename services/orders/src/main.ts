@@ -41,7 +41,9 @@ await runService('orders', async () => {
     partitions: { [TOPICS.labelRequested]: config.LABEL_REQUESTED_PARTITIONS },
   });
   const { bus } = opened;
-  const outbox = createOutbox({ db, schema: ORDERS_SCHEMA, bus, logger });
+  // A bulk order queues one label.requested per row: relaying them in a few large rounds lets each worker partition
+  // take most of its rows in its first batch, instead of a dozen before the rest arrive.
+  const outbox = createOutbox({ db, schema: ORDERS_SCHEMA, bus, logger, batchSize: 1000 });
   const stopRelay = await outbox.startRelay();
 
   const client = (baseUrl: string) => createInternalClient({ baseUrl, secret: config.INTERNAL_SECRET });

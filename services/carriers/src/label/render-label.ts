@@ -1,7 +1,7 @@
-import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces';
+import type { CanvasElement, Content, TDocumentDefinitions } from 'pdfmake/interfaces';
 import type { LabelAddress } from '../port';
 import { formatTrackingNumber } from '../usps/impb';
-import { impbBarcodeSvg } from './barcode';
+import { impbBarcode } from './barcode';
 import { formatShipDate, formatWeight, formatZip, zip5 } from './format';
 import type { LabelData } from './label-data';
 import { createPdf, pdfReady } from './pdf';
@@ -121,13 +121,47 @@ function shipTo(data: LabelData): Content {
   };
 }
 
+const BARCODE_BOX = { width: WIDTH - 12, height: 70 };
+/** Height of the bars in modules (18 mm at bwip-js's 1 unit per module, as the SVG it drew had). */
+const BARCODE_BAR_MODULES = 52;
+
+/**
+ * The tracking barcode as filled bars on a canvas, scaled to fit its box with the aspect kept and centred in it,
+ * quiet zones included: the same marks an SVG of the barcode would leave, drawn without parsing one.
+ */
+function barcodeBars(data: LabelData): Content {
+  const { widths, quietZone } = impbBarcode(data.trackingNumber, data.to.zip);
+  const modules = widths.reduce((sum, w) => sum + w, 0) + 2 * quietZone;
+  const scale = Math.min(BARCODE_BOX.width / modules, BARCODE_BOX.height / BARCODE_BAR_MODULES);
+  const left = (WIDTH - BARCODE_BOX.width) / 2 + (BARCODE_BOX.width - modules * scale) / 2;
+  const top = (BARCODE_BOX.height - BARCODE_BAR_MODULES * scale) / 2;
+  const bars: CanvasElement[] = [];
+  let at = quietZone;
+  widths.forEach((w, i) => {
+    // Even positions are bars, odd ones the spaces between them.
+    if (i % 2 === 0) {
+      bars.push({
+        type: 'rect',
+        x: left + at * scale,
+        y: top,
+        w: w * scale,
+        h: BARCODE_BAR_MODULES * scale,
+        color: '#000000',
+      });
+    }
+    at += w;
+  });
+  // The canvas is as tall as its lowest mark; the margin keeps the whole box below the bars.
+  return { canvas: bars, margin: [0, 0, 0, BARCODE_BOX.height - (top + BARCODE_BAR_MODULES * scale)] };
+}
+
 function trackingBlock(data: LabelData): Content {
   return {
     absolutePosition: { x: MARGIN, y: TRACKING_BLOCK_TOP },
     stack: [
       rule(THICK * 2),
       { text: data.service.trackingBanner, bold: true, fontSize: 10.5, alignment: 'center', margin: [0, 5, 0, 4] },
-      { svg: impbBarcodeSvg(data.trackingNumber, data.to.zip), width: WIDTH - 12, height: 70, alignment: 'center' },
+      barcodeBars(data),
       {
         text: formatTrackingNumber(data.trackingNumber),
         bold: true,

@@ -95,57 +95,64 @@ export function createSandboxCarrier(opts: SandboxCarrierOptions = {}): SandboxC
     },
 
     async purchaseLabel(req: LabelRequest): Promise<LabelResult> {
-      if (latencyMs > 0) await sleep(latencyMs);
-
-      const service = findUspsService(req.serviceUid);
-      if (!service) return fail(`Unknown service ${req.serviceUid} for carrier usps`);
-
-      const weight = req.parcel.weightLb;
-      if (!Number.isFinite(weight) || weight < 0) return fail(`Invalid weight: ${weight} is not a parcel weight.`);
-      if (weight > service.maxWeight) {
-        return fail(
-          `Weight limit exceeded: ${service.name} accepts parcels up to ${service.maxWeight} lb; this one weighs ${pounds(weight)}.`,
-        );
-      }
-
-      const problem = addressProblem('sender', req.from) ?? addressProblem('recipient', req.to);
-      if (problem) return fail(problem);
-      if (req.to.name.trim().toUpperCase() === SANDBOX_FAIL_RECIPIENT) {
-        return fail('Address validation failed: the recipient address could not be verified.');
-      }
-      if (isSandboxFailureKey(req.idempotencyKey, failureRate)) {
-        // Not retryable: the same key would fail again, and a caller that retries forever helps nobody.
-        return fail('Label purchase declined: USPS could not process this shipment. Please review it and try again.');
-      }
-
-      const trackingNumber = sandboxTrackingNumber({
-        idempotencyKey: req.idempotencyKey,
-        serviceTypeCode: service.serviceTypeCode,
-        mailerId,
-      });
-      let pdf: Buffer;
-      try {
-        pdf = await renderer.render({
-          // Only what is printed, so the data crosses to a render thread as plain values.
-          service: { letter: service.letter, banner: service.banner, trackingBanner: service.trackingBanner },
-          trackingNumber,
-          from: req.from,
-          to: req.to,
-          // Like pricing, a weight of 0 is billed and printed as the 1 lb minimum.
-          weightLb: weight === 0 ? 1 : weight,
-          shipDate: req.shipDate ?? now(),
-          references: req.references,
-        });
-      } catch (err) {
-        if (!(err instanceof RenderThreadError)) throw err;
-        // The purchase itself is deterministic, so the same key renders the same label when tried again.
-        return fail('Label purchase failed: the label could not be generated. Please try again.', true);
-      }
-      return { ok: true, trackingNumber, serviceUid: service.uid, pdf };
+      // The round trip of a real carrier includes making the label: the answer comes when both the simulated
+      // latency has passed and the label is rendered, so rendering uses the cores while the purchase is away.
+      const roundTrip = latencyMs > 0 ? sleep(latencyMs) : null;
+      const result = await answer(req);
+      await roundTrip;
+      return result;
     },
 
     balance: async () => opts.balanceCents ?? DEFAULT_SANDBOX_CARRIER_BALANCE * 100,
 
     close: () => renderer.close(),
   };
+
+  async function answer(req: LabelRequest): Promise<LabelResult> {
+    const service = findUspsService(req.serviceUid);
+    if (!service) return fail(`Unknown service ${req.serviceUid} for carrier usps`);
+
+    const weight = req.parcel.weightLb;
+    if (!Number.isFinite(weight) || weight < 0) return fail(`Invalid weight: ${weight} is not a parcel weight.`);
+    if (weight > service.maxWeight) {
+      return fail(
+        `Weight limit exceeded: ${service.name} accepts parcels up to ${service.maxWeight} lb; this one weighs ${pounds(weight)}.`,
+      );
+    }
+
+    const problem = addressProblem('sender', req.from) ?? addressProblem('recipient', req.to);
+    if (problem) return fail(problem);
+    if (req.to.name.trim().toUpperCase() === SANDBOX_FAIL_RECIPIENT) {
+      return fail('Address validation failed: the recipient address could not be verified.');
+    }
+    if (isSandboxFailureKey(req.idempotencyKey, failureRate)) {
+      // Not retryable: the same key would fail again, and a caller that retries forever helps nobody.
+      return fail('Label purchase declined: USPS could not process this shipment. Please review it and try again.');
+    }
+
+    const trackingNumber = sandboxTrackingNumber({
+      idempotencyKey: req.idempotencyKey,
+      serviceTypeCode: service.serviceTypeCode,
+      mailerId,
+    });
+    let pdf: Buffer;
+    try {
+      pdf = await renderer.render({
+        // Only what is printed, so the data crosses to a render thread as plain values.
+        service: { letter: service.letter, banner: service.banner, trackingBanner: service.trackingBanner },
+        trackingNumber,
+        from: req.from,
+        to: req.to,
+        // Like pricing, a weight of 0 is billed and printed as the 1 lb minimum.
+        weightLb: weight === 0 ? 1 : weight,
+        shipDate: req.shipDate ?? now(),
+        references: req.references,
+      });
+    } catch (err) {
+      if (!(err instanceof RenderThreadError)) throw err;
+      // The purchase itself is deterministic, so the same key renders the same label when tried again.
+      return fail('Label purchase failed: the label could not be generated. Please try again.', true);
+    }
+    return { ok: true, trackingNumber, serviceUid: service.uid, pdf };
+  }
 }

@@ -479,11 +479,16 @@ export class GroupMember {
 
   /** Handles one batch; returns true when more messages may be waiting. */
   private async processBatch(work: PartitionWork): Promise<boolean> {
+    const { batchHandler } = this.deps.options;
+    // A batch handler asking for more than the fetch size gets it: one read per batch.
+    const limit = batchHandler
+      ? Math.max(this.settings.batchSize, this.deps.options.maxBatchSize ?? 0)
+      : this.settings.batchSize;
     const rows = await query<MessageRow>(
       this.db,
       `select "offset", key, value, headers, created_at from ${this.s}.messages
        where topic = ? and partition = ? and "offset" >= ? order by "offset" limit ?`,
-      [work.topic, work.partition, work.position.toString(), this.settings.batchSize],
+      [work.topic, work.partition, work.position.toString(), limit],
     );
     const messages = rows.map(
       (row): BusMessage => ({
@@ -496,7 +501,6 @@ export class GroupMember {
         timestamp: row.created_at,
       }),
     );
-    const { batchHandler } = this.deps.options;
     const step = batchHandler ? Math.max(1, this.deps.options.maxBatchSize ?? this.settings.batchSize) : 1;
     for (let i = 0; i < messages.length; i += step) {
       if (work.state !== 'active') return false;
@@ -507,7 +511,7 @@ export class GroupMember {
       if (!(await this.commit(work, next))) return false;
       work.position = next;
     }
-    return rows.length === this.settings.batchSize;
+    return rows.length === limit;
   }
 
   /**

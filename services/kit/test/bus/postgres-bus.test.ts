@@ -235,6 +235,26 @@ describe('postgres adapter', () => {
     expect(got).toEqual(['new']);
   });
 
+  test('a batch handler may ask for more messages than the bus fetches at a time, and gets them in one batch', async () => {
+    const { bus } = await harness({ batchSize: 10 });
+    const topic = name('wide');
+    await bus.publish(
+      topic,
+      Array.from({ length: 60 }, (_, i) => ({ key: 'one-key', value: i })),
+    );
+    const batches: number[][] = [];
+    const sub = await bus.subscribe({
+      group: name('g'),
+      topics: [topic],
+      maxBatchSize: 50,
+      batchHandler: async (messages) => void batches.push(messages.map((m) => m.value as number)),
+    });
+    cleanups.push(() => sub.close());
+    await waitFor('every message', () => batches.flat().length >= 60);
+    expect(batches.map((b) => b.length)).toEqual([50, 10]);
+    expect(batches.flat()).toEqual(Array.from({ length: 60 }, (_, i) => i));
+  });
+
   test('topics get the configured partition count on first use, and keep it', async () => {
     const { bus, db } = await harness({ partitions: { 'sized-topic': 7 } });
     await bus.publish('sized-topic', [{ key: 'k', value: 1 }]);

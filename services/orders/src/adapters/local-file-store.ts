@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { FileStore } from '../domain/ports';
 
@@ -27,9 +27,17 @@ export function createLocalFileStore(root: string): FileStore {
   return {
     async put(key, data) {
       const target = pathOf(key);
-      await mkdir(dirname(target), { recursive: true });
-      const temp = join(dirname(target), `.tmp-${randomBytes(8).toString('hex')}`);
-      const fh = await open(temp, 'wx');
+      const dir = dirname(target);
+      const temp = join(dir, `.tmp-${randomBytes(8).toString('hex')}`);
+      let fh: FileHandle;
+      try {
+        fh = await open(temp, 'wx');
+      } catch (e) {
+        // The folder is made the first time a file goes into it (a user's first label, an order's first file).
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+        await mkdir(dir, { recursive: true });
+        fh = await open(temp, 'wx');
+      }
       try {
         await fh.writeFile(data);
         await fh.sync();
