@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BaseConfig, loadConfig, portConfig } from '@flatship/kit';
+import { BaseConfig, type BusSettings, ConfigError, loadConfig, portConfig } from '@flatship/kit';
 import { type Static, Type } from 'typebox';
 import type { ServiceName } from './route-table';
 
@@ -15,6 +15,10 @@ const DURATION = '^\\d+(\\.\\d+)?\\s*(ms|msecs?|milliseconds?|s|secs?|seconds?|m
 
 export const GatewayConfigSchema = Type.Object({
   ...BaseConfig,
+  // The gateway keeps no data of its own: the database only carries the postgres event bus.
+  DATABASE_URL: Type.Optional(
+    Type.String({ pattern: '^postgres(ql)?://', description: 'PostgreSQL connection URL (for EVENT_BUS=postgres)' }),
+  ),
   PORT: portConfig(8080),
   AUTH_URL: upstream('auth'),
   ADMIN_URL: Type.Optional(upstream('admin')),
@@ -64,7 +68,9 @@ export interface GatewayConfig {
   host: string;
   port: number;
   logLevel: RawConfig['LOG_LEVEL'];
-  databaseUrl: string;
+  /** Set whenever the bus is postgres; the Kafka bus needs no database. */
+  databaseUrl: string | undefined;
+  bus: BusSettings;
   jwtPublicKey: string;
   internalSecret: string;
   shutdownTimeoutMs: number;
@@ -86,6 +92,11 @@ const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
   const c = loadConfig(GatewayConfigSchema, env);
+  if (c.EVENT_BUS === 'postgres' && !c.DATABASE_URL) {
+    throw new ConfigError([
+      'DATABASE_URL is required but not set (the postgres event bus lives there; with EVENT_BUS=kafka it is not needed)',
+    ]);
+  }
   const upstreams: Partial<Record<ServiceName, string>> = { auth: trimSlash(c.AUTH_URL) };
   if (c.ADMIN_URL) upstreams.admin = trimSlash(c.ADMIN_URL);
   if (c.ORDERS_URL) upstreams.orders = trimSlash(c.ORDERS_URL);
@@ -97,6 +108,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     port: c.PORT,
     logLevel: c.LOG_LEVEL,
     databaseUrl: c.DATABASE_URL,
+    bus: { EVENT_BUS: c.EVENT_BUS, KAFKA_BROKERS: c.KAFKA_BROKERS, KAFKA_CLIENT_ID: c.KAFKA_CLIENT_ID },
     jwtPublicKey: c.JWT_PUBLIC_KEY,
     internalSecret: c.INTERNAL_SECRET,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,

@@ -4,8 +4,7 @@ import {
   createDb,
   createInternalClient,
   createLogger,
-  createPostgresBus,
-  migrateBus,
+  openBus,
   runService,
 } from '@flatship/kit';
 import { TOPICS } from '@flatship/proto';
@@ -14,8 +13,6 @@ import { createBusProgressFeed } from './bulk-progress';
 import { loadGatewayConfig } from './config';
 import { createOrderLookup } from './order-lookup';
 import { createBusUserChangeFeed } from './user-changes';
-
-const BUS_SCHEMA = 'bus';
 
 await runService('gateway', async () => {
   const config = loadGatewayConfig();
@@ -26,9 +23,12 @@ await runService('gateway', async () => {
   const tokenState = createCachedTokenState(createAuthTokenStateFetcher(auth, logger), config.tokenStateTtlMs);
 
   // The gateway reads the bus and writes only the impersonation audit to it, so a small pool is plenty.
-  const db = createDb(config.databaseUrl, BUS_SCHEMA, { max: 4, logger });
-  await migrateBus(db, BUS_SCHEMA);
-  const bus = createPostgresBus({ db, schema: BUS_SCHEMA, logger });
+  const db =
+    config.bus.EVENT_BUS === 'postgres' && config.databaseUrl
+      ? createDb(config.databaseUrl, 'bus', { max: 4, logger })
+      : undefined;
+  const opened = await openBus({ config: config.bus, db, logger, name: 'gateway' });
+  const { bus } = opened;
   const userChanges = createBusUserChangeFeed(bus, logger);
 
   const progress = createBusProgressFeed(bus, logger);
@@ -48,13 +48,14 @@ await runService('gateway', async () => {
     orders,
     impersonationActions: (event) => bus.publish(TOPICS.impersonationAction, [{ key: event.userId, value: event }]),
   });
+  opened.registerMetrics(app.metrics);
   return {
     app,
     host: config.host,
     port: config.port,
     close: async () => {
-      await bus.close();
-      await db.destroy();
+      await opened.close();
+      await db?.destroy();
     },
   };
 });

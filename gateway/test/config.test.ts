@@ -24,6 +24,20 @@ describe('gateway config', () => {
     expect(c.readyAlso).toEqual({});
   });
 
+  test('the postgres bus (the default) needs DATABASE_URL; with EVENT_BUS=kafka only the brokers are needed', () => {
+    const { DATABASE_URL: _, ...withoutDatabase } = base;
+    expect(loadGatewayConfig(base).bus).toEqual({ EVENT_BUS: 'postgres' });
+    expect(() => loadGatewayConfig(withoutDatabase)).toThrow(/DATABASE_URL is required but not set/);
+    const kafka = loadGatewayConfig({
+      ...withoutDatabase,
+      EVENT_BUS: 'kafka',
+      KAFKA_BROKERS: 'kafka-0:9092,kafka-1:9092',
+    });
+    expect(kafka.databaseUrl).toBeUndefined();
+    expect(kafka.bus).toEqual({ EVENT_BUS: 'kafka', KAFKA_BROKERS: 'kafka-0:9092,kafka-1:9092' });
+    expect(() => loadGatewayConfig({ ...base, EVENT_BUS: 'rabbit' })).toThrow(/EVENT_BUS="rabbit" is invalid/);
+  });
+
   test('READY_ALSO lists other processes by name and base URL', () => {
     const c = loadGatewayConfig({
       ...base,

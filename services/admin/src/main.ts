@@ -12,7 +12,7 @@ import {
   runService,
   startPeriodicJob,
 } from '@flatship/kit';
-import { createPostgresBus, migrateBus } from '@flatship/kit/bus';
+import { openBus } from '@flatship/kit/bus';
 import { createAuthUserDirectory } from './adapters/auth-users';
 import { createPaymentsBalances } from './adapters/payments-balances';
 import { createRankingsLabelEventFeed } from './adapters/rankings-label-events';
@@ -23,8 +23,6 @@ import { createRankingsStore } from './db/rankings-repo';
 import { createUsersViewRepo } from './db/users-view-repo';
 import { seedUsersViewOnce } from './domain/seed-users-view';
 
-const BUS_SCHEMA = 'bus';
-
 await runService('admin', async () => {
   const config = loadConfig(AdminConfigSchema);
   const logger = createLogger('admin', config.LOG_LEVEL);
@@ -33,8 +31,8 @@ await runService('admin', async () => {
   const db = createDb(config.DATABASE_URL, ADMIN_SCHEMA, { max: 6, logger });
   const applied = await migrate(db, ADMIN_SCHEMA, migrations);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
-  await migrateBus(db, BUS_SCHEMA);
-  const bus = createPostgresBus({ db, schema: BUS_SCHEMA, logger });
+  const opened = await openBus({ config, db, logger, name: 'admin' });
+  const { bus } = opened;
 
   const rankings = createRankingsStore(db);
   const auth = createInternalClient({ baseUrl: config.AUTH_URL, secret: config.INTERNAL_SECRET });
@@ -63,6 +61,8 @@ await runService('admin', async () => {
     labelEvents: createRankingsLabelEventFeed(bus, rankings, logger),
     readiness: [databaseReadiness(db)],
   });
+
+  opened.registerMetrics(app.metrics);
 
   // An install that had users before this table existed: fill it once from auth and payments; the events
   // keep it current from then on. Tried again until it succeeds (auth or payments may still be starting).
@@ -93,7 +93,7 @@ await runService('admin', async () => {
     async close() {
       await seed.stop();
       await carriers.close();
-      await bus.close();
+      await opened.close();
       await db.destroy();
     },
   };

@@ -7,7 +7,7 @@ import {
   migrate,
   runService,
 } from '@flatship/kit';
-import { createOutbox, createPostgresBus, migrateBus } from '@flatship/kit/bus';
+import { createOutbox, openBus } from '@flatship/kit/bus';
 import { createArgon2Hasher } from './adapters/argon2-hasher';
 import { createLogResetMailer } from './adapters/log-reset-mailer';
 import { createPaymentsMoneySummary } from './adapters/payments-money-summary';
@@ -19,8 +19,6 @@ import { AUTH_SCHEMA, migrations } from './db/migrations';
 import { createUserChangedPublisher } from './db/outbox';
 import { createUsersRepo } from './db/users-repo';
 import { ensureAdmin } from './domain/ensure-admin';
-
-const BUS_SCHEMA = 'bus';
 
 // runService sets its shutdown deadline before it starts the service, so the
 // configuration is read first; a bad one is still thrown inside start(), where
@@ -44,9 +42,8 @@ await runService(
     const applied = await migrate(db, AUTH_SCHEMA, migrations);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
 
-    // Embedded topology: the bus is a log in the same database, in its own schema.
-    await migrateBus(db, BUS_SCHEMA);
-    const bus = createPostgresBus({ db, schema: BUS_SCHEMA, logger });
+    const opened = await openBus({ config, db, logger, name: 'auth' });
+    const { bus } = opened;
     const outbox = createOutbox({ db, schema: AUTH_SCHEMA, bus, logger });
     const stopRelay = await outbox.startRelay();
 
@@ -87,6 +84,7 @@ await runService(
       mailer: smtp ?? createLogResetMailer(logger),
       liveChat,
     });
+    opened.registerMetrics(app.metrics);
 
     return {
       app,
@@ -96,7 +94,7 @@ await runService(
         await stopRelay();
         // Whatever committed in the last moments goes out now rather than at the next start.
         await outbox.flush().catch((err: unknown) => logger.warn({ err }, 'outbox not fully relayed at shutdown'));
-        await bus.close();
+        await opened.close();
         smtp?.close();
         await db.destroy();
       },

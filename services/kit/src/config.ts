@@ -1,12 +1,9 @@
 import { type Static, type TObject, Type } from 'typebox';
 import { Value } from 'typebox/value';
+import { BusConfig } from './bus/config';
+import { ConfigError } from './config-error';
 
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 /**
  * Reads and validates configuration once, at start-up. Every bad or missing
@@ -51,6 +48,7 @@ export const BaseConfig = {
   JWT_PUBLIC_KEY: Type.String({ minLength: 40, description: 'PEM public key that verifies access tokens' }),
   INTERNAL_SECRET: Type.String({ minLength: 16, description: 'shared secret for /internal calls between services' }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10000 }),
+  ...BusConfig,
 };
 
 export const portConfig = (defaultPort: number) =>

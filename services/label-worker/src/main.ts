@@ -1,6 +1,6 @@
 import { createCarrierSet } from '@flatship/carriers';
 import { createDb, createInternalClient, createLogger, loadConfig, runService } from '@flatship/kit';
-import { createOutbox, createPostgresBus, migrateBus } from '@flatship/kit/bus';
+import { createOutbox, openBus } from '@flatship/kit/bus';
 import {
   createLocalFileStore,
   createPaymentsLedger,
@@ -12,8 +12,6 @@ import { buildWorkerApp } from './app';
 import { LabelWorkerConfigSchema } from './config';
 import { createWorkerDeps } from './deps';
 
-const BUS_SCHEMA = 'bus';
-
 await runService(
   'label-worker',
   async () => {
@@ -22,13 +20,14 @@ await runService(
     // The worker is part of the orders context: it works on the orders schema, migrated by whichever starts first.
     const db = createDb(config.DATABASE_URL, ORDERS_SCHEMA, { max: config.LABEL_WORKER_CONCURRENCY + 4, logger });
     await prepareOrdersDatabase(db);
-    await migrateBus(db, BUS_SCHEMA);
-    const bus = createPostgresBus({
+    const opened = await openBus({
+      config,
       db,
-      schema: BUS_SCHEMA,
       logger,
+      name: 'label-worker',
       partitions: { [TOPICS.labelRequested]: config.LABEL_REQUESTED_PARTITIONS },
     });
+    const { bus } = opened;
     const outbox = createOutbox({ db, schema: ORDERS_SCHEMA, bus, logger });
     const stopRelay = await outbox.startRelay();
 
@@ -59,6 +58,7 @@ await runService(
       stallMs: config.BULK_STALL_MS,
       sweepIntervalMs: Math.min(30_000, Math.max(1000, Math.floor(config.BULK_STALL_MS / 2))),
     });
+    opened.registerMetrics(app.metrics);
     app.addHook('onReady', async () => {
       logger.info(
         {
@@ -79,7 +79,7 @@ await runService(
         await carrier.close();
         await stopRelay();
         await outbox.flush().catch((err: unknown) => logger.warn({ err }, 'outbox not fully relayed at shutdown'));
-        await bus.close();
+        await opened.close();
         await db.destroy();
       },
     };

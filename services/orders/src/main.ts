@@ -10,7 +10,7 @@ import {
   migrate,
   runService,
 } from '@flatship/kit';
-import { createOutbox, createPostgresBus, migrateBus } from '@flatship/kit/bus';
+import { createOutbox, openBus } from '@flatship/kit/bus';
 import { TOPICS } from '@flatship/proto';
 import { createLocalFileStore } from './adapters/local-file-store';
 import { createPaymentsLedger } from './adapters/payments-ledger';
@@ -22,8 +22,6 @@ import { migrations, ORDERS_SCHEMA } from './db/migrations';
 import { createEventRecorder, createLabelPurchasedPublisher, createLabelRefundedPublisher } from './db/outbox';
 import { startReconciler } from './jobs/reconciler';
 
-const BUS_SCHEMA = 'bus';
-
 await runService('orders', async () => {
   const config = loadConfig(OrdersConfigSchema);
   const logger = createLogger('orders', config.LOG_LEVEL);
@@ -33,15 +31,15 @@ await runService('orders', async () => {
   const applied = await migrate(db, ORDERS_SCHEMA, migrations);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
 
-  // Embedded topology: the bus is a log in the same database, in its own schema.
-  await migrateBus(db, BUS_SCHEMA);
-  const bus = createPostgresBus({
+  const opened = await openBus({
+    config,
     db,
-    schema: BUS_SCHEMA,
     logger,
-    // The first publisher creates a topic; label.requested needs enough partitions for the workers' concurrency.
+    name: 'orders',
+    // On the postgres bus the first publisher creates a topic; label.requested needs enough partitions for the workers' concurrency.
     partitions: { [TOPICS.labelRequested]: config.LABEL_REQUESTED_PARTITIONS },
   });
+  const { bus } = opened;
   const outbox = createOutbox({ db, schema: ORDERS_SCHEMA, bus, logger });
   const stopRelay = await outbox.startRelay();
 
@@ -73,6 +71,7 @@ await runService('orders', async () => {
     tokenState,
     userChanges: createBusUserChangeFeed(bus, logger, 'orders'),
   });
+  opened.registerMetrics(app.metrics);
   const reconciler = startReconciler(
     { ...createDomainDeps(ports, logger), clock: systemClock },
     config.RECONCILE_INTERVAL_MS,
@@ -87,7 +86,7 @@ await runService('orders', async () => {
       await stopRelay();
       // Whatever committed in the last moments goes out now rather than at the next start.
       await outbox.flush().catch((err: unknown) => logger.warn({ err }, 'outbox not fully relayed at shutdown'));
-      await bus.close();
+      await opened.close();
       await carrier.close();
       await db.destroy();
       await lockDb.destroy();

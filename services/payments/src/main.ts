@@ -10,7 +10,7 @@ import {
   migrate,
   runService,
 } from '@flatship/kit';
-import { createOutbox, createPostgresBus, migrateBus } from '@flatship/kit/bus';
+import { createOutbox, openBus } from '@flatship/kit/bus';
 import { createBtcpayClient } from './adapters/btcpay-client';
 import { buildApp, systemClock } from './app';
 import { btcpaySettingsOf, PaymentsConfigSchema } from './config';
@@ -19,8 +19,6 @@ import { createLedgerRepo } from './db/ledger-repo';
 import { migrations, PAYMENTS_SCHEMA } from './db/migrations';
 import { reconcileDeposits } from './domain/reconcile-deposits';
 import { type DepositReconciler, startDepositReconciler } from './jobs/deposit-reconciler';
-
-const BUS_SCHEMA = 'bus';
 
 await runService('payments', async () => {
   const config = loadConfig(PaymentsConfigSchema);
@@ -31,9 +29,8 @@ await runService('payments', async () => {
   const applied = await migrate(db, PAYMENTS_SCHEMA, migrations);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
 
-  // Embedded topology: the bus is a log in the same database, in its own schema.
-  await migrateBus(db, BUS_SCHEMA);
-  const bus = createPostgresBus({ db, schema: BUS_SCHEMA, logger });
+  const opened = await openBus({ config, db, logger, name: 'payments' });
+  const { bus } = opened;
   const accountChanges = createOutbox({ db, schema: PAYMENTS_SCHEMA, bus, logger });
   const stopRelay = await accountChanges.startRelay();
 
@@ -59,6 +56,8 @@ await runService('payments', async () => {
     userChanges: createBusUserChangeFeed(bus, logger, 'payments'),
     ...(provider && btcpaySettings ? { btcpay: { provider, webhookSecret: btcpaySettings.webhookSecret } } : {}),
   });
+
+  opened.registerMetrics(app.metrics);
 
   let reconciler: DepositReconciler | null = null;
   if (provider && config.DEPOSIT_RECONCILE_INTERVAL_MS > 0) {
@@ -88,7 +87,7 @@ await runService('payments', async () => {
       await accountChanges
         .flush()
         .catch((err: unknown) => logger.warn({ err }, 'outbox not fully relayed at shutdown'));
-      await bus.close();
+      await opened.close();
       await db.destroy();
     },
   };

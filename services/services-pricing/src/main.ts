@@ -10,14 +10,12 @@ import {
   migrate,
   runService,
 } from '@flatship/kit';
-import { createPostgresBus, migrateBus } from '@flatship/kit/bus';
+import { openBus } from '@flatship/kit/bus';
 import { createCarrierServiceSource } from './adapters/carrier-service-source';
 import { buildApp, createDomainDeps } from './app';
 import { PricingConfigSchema } from './config';
 import { migrations, PRICING_SCHEMA } from './db/migrations';
 import { syncServices } from './domain/sync-services';
-
-const BUS_SCHEMA = 'bus';
 
 await runService('services-pricing', async () => {
   const config = loadConfig(PricingConfigSchema);
@@ -36,9 +34,8 @@ await runService('services-pricing', async () => {
   const auth = createInternalClient({ baseUrl: config.AUTH_URL, secret: config.INTERNAL_SECRET });
   const tokenState = createCachedTokenState(createAuthTokenStateFetcher(auth, logger), config.TOKEN_STATE_TTL_MS);
 
-  // Embedded topology: the bus is a log in the same database, in its own schema.
-  await migrateBus(db, BUS_SCHEMA);
-  const bus = createPostgresBus({ db, schema: BUS_SCHEMA, logger });
+  const opened = await openBus({ config, db, logger, name: 'services-pricing' });
+  const { bus } = opened;
 
   const app = await buildApp({
     db,
@@ -50,12 +47,14 @@ await runService('services-pricing', async () => {
     source,
   });
 
+  opened.registerMetrics(app.metrics);
+
   return {
     app,
     host: config.HOST,
     port: config.PORT,
     async close() {
-      await bus.close();
+      await opened.close();
       await carriers.close();
       await db.destroy();
     },

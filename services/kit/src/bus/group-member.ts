@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import type { Gauge } from 'prom-client';
+import { byDeadLetterTopic, deliverChunk } from './delivery';
 import { sleep } from './pg-support';
-import type { BusLogger, BusMessage, SubscribeOptions } from './port';
+import type { BusLogger, BusMessage, OutgoingMessage, SubscribeOptions } from './port';
 import { execute, query } from './sql';
 
 export interface MemberSettings {
@@ -92,6 +94,9 @@ export class GroupMember {
       options: SubscribeOptions;
       partitions: TopicPartition[];
       notifyGroup(group: string): Promise<void>;
+      /** For dead letters (`<topic>.dlq`). */
+      publish(topic: string, messages: OutgoingMessage[]): Promise<void>;
+      lag?: Gauge<'group' | 'topic' | 'partition'> | undefined;
     },
   ) {
     this.group = deps.options.group;
@@ -282,12 +287,33 @@ export class GroupMember {
         this.stop(work);
       }
     }
+    await this.recordLag();
     // Members that died long ago would otherwise stay in the table forever.
     await execute(
       this.db,
       `delete from ${this.s}.members where group_id = ? and expires_at < now() - ? * interval '1 millisecond'`,
       [this.group, interval * 10],
     );
+  }
+
+  /** Messages past the committed offset of every partition this member holds, for the lag gauge. */
+  private async recordLag(): Promise<void> {
+    const lag = this.deps.lag;
+    if (!lag || this.owned.size === 0) return;
+    const rows = await query<{ topic: string; partition: number; lag: string }>(
+      this.db,
+      `select p.topic, p.partition, greatest(p.next_offset - coalesce(o.next_offset, 0), 0) as lag
+       from ${this.s}.leases l
+       join ${this.s}.partitions p on p.topic = l.topic and p.partition = l.partition
+       left join ${this.s}.offsets o on o.group_id = l.group_id and o.topic = l.topic and o.partition = l.partition
+       where l.group_id = ? and l.member_id = ?`,
+      [this.group, this.id],
+    );
+    for (const r of rows) lag.set({ group: this.group, topic: r.topic, partition: String(r.partition) }, Number(r.lag));
+  }
+
+  private forgetLag(work: PartitionWork): void {
+    this.deps.lag?.remove({ group: this.group, topic: work.topic, partition: String(work.partition) });
   }
 
   private activeCount(): number {
@@ -344,6 +370,7 @@ export class GroupMember {
       this.owned.set(keyOf(c.topic, c.partition), work);
       this.wake(work);
     }
+    if (claimed.length > 0) await this.recordLag();
   }
 
   private async startingOffset(topic: string, partition: number): Promise<bigint> {
@@ -388,6 +415,7 @@ export class GroupMember {
   }
 
   private stop(work: PartitionWork): void {
+    this.forgetLag(work);
     work.state = 'stopped';
     work.abort.abort();
     const key = keyOf(work.topic, work.partition);
@@ -473,10 +501,7 @@ export class GroupMember {
     for (let i = 0; i < messages.length; i += step) {
       if (work.state !== 'active') return false;
       const slice = messages.slice(i, i + step);
-      const ok = await this.deliver(work, slice[0]!.offset, async () => {
-        if (batchHandler) await batchHandler(slice);
-        else await this.deps.options.handler!(slice[0]!);
-      });
+      const ok = await this.deliver(work, slice);
       if (!ok || this.crashed) return false;
       const next = BigInt(slice[slice.length - 1]!.offset) + 1n;
       if (!(await this.commit(work, next))) return false;
@@ -485,33 +510,28 @@ export class GroupMember {
     return rows.length === this.settings.batchSize;
   }
 
-  /** Calls the handler until it succeeds; false when the partition is being given up instead. */
-  private async deliver(work: PartitionWork, offset: string, handle: () => Promise<void>): Promise<boolean> {
-    let delay = this.settings.retryDelayMs;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await handle();
-        return true;
-      } catch (err) {
-        if (this.crashed) return false;
-        this.deps.logger.error(
-          {
-            err,
-            group: this.group,
-            topic: work.topic,
-            partition: work.partition,
-            offset,
-            attempt,
-          },
-          'event handler failed; the message will be retried',
-        );
-      }
-      // A partition being handed over stops retrying: the next owner starts again from the committed offset.
-      if (work.state !== 'active') return false;
-      await this.backOff(work, delay);
-      if (work.state !== 'active') return false;
-      delay = Math.min(delay * 2, this.settings.maxRetryDelayMs);
-    }
+  /**
+   * Hands a chunk to the handler until it succeeds or the message is dead-lettered (retry limit, schema);
+   * false when the partition is being given up instead.
+   */
+  private deliver(work: PartitionWork, slice: BusMessage[]): Promise<boolean> {
+    return deliverChunk(
+      {
+        group: this.group,
+        options: this.deps.options,
+        settings: this.settings,
+        logger: this.deps.logger,
+        // A partition being handed over stops retrying: the next owner starts again from the committed offset.
+        stillOwned: () => work.state === 'active' && !this.crashed,
+        wait: (ms) => this.backOff(work, ms),
+        crashed: () => this.crashed,
+        deadLetter: async (letters) => {
+          for (const [topic, messages] of byDeadLetterTopic(this.group, letters))
+            await this.deps.publish(topic, messages);
+        },
+      },
+      slice,
+    );
   }
 
   /** Commits only while the lease is still ours; false (and the partition is dropped) otherwise. */

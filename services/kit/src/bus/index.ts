@@ -1,4 +1,14 @@
+export { BusConfig, type BusSettings, type ChosenBus, chooseBus } from './config';
+export {
+  DEAD_LETTER_HEADERS,
+  DEFAULT_MAX_ATTEMPTS,
+  type DeadLetterReason,
+  deadLetterTopic,
+} from './delivery';
+export { createKafkaBus, isKafkaBus, type KafkaBus, type KafkaBusOptions } from './kafka-bus';
+export { CONSUMER_LAG_METRIC } from './lag';
 export { migrateBus, migrateOutbox } from './migrate';
+export { DEFAULT_BUS_SCHEMA, type OpenBusOptions, type OpenedBus, openBus } from './open';
 export { createOutbox, type OutboxOptions } from './outbox';
 export { murmur2, partitionFor } from './partitioner';
 export type {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { TSchema } from 'typebox';
 
 export interface BusMessage {
   topic: string;
@@ -31,6 +32,20 @@ interface SubscribeCommon {
   fromBeginning?: boolean;
   /** How many partitions this member processes at once (default 1). */
   concurrency?: number;
+  /**
+   * Attempts a handler gets for a message (or a batch) before the message goes to
+   * the dead-letter topic `<topic>.dlq` (default 10). Failures because the
+   * database is unreachable do not count: an outage would otherwise dead-letter
+   * everything in flight. A batch past its limit is tried once more message by
+   * message, so only the messages that still fail are dead-lettered.
+   */
+  maxAttempts?: number;
+  /**
+   * Every message value must pass this schema (`Value.Check`); one that does not
+   * goes straight to the dead-letter topic without reaching the handler, since
+   * redelivering it would never make it valid.
+   */
+  schema?: TSchema;
 }
 
 export type SubscribeOptions = SubscribeCommon &

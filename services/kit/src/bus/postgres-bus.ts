@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
+import type { Registry } from 'prom-client';
 import { GroupMember, type MemberSettings } from './group-member';
+import { consumerLagGauge } from './lag';
 import { partitionFor } from './partitioner';
 import { checkSchemaName, clientConfigFor, fallbackLogger, type Listener, startListener } from './pg-support';
 import type { BusLogger, EventBus, OutgoingMessage, SubscribeOptions, Subscription } from './port';
@@ -30,6 +32,8 @@ export interface PostgresBusOptions {
   joinTimeoutMs?: number;
   /** How long closing waits for handlers in flight before giving up their partitions anyway (default: lease timeout). */
   closeTimeoutMs?: number;
+  /** Registers `flatship_bus_consumer_lag{group,topic,partition}` here (updated with every heartbeat). */
+  metrics?: Registry;
 }
 
 export interface LogEntry {
@@ -77,6 +81,7 @@ export function createPostgresBus(opts: PostgresBusOptions): PostgresBus {
     joinTimeoutMs: opts.joinTimeoutMs ?? 3000,
     closeTimeoutMs: opts.closeTimeoutMs ?? leaseTimeoutMs,
   };
+  const lag = consumerLagGauge(opts.metrics);
   const messagesChannel = `${schema}.messages`;
   const groupsChannel = `${schema}.groups`;
 
@@ -206,18 +211,20 @@ export function createPostgresBus(opts: PostgresBusOptions): PostgresBus {
     return listener;
   };
 
+  const publish = async (topic: string, messages: OutgoingMessage[]): Promise<void> => {
+    if (messages.length === 0) return;
+    await db.transaction((trx) =>
+      publishInTransaction(
+        trx,
+        messages.map((message) => ({ topic, message })),
+      ),
+    );
+  };
+
   return {
     schema,
 
-    async publish(topic, messages) {
-      if (messages.length === 0) return;
-      await db.transaction((trx) =>
-        publishInTransaction(
-          trx,
-          messages.map((message) => ({ topic, message })),
-        ),
-      );
-    },
+    publish,
 
     publishInTransaction,
 
@@ -240,6 +247,8 @@ export function createPostgresBus(opts: PostgresBusOptions): PostgresBus {
         logger,
         options: subscribeOpts,
         partitions,
+        lag,
+        publish: (topic, messages) => publish(topic, messages),
         notifyGroup: async (group) => {
           await query(db, 'select pg_notify(?, ?)', [groupsChannel, group]);
         },

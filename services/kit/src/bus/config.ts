@@ -1,0 +1,48 @@
+import { Type } from 'typebox';
+import { ConfigError } from '../config-error';
+
+/** `host:port` pairs separated by commas, e.g. `kafka-0:9092,kafka-1:9092`. */
+const BROKERS = '^\\s*[A-Za-z0-9.\\-\\[\\]:]+:\\d{1,5}\\s*(,\\s*[A-Za-z0-9.\\-\\[\\]:]+:\\d{1,5}\\s*)*$';
+
+/** Which event bus a process uses; spread into a service's config schema (BaseConfig already does). */
+export const BusConfig = {
+  EVENT_BUS: Type.Union([Type.Literal('postgres'), Type.Literal('kafka')], {
+    default: 'postgres',
+    description: 'postgres: the log lives in the service database (one machine); kafka: KAFKA_BROKERS',
+  }),
+  KAFKA_BROKERS: Type.Optional(
+    Type.String({
+      pattern: BROKERS,
+      description: 'Kafka bootstrap brokers as host:port separated by commas; required when EVENT_BUS=kafka',
+    }),
+  ),
+  KAFKA_CLIENT_ID: Type.Optional(
+    Type.String({ minLength: 1, description: 'client id the process gives Kafka (default: the service name)' }),
+  ),
+};
+
+export interface BusSettings {
+  EVENT_BUS: 'postgres' | 'kafka';
+  KAFKA_BROKERS?: string | undefined;
+  KAFKA_CLIENT_ID?: string | undefined;
+}
+
+export type ChosenBus = { kind: 'postgres' } | { kind: 'kafka'; brokers: string[]; clientId?: string | undefined };
+
+/**
+ * Resolves the bus settings, refusing combinations the schema alone cannot:
+ * Kafka without brokers is a start-up error naming the missing variable.
+ */
+export function chooseBus(config: BusSettings): ChosenBus {
+  if (config.EVENT_BUS !== 'kafka') return { kind: 'postgres' };
+  const brokers = (config.KAFKA_BROKERS ?? '')
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
+  if (brokers.length === 0) {
+    throw new ConfigError([
+      'KAFKA_BROKERS is required when EVENT_BUS=kafka: list the bootstrap brokers as host:port separated by commas',
+    ]);
+  }
+  return { kind: 'kafka', brokers, clientId: config.KAFKA_CLIENT_ID };
+}
