@@ -5,8 +5,9 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 NODE_MODULES_STAMP := node_modules/.install-stamp
-# Browser end-to-end tests drive Debian's Chromium; label tests render PDFs with poppler.
-SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core
+# Browser end-to-end tests drive Debian's Chromium; label tests render PDFs with poppler;
+# the Kafka bus tests run on librdkafka's mock cluster, started through kcat.
+SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core kcat librdkafka1
 
 .PHONY: help install start test lint typecheck build system-deps bench bench-rankings
 
@@ -30,17 +31,20 @@ install: $(NODE_MODULES_STAMP)
 start: install
 	node --import tsx infra/src/launcher.ts
 
-# Installs Chromium and poppler when they are missing and this user may install them;
-# otherwise says exactly what to install rather than letting browser tests fail obscurely.
+# Installs Chromium, poppler and kcat when they are missing and this user may install them;
+# otherwise says exactly what to install rather than letting browser or Kafka tests fail obscurely.
 system-deps:
-	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/pdftoppm ]; then exit 0; fi; \
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/pdftoppm ] && [ -x /usr/bin/kcat ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then \
-	  echo "Installing $(SYSTEM_PACKAGES) for browser and PDF tests"; \
+	  echo "Installing $(SYSTEM_PACKAGES) for browser, PDF and Kafka tests"; \
 	  export DEBIAN_FRONTEND=noninteractive; \
 	  apt-get -o DPkg::Lock::Timeout=600 update -qq; \
 	  apt-get -o DPkg::Lock::Timeout=600 install -y -qq $(SYSTEM_PACKAGES) >/dev/null; \
 	elif [ ! -x /usr/bin/chromium ]; then \
 	  echo "Chromium is missing (/usr/bin/chromium). Install it first: sudo apt-get install -y $(SYSTEM_PACKAGES)" >&2; \
+	  exit 1; \
+	elif [ ! -x /usr/bin/kcat ]; then \
+	  echo "kcat is missing (/usr/bin/kcat): the Kafka bus tests run on librdkafka's mock cluster. Install it first: sudo apt-get install -y kcat librdkafka1" >&2; \
 	  exit 1; \
 	fi
 

@@ -1,12 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createSandboxCarrier } from '@flatship/carriers';
+import { type BusMessage, DEAD_LETTER_HEADERS, deadLetterTopic } from '@flatship/kit/bus';
 import type { CarrierPort } from '@flatship/orders/worker';
+import { TOPICS } from '@flatship/proto';
 import { PDFDocument, type PDFPage } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bulkItems, call, newOrderId, processBulk } from '../../orders/test/bulk-support';
 import { crashHolderOf, createCuttableLedger } from '../../orders/test/crash';
 import { type TestUser, user } from '../../orders/test/support';
+import { LABEL_WORKER_GROUP } from '../src/worker';
 import { parseDelimited, startWorkerStack, type WorkerStack, waitForStatus } from './harness';
 
 // The whole bulk flow: orders with real pricing and payments, the outbox relayed to the postgres
@@ -71,6 +74,35 @@ async function download(u: TestUser, type: string, orderId: string) {
   const res = await s.app.inject({ url: `/api/orders/download/${type}/${orderId}?token=${u.token}` });
   return res;
 }
+
+test('a malformed label.requested goes to label.requested.dlq, and an order published after it completes', async () => {
+  const dead: BusMessage[] = [];
+  const dlq = await s.bus.subscribe({
+    group: `dlq-reader-${Date.now()}`,
+    topics: [deadLetterTopic(TOPICS.labelRequested)],
+    handler: async (m) => void dead.push(m),
+  });
+  try {
+    const u = await funded(10_000);
+    const orderId = await newOrderId(s, u);
+    // A bad event already waiting must not hold up the rows published after it.
+    await s.bus.publish(TOPICS.labelRequested, [{ key: orderId, value: { bulkOrderId: orderId, labelId: 42 } }]);
+    const res = await processBulk(s, u, { orderId, orderData: bulkItems(3) });
+    expect(res.statusCode).toBe(202);
+    expect(await waitForStatus(s, orderId)).toMatchObject({ status: 'completed' });
+    const deadline = Date.now() + 5000;
+    while (dead.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+
+    expect(dead.map((m) => m.value)).toEqual([{ bulkOrderId: orderId, labelId: 42 }]);
+    expect(dead[0]!.headers).toMatchObject({
+      [DEAD_LETTER_HEADERS.reason]: 'schema',
+      [DEAD_LETTER_HEADERS.topic]: TOPICS.labelRequested,
+      [DEAD_LETTER_HEADERS.group]: LABEL_WORKER_GROUP,
+    });
+  } finally {
+    await dlq.close();
+  }
+});
 
 describe('a 50-row order', () => {
   let u: TestUser;

@@ -216,26 +216,33 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
     }
   };
 
-  /** A group with no committed offset that should start at the end gets the current end committed before joining. */
-  const startAtEnd = async (group: string, topics: string[]) => {
+  /**
+   * Where a group that starts at the end begins is stored at once (as the
+   * postgres adapter does): each assigned partition without a committed offset
+   * is moved to the current end and that offset committed, so a message
+   * published once subscribe has resolved is never skipped, and a member that
+   * takes the partition over later starts from the same place.
+   */
+  const recordStart = async (consumer: Consumer, group: string, assignment: Map<string, number[]>) => {
     try {
       const a = await getAdmin();
-      for (const topic of topics) {
-        const [committed] = await a.fetchOffsets({ groupId: group, topics: [topic] });
-        const missing = new Set((committed?.partitions ?? []).filter((p) => p.offset === '-1').map((p) => p.partition));
-        if (missing.size === 0) continue;
-        const ends = await a.fetchTopicOffsets(topic);
-        await a.setOffsets({
-          groupId: group,
-          topic,
-          partitions: ends
-            .filter((e) => missing.has(e.partition))
-            .map((e) => ({ partition: e.partition, offset: e.high })),
-        });
+      const topics = [...assignment.keys()];
+      const committed = await a.fetchOffsets({ groupId: group, topics });
+      for (const t of committed) {
+        const mine = new Set(assignment.get(t.topic) ?? []);
+        const missing = t.partitions.filter((p) => mine.has(p.partition) && p.offset === '-1');
+        if (missing.length === 0) continue;
+        const ends = await a.fetchTopicOffsets(t.topic);
+        const starts = missing.map((p) => ({
+          topic: t.topic,
+          partition: p.partition,
+          offset: ends.find((e) => e.partition === p.partition)?.high ?? '0',
+        }));
+        for (const st of starts) consumer.seek(st);
+        await consumer.commitOffsets(starts);
       }
     } catch (err) {
-      // A group with live members already has its positions; kafkajs starts a new one at the end anyway.
-      logger.debug({ err, group }, 'could not record where a new consumer group starts');
+      logger.warn({ err, group }, 'could not record where a new consumer group starts; it starts at the end');
     }
   };
 
@@ -289,7 +296,6 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
     const group = options.group;
     const topics = [...new Set(options.topics)];
     const fromBeginning = options.fromBeginning ?? true;
-    if (!fromBeginning) await startAtEnd(group, topics);
 
     const consumer = kafka.consumer({
       groupId: group,
@@ -302,8 +308,8 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
     });
     const member: Member = { group, assigned: new Map(), stopLag: () => {}, close: async () => {} };
     let closing = false;
-    let joined: () => void = () => {};
-    const joinedOnce = new Promise<void>((resolve) => {
+    let joined: (started: Promise<void>) => void = () => {};
+    const joinedOnce = new Promise<Promise<void>>((resolve) => {
       joined = resolve;
     });
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
@@ -311,7 +317,7 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
       member.assigned = new Map(
         Object.entries(payload.memberAssignment).map(([topic, partitions]) => [topic, partitions as number[]]),
       );
-      joined();
+      joined(fromBeginning ? Promise.resolve() : recordStart(consumer, group, member.assigned));
     });
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (crashed) return;
@@ -418,7 +424,7 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
     members.add(member);
     member.stopLag = startLagPolling(member);
     const joinWait = new AbortController();
-    await Promise.race([joinedOnce, sleep(joinTimeoutMs, joinWait.signal)]);
+    await Promise.race([joinedOnce.then((started) => started), sleep(joinTimeoutMs, joinWait.signal)]);
     joinWait.abort();
 
     let closedOnce: Promise<void> | undefined;

@@ -1,0 +1,253 @@
+import { execFileSync } from 'node:child_process';
+import { Kafka, logLevel, Partitioners } from 'kafkajs';
+import knex, { type Knex } from 'knex';
+import { Registry } from 'prom-client';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type BusLogger, createKafkaBus, type EventBus, type KafkaBusOptions, partitionFor } from '../../src/bus/index';
+import { createTestDatabase } from '../../src/testing/database';
+import {
+  type BusContractHarness,
+  type KafkaMockCluster,
+  runBusContract,
+  startKafkaMockCluster,
+  waitFor,
+} from '../../src/testing/index';
+
+const print = (level: string) => (obj: object, msg?: string) =>
+  console.log(level, msg, JSON.stringify(obj).slice(0, 300));
+// BUS_TEST_LOG=1 prints what the adapter logs, for looking into a failure.
+const quiet: BusLogger = process.env.BUS_TEST_LOG
+  ? { error: print('error'), warn: print('warn'), info: print('info'), debug: () => {} }
+  : { error: () => {}, warn: () => {}, info: () => {}, debug: () => {} };
+
+/**
+ * Short group timings keep failover and rebalances within seconds. The mock
+ * cluster hands out no producer ids (it names no controller), so the producer
+ * is not idempotent here; acks=all and everything else is as in production.
+ */
+const fast = {
+  idempotent: false,
+  sessionTimeoutMs: 3000,
+  heartbeatIntervalMs: 200,
+  rebalanceTimeoutMs: 4000,
+  maxWaitTimeMs: 50,
+  retryDelayMs: 10,
+  maxRetryDelayMs: 50,
+  joinTimeoutMs: 10_000,
+  closeTimeoutMs: 3000,
+  connectionTimeoutMs: 1000,
+  requestTimeoutMs: 5000,
+} satisfies Partial<KafkaBusOptions>;
+
+let cluster: KafkaMockCluster;
+let database: { url: string; drop(): Promise<void> };
+const dbs: Knex[] = [];
+let clients = 0;
+
+beforeAll(async () => {
+  [cluster, database] = await Promise.all([startKafkaMockCluster(), createTestDatabase('kafka_bus')]);
+});
+
+afterAll(async () => {
+  await Promise.all(dbs.splice(0).map((db) => db.destroy()));
+  await cluster?.stop();
+  await database?.drop();
+});
+
+function makeHarness(brokers: () => string[], overrides: Partial<KafkaBusOptions> = {}): BusContractHarness {
+  const db = knex({ client: 'pg', connection: database.url, pool: { min: 0, max: 4 } });
+  dbs.push(db);
+  const bus = createKafkaBus({
+    brokers: brokers(),
+    clientId: `test-${++clients}`,
+    logger: quiet,
+    ...fast,
+    ...overrides,
+  });
+  let crashed = false;
+  return {
+    bus,
+    db,
+    async crash() {
+      crashed = true;
+      await bus.simulateCrash();
+    },
+    async cleanup() {
+      if (!crashed) await bus.close();
+    },
+  };
+}
+
+runBusContract('kafka (librdkafka mock cluster)', async () => makeHarness(() => cluster.brokers), {
+  deliveryTimeoutMs: 10_000,
+  failoverTimeoutMs: 20_000,
+});
+
+describe('kafka adapter', { timeout: 30_000 }, () => {
+  test("kafkajs' default partitioner puts every key where partitionFor does, for any partition count", () => {
+    const partitioner = Partitioners.DefaultPartitioner();
+    const keys = [...Array.from({ length: 500 }, (_, i) => `order-${i}`), '', 'ü-ñ-漢字', 'a'.repeat(1000)];
+    for (const count of [1, 3, 4, 7, 16, 48]) {
+      const partitionMetadata = Array.from({ length: count }, (_, partitionId) => ({
+        partitionId,
+        leader: 1,
+        partitionErrorCode: 0,
+        replicas: [1],
+        isr: [1],
+      }));
+      for (const key of keys) {
+        expect(partitioner({ topic: 't', partitionMetadata, message: { key, value: null } })).toBe(
+          partitionFor(key, count),
+        );
+      }
+    }
+  });
+
+  test('messages of a key land in the partition partitionFor names (the mock cluster gives topics 4 partitions)', async () => {
+    const h = makeHarness(() => cluster.brokers);
+    try {
+      const topic = `placement-${Date.now()}`;
+      const got: { key: string; partition: number }[] = [];
+      await h.bus.subscribe({ group: `g-${topic}`, topics: [topic], handler: async (m) => void got.push(m) });
+      const keys = Array.from({ length: 30 }, (_, i) => `user-${i}`);
+      await h.bus.publish(
+        topic,
+        keys.map((key) => ({ key, value: key })),
+      );
+      await waitFor('every key', () => got.length >= keys.length, 10_000);
+      for (const m of got) expect(m.partition).toBe(partitionFor(m.key, 4));
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test('a value that is not JSON goes to the dead-letter topic; the consumer lag gauge follows the group', async () => {
+    const metrics = new Registry();
+    const h = makeHarness(() => cluster.brokers, { metrics, lagIntervalMs: 100 });
+    const topic = `raw-${Date.now()}`;
+    const raw = new Kafka({ clientId: 'raw', brokers: cluster.brokers, logLevel: logLevel.NOTHING }).producer({
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+    await raw.connect();
+    try {
+      const got: unknown[] = [];
+      const dead: { value: unknown; headers: Record<string, string> }[] = [];
+      await h.bus.subscribe({ group: `g-${topic}`, topics: [topic], handler: async (m) => void got.push(m.value) });
+      await h.bus.subscribe({ group: `d-${topic}`, topics: [`${topic}.dlq`], handler: async (m) => void dead.push(m) });
+      await raw.send({
+        topic,
+        messages: [
+          { key: 'k', value: '{"n":1}' },
+          { key: 'k', value: 'not json {' },
+          { key: 'k', value: '{"n":3}' },
+        ],
+      });
+      await waitFor('both good messages and the dead letter', () => got.length >= 2 && dead.length >= 1, 10_000);
+      expect(got).toEqual([{ n: 1 }, { n: 3 }]);
+      expect(dead[0]!.value).toBe('not json {');
+      expect(dead[0]!.headers).toMatchObject({
+        'x-dead-letter-reason': 'schema',
+        'x-dead-letter-error': 'value is not JSON',
+      });
+
+      const partition = partitionFor('k', 4);
+      const line = `flatship_bus_consumer_lag{group="g-${topic}",topic="${topic}",partition="${partition}"} 0`;
+      await waitFor('the lag gauge', async () => (await metrics.metrics()).includes(line), 5000);
+    } finally {
+      await raw.disconnect();
+      await h.cleanup();
+    }
+  });
+
+  test('a new group with fromBeginning: false starts at the end, and sees what is published once subscribe resolves', async () => {
+    const h = makeHarness(() => cluster.brokers);
+    try {
+      const topic = `tail-${Date.now()}`;
+      await h.bus.publish(topic, [{ key: 'k', value: 'old' }]);
+      const got: unknown[] = [];
+      await h.bus.subscribe({
+        group: `gateway-replica-${topic}`,
+        topics: [topic],
+        fromBeginning: false,
+        handler: async (m) => void got.push(m.value),
+      });
+      await h.bus.publish(topic, [{ key: 'k', value: 'new' }]);
+      await waitFor('the new message', () => got.length >= 1, 10_000);
+      expect(got).toEqual(['new']);
+    } finally {
+      await h.cleanup();
+    }
+  });
+});
+
+/** Docker is there when its CLI answers; the same contract then runs against a real Kafka broker. */
+function dockerAvailable(): boolean {
+  try {
+    execFileSync('docker', ['info'], { stdio: 'ignore', timeout: 5000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const docker = dockerAvailable();
+if (!docker) {
+  console.info('kafka-bus: no Docker daemon here, so the contract on a real Kafka broker (testcontainers) is skipped');
+}
+
+describe.skipIf(!docker)('on a real Kafka broker (testcontainers)', () => {
+  let container: { getHost(): string; getMappedPort(p: number): number; stop(): Promise<unknown> } | undefined;
+  let brokers: string[] = [];
+
+  beforeAll(async () => {
+    const { KafkaContainer } = await import('@testcontainers/kafka');
+    const started = await new KafkaContainer('confluentinc/cp-kafka:7.9.0').withKraft().start();
+    container = started;
+    brokers = [`${started.getHost()}:${started.getMappedPort(9093)}`];
+  }, 180_000);
+
+  afterAll(async () => {
+    await container?.stop();
+  });
+
+  // A real broker creates nothing implicitly for this producer, so the test creates each topic (and its .dlq) first, as the topic job would.
+  const withTopics = (h: BusContractHarness): BusContractHarness => {
+    const admin = new Kafka({ clientId: 'topics', brokers, logLevel: logLevel.NOTHING }).admin();
+    const created = new Set<string>();
+    const ensure = async (topics: string[]) => {
+      const wanted = topics.flatMap((t) => (t.endsWith('.dlq') ? [t] : [t, `${t}.dlq`])).filter((t) => !created.has(t));
+      if (wanted.length === 0) return;
+      await admin.connect();
+      await admin.createTopics({ waitForLeaders: true, topics: wanted.map((topic) => ({ topic, numPartitions: 4 })) });
+      for (const t of wanted) created.add(t);
+    };
+    const bus: EventBus = {
+      publish: async (topic, messages) => {
+        await ensure([topic]);
+        return h.bus.publish(topic, messages);
+      },
+      subscribe: async (opts) => {
+        await ensure(opts.topics ?? []);
+        return h.bus.subscribe(opts);
+      },
+      close: () => h.bus.close(),
+    };
+    return {
+      ...h,
+      bus,
+      cleanup: async () => {
+        await h.cleanup();
+        await admin.disconnect();
+      },
+    };
+  };
+
+  runBusContract('kafka (real broker)', async () => withTopics(makeHarness(() => brokers, { idempotent: true })), {
+    deliveryTimeoutMs: 15_000,
+    failoverTimeoutMs: 30_000,
+  });
+
+  test('the real broker is reachable', () => {
+    expect(brokers.length).toBe(1);
+  });
+});
