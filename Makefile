@@ -9,11 +9,12 @@ NODE_MODULES_STAMP := node_modules/.install-stamp
 # the Kafka bus tests run on librdkafka's mock cluster, started through kcat.
 SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core kcat librdkafka1
 
-.PHONY: help install start test lint typecheck build system-deps bench bench-rankings
+.PHONY: help install start test test-distributed lint typecheck build system-deps bench bench-rankings
 
 help:
 	@echo "make start   run the whole product on embedded defaults and print its URL (Ctrl-C stops it)"
 	@echo "make test    run every test: lint, typecheck, web build, unit, integration and browser tests"
+	@echo "make test-distributed   the production topology on this machine: Kafka (mock cluster), one database role per service, two workers and two gateways (part of make test)"
 	@echo "make lint    format and lint check (Biome)"
 	@echo "make bench   bulk-order benchmark on the embedded stack (RUNS=3 ROWS=1000); prints figures, not part of make test"
 	@echo "make bench-rankings   user volume rankings over 1,000,000 labels; prints the month and year query times"
@@ -66,6 +67,12 @@ bench-rankings: install
 
 build: install
 	npm run build -w web
+
+# Every service its own process on the Kafka bus (librdkafka's mock cluster via kcat), each on its own
+# database role, two label-worker and two gateway replicas: a bulk order watched from the other gateway,
+# a worker killed mid-order, a rolling restart of every process. `make test` runs it with the rest.
+test-distributed: install system-deps
+	npx vitest run --project infra infra/distributed
 
 test: install system-deps
 	$(MAKE) --no-print-directory lint

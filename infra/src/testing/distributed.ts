@@ -4,7 +4,7 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startThrowawayPostgres } from '@flatship/kit/testing';
+import { startKafkaMockCluster, startThrowawayPostgres } from '@flatship/kit/testing';
 import pg from 'pg';
 import { type DatabaseRoleName, ROLE_OF_SERVICE, setupDatabase } from '../db-setup';
 import { freePort, sleep } from '../net';
@@ -18,7 +18,6 @@ import {
   type StackContext,
 } from '../services';
 import { generatePassword, generateSecrets } from '../state';
-import { startKafkaMock } from './kafka-mock';
 import { type RoundRobinFront, startRoundRobin } from './round-robin';
 
 export type BusKind = 'kafka' | 'postgres';
@@ -84,6 +83,13 @@ export interface DistributedStack {
 export function serviceCommand(def: ServiceDefinition): string[] {
   return ['--import', 'tsx', mainFile(REPO_ROOT, def)];
 }
+
+/**
+ * What differs from a production Kafka: the mock cluster hands out no producer
+ * ids, so producers are not idempotent (acks=all still); a killed consumer
+ * loses its partitions after 10 s rather than 30 s, so failover fits a test.
+ */
+const MOCK_CLUSTER_SETTINGS = { KAFKA_IDEMPOTENT: 'false', KAFKA_SESSION_TIMEOUT_MS: '10000' };
 
 const READY_TIMEOUT_MS = 120_000;
 const STOP_GRACE_MS = 35_000;
@@ -182,9 +188,9 @@ export async function startDistributedStack(opts: DistributedStackOptions = {}):
 
     let kafkaBrokers: string | undefined;
     if (bus === 'kafka') {
-      const kafka = await startKafkaMock();
+      const kafka = await startKafkaMockCluster();
       cleanups.push(() => kafka.stop());
-      kafkaBrokers = kafka.brokers;
+      kafkaBrokers = kafka.brokers.join(',');
     }
 
     const secrets = generateSecrets();
@@ -234,7 +240,7 @@ export async function startDistributedStack(opts: DistributedStackOptions = {}):
         ...opts.env,
         ...p.definition.env(ctx, { port: p.port }),
         EVENT_BUS: bus,
-        ...(kafkaBrokers ? { KAFKA_BROKERS: kafkaBrokers, KAFKA_CLIENT_ID: p.name } : {}),
+        ...(kafkaBrokers ? { KAFKA_BROKERS: kafkaBrokers, KAFKA_CLIENT_ID: p.name, ...MOCK_CLUSTER_SETTINGS } : {}),
       };
       delete env.READY_ALSO;
       const role = ROLE_OF_SERVICE[p.definition.name];
@@ -264,7 +270,13 @@ export async function startDistributedStack(opts: DistributedStackOptions = {}):
       let pending = list;
       while (pending.length > 0) {
         const dead = pending.find((p) => p.child && (p.child.exitCode !== null || p.child.signalCode !== null));
-        if (dead) throw new Error(`${dead.name} exited (code ${dead.child?.exitCode}) before it was ready`);
+        if (dead) {
+          const log = await readFile(join(logsDir, `${dead.name}.log`), 'utf8').catch(() => '');
+          const tail = log.trimEnd().split('\n').slice(-15).join('\n');
+          throw new Error(
+            `${dead.name} exited (code ${dead.child?.exitCode}) before it was ready; its log ends:\n${tail}`,
+          );
+        }
         if (Date.now() > deadline) {
           throw new Error(`not ready after ${READY_TIMEOUT_MS / 1000} s: ${pending.map((p) => p.name).join(', ')}`);
         }
