@@ -9,11 +9,12 @@ NODE_MODULES_STAMP := node_modules/.install-stamp
 # the Kafka bus tests run on librdkafka's mock cluster, started through kcat.
 SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core kcat librdkafka1
 
-.PHONY: help install start test lint typecheck build build-stale system-deps bench bench-rankings
+.PHONY: help install start test test-distributed lint typecheck build build-stale system-deps bench bench-rankings
 
 help:
 	@echo "make start   run the whole product on embedded defaults and print its URL (Ctrl-C stops it)"
 	@echo "make test    run every test: lint, typecheck, web build, unit, integration and browser tests"
+	@echo "make test-distributed   the production topology on this machine: Kafka (mock cluster), one database role per service, two workers and two gateways (part of make test)"
 	@echo "make lint    format and lint check (Biome)"
 	@echo "make build   build every workspace to JavaScript (services to <workspace>/dist, the web app to web/dist)"
 	@echo "make bench   bulk-order benchmark on the embedded stack (RUNS=3 ROWS=1000); prints figures, not part of make test"
@@ -73,6 +74,12 @@ bench-rankings: install
 # Every workspace to JavaScript: runnables and libraries to their dist/, the web app to web/dist.
 build: install
 	TURBO_TELEMETRY_DISABLED=1 npx turbo run build --output-logs=errors-only
+
+# Every service its own process on the Kafka bus (librdkafka's mock cluster via kcat), each on its own
+# database role, two label-worker and two gateway replicas: a bulk order watched from the other gateway,
+# a worker killed mid-order, a rolling restart of every process. `make test` runs it with the rest.
+test-distributed: install system-deps
+	npx vitest run --project infra infra/distributed
 
 test: install system-deps
 	$(MAKE) --no-print-directory lint

@@ -3,6 +3,7 @@
 // ceiling of the label renderer alone on one core, measured in the same run.
 //
 //   node --import tsx infra/bench/bulk/run.ts [--runs 3] [--rows 1000]
+//   node --import tsx infra/bench/bulk/run.ts --topology distributed [--workers 2]
 //
 // A missed target is a measurement, not an error: the exit code is non-zero only
 // when the benchmark itself could not run.
@@ -14,10 +15,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { type BulkFilesReply, isTerminalBulkStatus, type OrderProgress } from '@flatship/proto';
 import { io, type Socket } from 'socket.io-client';
+import { type BusKind, startDistributedStack } from '../../src/testing/distributed';
 import { createStackApi, logTails, startStack } from '../../src/testing/start-stack';
 import { startExtraWorkers } from './extra-workers';
 import { amazonRows } from './rows';
-import { cpuTotals, lifetimePeaksMb, readStackProcesses, sampleRss } from './rss';
+import { cpuTotals, lifetimePeaksMb, readStackProcesses, type StackProcesses, sampleRss } from './rss';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const TARGET_SECONDS = 15;
@@ -35,8 +37,29 @@ const { values: args } = parseArgs({
     env: { type: 'string', multiple: true, default: [] },
     // Label-worker replicas to add beside the launcher's one, to measure scaling out.
     'extra-workers': { type: 'string', default: '0' },
+    // 'embedded' (the launcher, as make start) or 'distributed' (every service its own process on Kafka,
+    // one database role each, two gateways behind a round-robin front: infra/src/testing/distributed.ts).
+    topology: { type: 'string', default: 'embedded' },
+    // Label-worker replicas of the distributed topology.
+    workers: { type: 'string', default: '1' },
+    // The distributed topology's bus: kafka, or postgres to compare (every service then shares the privileged user).
+    bus: { type: 'string', default: 'kafka' },
   },
 });
+const topology = args.topology;
+if (topology !== 'embedded' && topology !== 'distributed') {
+  throw new Error(`--topology must be embedded or distributed, got ${topology}`);
+}
+const bus: BusKind = (() => {
+  if (args.bus === 'kafka' || args.bus === 'postgres') return args.bus;
+  throw new Error(`--bus must be kafka or postgres, got ${args.bus}`);
+})();
+const workers = Number(args.workers);
+if (!(Number.isInteger(workers) && workers >= 1))
+  throw new Error(`--workers must be a whole number ≥ 1, got ${args.workers}`);
+if (topology === 'distributed' && args['extra-workers'] !== '0') {
+  throw new Error('--extra-workers is for the embedded topology; the distributed one takes --workers N');
+}
 const serviceEnv = Object.fromEntries(
   (args.env ?? []).map((pair) => {
     const at = pair.indexOf('=');
@@ -111,6 +134,58 @@ async function renderCeiling(): Promise<{ perSecond: number; pinned: boolean }> 
   return { perSecond: (JSON.parse(last) as { perSecond: number }).perSecond, pinned };
 }
 
+/** What a run needs of a stack, whichever topology it has. */
+interface BenchStack {
+  url: string;
+  adminEmail: string;
+  adminPassword: string;
+  processes(): Promise<StackProcesses>;
+  logTails(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+async function startEmbedded(): Promise<BenchStack> {
+  const stack = await startStack({ env: { LOG_LEVEL: 'warn', BUILD_WEB: 'never', ...serviceEnv } });
+  let extras: Awaited<ReturnType<typeof startExtraWorkers>>;
+  try {
+    extras = await startExtraWorkers(stack.dataDir, extraWorkers, serviceEnv);
+  } catch (e) {
+    await stack.stop();
+    throw e;
+  }
+  return {
+    url: stack.url,
+    adminEmail: stack.adminEmail,
+    adminPassword: stack.adminPassword,
+    async processes() {
+      const procs = await readStackProcesses(stack.dataDir);
+      Object.assign(procs.nodes, extras.pids);
+      return procs;
+    },
+    logTails: () => logTails(stack.dataDir, 20),
+    async stop() {
+      await extras.stop();
+      await stack.stop();
+    },
+  };
+}
+
+async function startDistributed(): Promise<BenchStack> {
+  const stack = await startDistributedStack({ workers, gateways: 2, bus, logLevel: 'warn', env: serviceEnv });
+  return {
+    url: stack.url,
+    adminEmail: stack.adminEmail,
+    adminPassword: stack.adminPassword,
+    async processes() {
+      const nodes: Record<string, number> = {};
+      for (const [name, p] of stack.processes) if (p.child?.pid) nodes[name] = p.child.pid;
+      return { nodes, postgres: stack.postgresPid };
+    },
+    logTails: () => stack.logTails(20),
+    stop: () => stack.stop(),
+  };
+}
+
 async function main() {
   const cores = availableParallelism();
   const loadBefore = load();
@@ -119,12 +194,10 @@ async function main() {
   log('Measuring the renderer ceiling…');
   const ceilingBefore = await renderCeiling();
   log(`Starting the stack (load average ${loadBefore})…`);
-  const stack = await startStack({ env: { LOG_LEVEL: 'warn', BUILD_WEB: 'never', ...serviceEnv } });
+  const stack = topology === 'distributed' ? await startDistributed() : await startEmbedded();
   const results: RunResult[] = [];
   let lifetime: Record<string, number> = {};
-  let extras: Awaited<ReturnType<typeof startExtraWorkers>> | undefined;
   try {
-    extras = await startExtraWorkers(stack.dataDir, extraWorkers, serviceEnv);
     const api = createStackApi(stack.url);
     const email = `bench-${Date.now()}@example.com`;
     const password = 'bench-parcels-42';
@@ -141,8 +214,7 @@ async function main() {
     await api(`/api/auth/users/details/${user._id}`, { method: 'POST', token: admin.token, body: { balance } });
     const { token } = await api<{ token: string }>('/api/auth/login', { method: 'POST', body: { email, password } });
     const socket = await connect(stack.url, token);
-    const procs = await readStackProcesses(stack.dataDir);
-    Object.assign(procs.nodes, extras.pids);
+    const procs = await stack.processes();
 
     for (let run = 1; run <= runs; run++) {
       const orderData = amazonRows(rows, run);
@@ -220,10 +292,9 @@ async function main() {
     lifetime = lifetimePeaksMb(procs);
     socket.close();
   } catch (e) {
-    log(await logTails(stack.dataDir, 20));
+    log(await stack.logTails());
     throw e;
   } finally {
-    await extras?.stop();
     await stack.stop();
   }
 
@@ -249,7 +320,12 @@ async function main() {
   out.push(`rows per order: ${rows}, runs: ${runs}`);
   const settings = Object.entries(serviceEnv).map(([k, v]) => `${k}=${v}`);
   out.push(
-    `service settings: ${settings.length ? settings.join(' ') : 'defaults'}; label-worker processes: ${1 + extraWorkers}`,
+    `service settings: ${settings.length ? settings.join(' ') : 'defaults'}; label-worker processes: ${topology === 'distributed' ? workers : 1 + extraWorkers}`,
+  );
+  out.push(
+    topology === 'distributed'
+      ? `topology: distributed (${bus === 'kafka' ? "Kafka bus on librdkafka's mock cluster, one database role per service" : 'PostgreSQL bus'}, ${workers} label-worker replica${workers > 1 ? 's' : ''}, 2 gateways behind a round-robin front)`
+      : 'topology: embedded (the launcher, PostgreSQL bus)',
   );
   const latencyMs = Number(serviceEnv.CARRIER_LATENCY_MS ?? 0);
   if (latencyMs > 0) {

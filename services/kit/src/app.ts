@@ -105,6 +105,10 @@ export function createServiceApp(opts: CreateServiceAppOptions): ServiceApp {
     trustProxy: opts.trustProxy ?? true,
     requestIdHeader: REQUEST_ID_HEADER,
     genReqId: () => randomUUID(),
+    // Consumers subscribe when the app becomes ready and wait to join their group. On Kafka that takes
+    // until the session of a replica that died has expired and the group has rebalanced (bounded by the
+    // bus's join timeout), far past Fastify's 10 s default, which would stop a replacement from starting.
+    pluginTimeout: 90_000,
     ajv: undefined,
   } as Parameters<typeof Fastify>[0]).withTypeProvider<TypeBoxTypeProvider>() as unknown as ServiceApp;
 

@@ -144,6 +144,17 @@ export async function retryWhileDatabaseUnavailable<T>(fn: () => Promise<T>, opt
 }
 
 /**
+ * Creates `schema` when it does not exist yet. In production a database
+ * administrator makes each service's schema beforehand and the service's role
+ * may not create schemas; `create schema if not exists` would need that
+ * privilege even for a schema that is already there.
+ */
+export async function ensureSchema(db: Knex, schema: string): Promise<void> {
+  const { rows } = await db.raw('select 1 from pg_namespace where nspname = ?', [schema]);
+  if (rows.length === 0) await db.raw('create schema ??', [schema]);
+}
+
+/**
  * Creates the schema and applies pending migrations, in order, under an
  * advisory lock so replicas starting together do not race.
  */
@@ -151,7 +162,7 @@ export async function migrate(db: Knex, schema: string, migrations: Migration[])
   const applied: string[] = [];
   await db.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`migrate:${schema}`]);
-    await trx.raw(`create schema if not exists ??`, [schema]);
+    await ensureSchema(trx, schema);
     await trx.raw(
       `create table if not exists ??.schema_migrations (name text primary key, applied_at timestamptz not null default now())`,
       [schema],

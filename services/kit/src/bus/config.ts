@@ -19,15 +19,38 @@ export const BusConfig = {
   KAFKA_CLIENT_ID: Type.Optional(
     Type.String({ minLength: 1, description: 'client id the process gives Kafka (default: the service name)' }),
   ),
+  KAFKA_IDEMPOTENT: Type.Boolean({
+    default: true,
+    description:
+      "idempotent producer (a retried send is written once); false only for a cluster that hands out no producer ids, such as librdkafka's mock cluster in tests",
+  }),
+  KAFKA_SESSION_TIMEOUT_MS: Type.Optional(
+    Type.Integer({
+      minimum: 3000,
+      maximum: 300_000,
+      description:
+        'a consumer that stops heartbeating (a killed process) loses its partitions after this long (default 30000)',
+    }),
+  ),
 };
 
 export interface BusSettings {
   EVENT_BUS: 'postgres' | 'kafka';
   KAFKA_BROKERS?: string | undefined;
   KAFKA_CLIENT_ID?: string | undefined;
+  KAFKA_IDEMPOTENT?: boolean | undefined;
+  KAFKA_SESSION_TIMEOUT_MS?: number | undefined;
 }
 
-export type ChosenBus = { kind: 'postgres' } | { kind: 'kafka'; brokers: string[]; clientId?: string | undefined };
+export type ChosenBus =
+  | { kind: 'postgres' }
+  | {
+      kind: 'kafka';
+      brokers: string[];
+      clientId?: string | undefined;
+      idempotent?: boolean | undefined;
+      sessionTimeoutMs?: number | undefined;
+    };
 
 /**
  * Resolves the bus settings, refusing combinations the schema alone cannot:
@@ -44,5 +67,11 @@ export function chooseBus(config: BusSettings): ChosenBus {
       'KAFKA_BROKERS is required when EVENT_BUS=kafka: list the bootstrap brokers as host:port separated by commas',
     ]);
   }
-  return { kind: 'kafka', brokers, clientId: config.KAFKA_CLIENT_ID };
+  return {
+    kind: 'kafka',
+    brokers,
+    clientId: config.KAFKA_CLIENT_ID,
+    idempotent: config.KAFKA_IDEMPOTENT,
+    sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
+  };
 }

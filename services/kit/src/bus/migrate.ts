@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ensureSchema } from '../db';
 import { checkSchemaName } from './pg-support';
 
 /**
@@ -10,7 +11,7 @@ export async function migrateBus(db: Knex, schema = 'bus'): Promise<void> {
   const s = checkSchemaName(schema);
   await db.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`flatship.bus.migrate:${s}`]);
-    await trx.raw(`create schema if not exists "${s}"`);
+    await ensureSchema(trx, s);
     await trx.raw(`
       create table if not exists "${s}".meta (
         key text primary key,
@@ -83,7 +84,7 @@ export async function migrateOutbox(db: Knex, schema: string): Promise<void> {
   const s = checkSchemaName(schema);
   await db.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`flatship.outbox.migrate:${s}`]);
-    await trx.raw(`create schema if not exists "${s}"`);
+    await ensureSchema(trx, s);
     await trx.raw(`
       create table if not exists "${s}".outbox (
         id bigserial primary key,

@@ -54,6 +54,8 @@ export async function openBus(opts: OpenBusOptions): Promise<OpenedBus> {
   if (chosen.kind === 'kafka') {
     const bus = createKafkaBus({
       ...opts.kafka,
+      ...(chosen.idempotent === false ? { idempotent: false } : {}),
+      ...(chosen.sessionTimeoutMs ? { sessionTimeoutMs: chosen.sessionTimeoutMs } : {}),
       brokers: chosen.brokers,
       clientId: chosen.clientId ?? opts.name,
       logger: opts.logger,
