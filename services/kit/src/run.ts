@@ -1,3 +1,4 @@
+import { closeSync, openSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { beginShutdown } from './app';
 import { ConfigError } from './config';
@@ -70,6 +71,28 @@ export async function runService(name: string, start: () => Promise<Running>, sh
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   // When the launcher dies without signalling us, don't linger as an orphan.
-  if (process.send) process.on('disconnect', () => void stop('parent-exit'));
+  if (process.send) {
+    process.on('disconnect', () => {
+      sendOutputNowhere();
+      void stop('parent-exit');
+    });
+  }
   return running;
+}
+
+/**
+ * The launcher that read our stdout and stderr is gone, so both are broken pipes. pino writes
+ * synchronously and retries a failed write, which would block the process (shutdown timer
+ * included) on its next log line: point both at /dev/null instead. A closed descriptor is
+ * reused by the next open, so fd 1 and then fd 2 become /dev/null.
+ */
+function sendOutputNowhere() {
+  for (const fd of [1, 2]) {
+    try {
+      closeSync(fd);
+      openSync('/dev/null', 'w');
+    } catch {
+      // Nothing more to do: the process exits shortly either way.
+    }
+  }
 }

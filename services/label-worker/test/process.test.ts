@@ -167,7 +167,9 @@ describe('the label-worker process', () => {
       CARRIER_LATENCY_MS: '300',
       SHUTDOWN_DRAIN_MS: '400',
       SHUTDOWN_TIMEOUT_MS: '8000',
+      // One partition of five rows at a time, so the order is still being bought when the signal comes.
       LABEL_WORKER_BATCH: '5',
+      LABEL_WORKER_CONCURRENCY: '1',
     });
     await waitReady(w);
     const orderId = await newOrderId(s, u);
