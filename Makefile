@@ -6,8 +6,8 @@ SHELL := /bin/bash
 
 NODE_MODULES_STAMP := node_modules/.install-stamp
 # Browser end-to-end tests drive Debian's Chromium; label tests render PDFs with poppler;
-# the Kafka bus tests run on librdkafka's mock cluster, started through kcat.
-SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core kcat librdkafka1
+# the Kafka bus tests run on librdkafka's mock cluster, started through kcat; zbarimg scans the label barcodes.
+SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core kcat librdkafka1 zbar-tools
 
 .PHONY: help install start test test-distributed lint typecheck build build-stale system-deps bench bench-rankings
 
@@ -41,9 +41,9 @@ start: build-stale
 # Installs Chromium, poppler and kcat when they are missing and this user may install them;
 # otherwise says exactly what to install rather than letting browser or Kafka tests fail obscurely.
 system-deps:
-	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/pdftoppm ] && [ -x /usr/bin/kcat ]; then exit 0; fi; \
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/pdftoppm ] && [ -x /usr/bin/kcat ] && [ -x /usr/bin/zbarimg ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then \
-	  echo "Installing $(SYSTEM_PACKAGES) for browser, PDF and Kafka tests"; \
+	  echo "Installing $(SYSTEM_PACKAGES) for browser, PDF, barcode and Kafka tests"; \
 	  export DEBIAN_FRONTEND=noninteractive; \
 	  apt-get -o DPkg::Lock::Timeout=600 update -qq; \
 	  apt-get -o DPkg::Lock::Timeout=600 install -y -qq $(SYSTEM_PACKAGES) >/dev/null; \
