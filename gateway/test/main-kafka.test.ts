@@ -1,18 +1,11 @@
-import { fileURLToPath } from 'node:url';
-import {
-  freePort,
-  type KafkaMockCluster,
-  spawnService,
-  startKafkaMockCluster,
-  waitUntilUp,
-} from '@flatship/kit/testing';
+import { freePort, spawnService, startKafkaMockCluster, waitUntilUp } from '@flatship/kit/testing';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { keys } from './helpers';
 
 // The real entry point: with the Kafka bus the gateway keeps no database at all.
 // The built entry production runs (the test setup rebuilds it when its sources changed).
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-let cluster: KafkaMockCluster;
+const MAIN = new URL('../dist/main.js', import.meta.url);
+let cluster: Awaited<ReturnType<typeof startKafkaMockCluster>>;
 beforeAll(async () => {
   cluster = await startKafkaMockCluster();
 });

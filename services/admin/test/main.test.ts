@@ -1,10 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import { createTestDatabase, freePort, generateTokenKeys, spawnService, waitUntilUp } from '@flatship/kit/testing';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 
 // Runs the real entry point the way the launcher does, against a real database.
 // The built entry production runs (the test setup rebuilds it when its sources changed).
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const MAIN = new URL('../dist/main.js', import.meta.url);
 let tdb: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
   tdb = await createTestDatabase('admin_main');

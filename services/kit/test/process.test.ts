@@ -5,8 +5,12 @@ import { freePort, spawnService, waitUntilUp } from '../src/testing';
 const TALKER = fileURLToPath(new URL('./fixtures/talker.mjs', import.meta.url));
 
 describe('spawnService', () => {
-  test('collects stdout and stderr and resolves with the exit code', async () => {
-    const p = spawnService(TALKER, { OUT_LINE: 'parcel one', ERR_LINE: 'parcel two', EXIT_CODE: '3' });
+  test('runs an entry given as a file URL, collects stdout and stderr and resolves with the exit code', async () => {
+    const p = spawnService(new URL('./fixtures/talker.mjs', import.meta.url), {
+      OUT_LINE: 'parcel one',
+      ERR_LINE: 'parcel two',
+      EXIT_CODE: '3',
+    });
     expect(await p.exited).toBe(3);
     expect(p.logs()).toContain('out: parcel one');
     expect(p.logs()).toContain('err: parcel two');

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { freePort, type ServiceProcess, spawnService, waitUntilUp } from '@flatship/kit/testing';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -11,7 +10,7 @@ import { startWorkerStack, type WorkerStack, waitForStatus } from './harness';
 // The label worker's real entry point as a child process, against the test stack's database,
 // payments service and files directory.
 // The built entry production runs (the test setup rebuilds it when its sources changed).
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const MAIN = new URL('../dist/main.js', import.meta.url);
 const PRIORITY_CENTS = 895;
 
 let s: WorkerStack;

@@ -1,7 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { createDb } from '@flatship/kit';
 import {
   createTestDatabase,
@@ -15,7 +14,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 
 // Runs the real entry point the way the launcher does, against a real database.
 // The built entry production runs (the test setup rebuilds it when its sources changed).
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const MAIN = new URL('../dist/main.js', import.meta.url);
 const SECRET = 'main-test-internal-secret';
 let tdb: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { createDb } from '@flatship/kit';
 import {
   createTestDatabase,
@@ -13,7 +12,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 
 // The real entry point with EVENT_BUS=kafka, on librdkafka's mock cluster.
 // The built entry production runs (the test setup rebuilds it when its sources changed).
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const MAIN = new URL('../dist/main.js', import.meta.url);
 const keys = generateTokenKeys();
 let tdb: Awaited<ReturnType<typeof createTestDatabase>>;
 let cluster: KafkaMockCluster;

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { basename, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** How a service process ended, and when (ms since the epoch, taken when it exited). */
 export interface ProcessExit {
@@ -42,15 +43,16 @@ function nameOf(entry: string): string {
 }
 
 /**
- * Starts `node <entry>` with exactly `env` (plus PATH): nothing of the test runner's environment leaks in, so a
+ * Starts `node <entry>` (a path or a file URL) with exactly `env` (plus PATH): nothing of the test runner's environment leaks in, so a
  * missing variable is really missing. Runnables are started from their built `dist/main.js` (the test setup rebuilds
  * stale bundles), as production runs them.
  */
 export function spawnService(
-  entry: string,
+  entryPath: string | URL,
   env: Record<string, string | undefined>,
   options: SpawnServiceOptions = {},
 ): ServiceProcess {
+  const entry = entryPath instanceof URL ? fileURLToPath(entryPath) : entryPath;
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], {
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
