@@ -1,40 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { createTestDatabase, freePort, generateTokenKeys } from '@flatship/kit/testing';
+import { createTestDatabase, freePort, generateTokenKeys, spawnService, waitUntilUp } from '@flatship/kit/testing';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 
 // Runs the real entry point the way the launcher does, against a real database.
 // The built entry production runs (the test setup rebuilds it when its sources changed).
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const MAIN = new URL('../dist/main.js', import.meta.url);
 let tdb: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
   tdb = await createTestDatabase('admin_main');
 });
 afterAll(() => tdb.drop());
 
-function start(env: Record<string, string>): {
-  child: ChildProcess;
-  logs: () => string;
-  exited: Promise<number | null>;
-} {
-  const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d) => {
-    out += d;
-  });
-  child.stderr?.on('data', (d) => {
-    out += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, logs: () => out, exited };
-}
-
 test('the service starts, answers /readyz, refuses admin calls without a token and stops cleanly', async () => {
   const port = await freePort();
-  const s = start({
+  const s = spawnService(MAIN, {
     DATABASE_URL: tdb.url,
     JWT_PUBLIC_KEY: generateTokenKeys().publicKey,
     INTERNAL_SECRET: 'main-test-internal-secret',
@@ -43,16 +21,7 @@ test('the service starts, answers /readyz, refuses admin calls without a token a
     ORDERS_URL: 'http://127.0.0.1:9',
     PORT: String(port),
   });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (s.child.exitCode !== null) throw new Error(`admin exited early:\n${s.logs()}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error(`admin did not become ready:\n${s.logs()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitUntilUp(`http://127.0.0.1:${port}/readyz`, s);
   const res = await fetch(`http://127.0.0.1:${port}/api/auth/users/details/x`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -67,7 +36,7 @@ test('the service starts, answers /readyz, refuses admin calls without a token a
 }, 60_000);
 
 test('a missing peer address stops the start with a message naming it', async () => {
-  const s = start({
+  const s = spawnService(MAIN, {
     DATABASE_URL: tdb.url,
     JWT_PUBLIC_KEY: generateTokenKeys().publicKey,
     INTERNAL_SECRET: 'main-test-internal-secret',

@@ -1,45 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { freePort } from '../src/testing';
+import { freePort, type ServiceProcess, spawnService, waitUntilUp } from '../src/testing';
 
 // A real process built like every service (createServiceApp + runService), signalled as Kubernetes would.
 const FIXTURE = fileURLToPath(new URL('./fixtures/slow-service.ts', import.meta.url));
 
-interface Proc {
-  child: ChildProcess;
-  base: string;
-  logs: () => string;
-  exited: Promise<{ code: number | null; at: number }>;
-}
-
-async function start(env: Record<string, string>): Promise<Proc> {
+async function start(env: Record<string, string>): Promise<ServiceProcess & { base: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
-    env: { PATH: process.env.PATH, PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d) => {
-    out += d;
-  });
-  child.stderr?.on('data', (d) => {
-    out += d;
-  });
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
-    child.on('exit', (code) => resolve({ code, at: Date.now() })),
-  );
+  const p = spawnService(FIXTURE, { PORT: String(port), ...env }, { nodeArgs: ['--import', 'tsx'] });
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the service exited early:\n${out}`);
-    const ok = await fetch(`${base}/readyz`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) return { child, base, logs: () => out, exited };
-    if (Date.now() > deadline) throw new Error(`the service did not become ready:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitUntilUp(`${base}/readyz`, p, { timeoutMs: 20_000, intervalMs: 50 });
+  return { ...p, base };
 }
 
 describe('SIGTERM', () => {
@@ -61,7 +32,7 @@ describe('SIGTERM', () => {
     expect((await fetch(`${p.base}/healthz`)).status).toBe(200);
 
     expect(await slow).toEqual({ status: 200, body: { done: true } });
-    const { code, at } = await p.exited;
+    const { code, at } = await p.exit;
     expect(code).toBe(0);
     expect(at - signalledAt).toBeLessThan(5000);
     expect(p.logs()).toContain('resources closed');
@@ -74,7 +45,7 @@ describe('SIGTERM', () => {
     await new Promise((r) => setTimeout(r, 200));
     const signalledAt = Date.now();
     p.child.kill('SIGTERM');
-    const { code, at } = await p.exited;
+    const { code, at } = await p.exit;
     expect(code).toBe(1);
     expect(at - signalledAt).toBeGreaterThanOrEqual(700);
     expect(at - signalledAt).toBeLessThan(3000);

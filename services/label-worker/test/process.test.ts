@@ -1,8 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { freePort } from '@flatship/kit/testing';
+import { freePort, type ServiceProcess, spawnService, waitUntilUp } from '@flatship/kit/testing';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bulkItems, newOrderId, processBulk } from '../../orders/test/bulk-support';
@@ -12,7 +10,7 @@ import { startWorkerStack, type WorkerStack, waitForStatus } from './harness';
 // The label worker's real entry point as a child process, against the test stack's database,
 // payments service and files directory.
 // The built entry production runs (the test setup rebuilds it when its sources changed).
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const MAIN = new URL('../dist/main.js', import.meta.url);
 const PRIORITY_CENTS = 895;
 
 let s: WorkerStack;
@@ -25,51 +23,28 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-interface Worker {
-  child: ChildProcess;
-  logs: () => string;
-  exited: Promise<number | null>;
-  port: number;
-}
+type Worker = ServiceProcess & { port: number };
 
 async function runWorker(env: Record<string, string> = {}): Promise<Worker> {
   const port = await freePort();
-  const child = spawn(process.execPath, [MAIN], {
-    env: {
-      PATH: process.env.PATH,
-      PORT: String(port),
-      DATABASE_URL: s.url,
-      JWT_PUBLIC_KEY: s.keys.publicKey,
-      INTERNAL_SECRET,
-      PAYMENTS_URL: paymentsUrl,
-      FILES_DIR: s.filesDir,
-      LOG_LEVEL: 'info',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const w = spawnService(MAIN, {
+    PORT: String(port),
+    DATABASE_URL: s.url,
+    JWT_PUBLIC_KEY: s.keys.publicKey,
+    INTERNAL_SECRET,
+    PAYMENTS_URL: paymentsUrl,
+    FILES_DIR: s.filesDir,
+    LOG_LEVEL: 'info',
+    ...env,
   });
-  let out = '';
-  child.stdout?.on('data', (d) => {
-    out += d;
-  });
-  child.stderr?.on('data', (d) => {
-    out += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, logs: () => out, exited, port };
+  return { ...w, port };
 }
 
+/** Ready and consuming: /readyz answers before the consumer has joined. */
 async function waitReady(w: Worker) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (w.child.exitCode !== null) throw new Error(`label-worker exited early:\n${w.logs()}`);
-    const ok = await fetch(`http://127.0.0.1:${w.port}/readyz`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok && w.logs().includes('label worker consuming label.requested')) return;
-    if (Date.now() > deadline) throw new Error(`label-worker did not become ready:\n${w.logs()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitUntilUp(`http://127.0.0.1:${w.port}/readyz`, w, {
+    isUp: (res) => res.ok && w.logs().includes('label worker consuming label.requested'),
+  });
 }
 
 describe('the label-worker process', () => {

@@ -1,14 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createTestDatabase, freePort, generateTokenKeys } from '@flatship/kit/testing';
+import { createTestDatabase, freePort, generateTokenKeys, spawnService, waitUntilUp } from '@flatship/kit/testing';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 
 // Runs the real entry point the way the launcher does, against a real database.
 // The built entry production runs (the test setup rebuilds it when its sources changed).
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const MAIN = new URL('../dist/main.js', import.meta.url);
 const keys = generateTokenKeys();
 let tdb: Awaited<ReturnType<typeof createTestDatabase>>;
 let filesDir: string;
@@ -20,22 +18,6 @@ afterAll(async () => {
   await tdb.drop();
   await rm(filesDir, { recursive: true, force: true });
 });
-
-function run(env: Record<string, string>): { child: ChildProcess; logs: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d) => {
-    out += d;
-  });
-  child.stderr?.on('data', (d) => {
-    out += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, logs: () => out, exited };
-}
 
 const baseEnv = () => ({
   DATABASE_URL: tdb.url,
@@ -51,17 +33,8 @@ const baseEnv = () => ({
 
 test('the service migrates, becomes ready, refuses calls without a token and stops cleanly on SIGTERM', async () => {
   const port = await freePort();
-  const p = run({ ...baseEnv(), PORT: String(port) });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (p.child.exitCode !== null) throw new Error(`orders exited early:\n${p.logs()}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error(`orders did not become ready:\n${p.logs()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const p = spawnService(MAIN, { ...baseEnv(), PORT: String(port) });
+  await waitUntilUp(`http://127.0.0.1:${port}/readyz`, p);
   const res = await fetch(`http://127.0.0.1:${port}/api/orders/total/00000000-0000-4000-8000-000000000000`);
   expect(res.status).toBe(401);
   p.child.kill('SIGTERM');
@@ -72,7 +45,7 @@ test('the service migrates, becomes ready, refuses calls without a token and sto
 }, 60_000);
 
 test('a bad configuration stops the process with a message naming each variable', async () => {
-  const p = run({ ...baseEnv(), CARRIER_FAILURE_RATE: '1.5', FILES_DIR: '', PRICING_URL: 'pricing' });
+  const p = spawnService(MAIN, { ...baseEnv(), CARRIER_FAILURE_RATE: '1.5', FILES_DIR: '', PRICING_URL: 'pricing' });
   expect(await p.exited).toBe(78);
   expect(p.logs()).toContain('CARRIER_FAILURE_RATE="1.5" is invalid');
   expect(p.logs()).toContain('FILES_DIR is required but not set');

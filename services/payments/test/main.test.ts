@@ -1,15 +1,20 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { createDb } from '@flatship/kit';
-import { createTestDatabase, freePort, generateTokenKeys } from '@flatship/kit/testing';
+import {
+  createTestDatabase,
+  freePort,
+  generateTokenKeys,
+  type ServiceProcess,
+  spawnService,
+  waitUntilUp,
+} from '@flatship/kit/testing';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 
 // Runs the real entry point the way the launcher does, against a real database.
 // The built entry production runs (the test setup rebuilds it when its sources changed).
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const MAIN = new URL('../dist/main.js', import.meta.url);
 const SECRET = 'main-test-internal-secret';
 let tdb: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
@@ -17,41 +22,12 @@ beforeAll(async () => {
 });
 afterAll(() => tdb.drop());
 
-async function start(
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; logs: () => string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d) => {
-    out += d;
-  });
-  child.stderr?.on('data', (d) => {
-    out += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, logs: () => out, exited };
-}
-
 /** Waits for /readyz: the service starts its jobs before it listens, so their effects can come first. */
-async function untilReady(s: Awaited<ReturnType<typeof start>>, port: number): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (s.child.exitCode !== null) throw new Error(`payments exited early:\n${s.logs()}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`payments did not become ready:\n${s.logs()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const untilReady = (s: ServiceProcess, port: number) => waitUntilUp(`http://127.0.0.1:${port}/readyz`, s);
 
 test('the service migrates, answers /readyz and internal calls, and stops cleanly on SIGTERM', async () => {
   const port = await freePort();
-  const s = await start({
+  const s = spawnService(MAIN, {
     DATABASE_URL: tdb.url,
     JWT_PUBLIC_KEY: generateTokenKeys().publicKey,
     INTERNAL_SECRET: SECRET,
@@ -74,14 +50,14 @@ test('the service migrates, answers /readyz and internal calls, and stops cleanl
 }, 60_000);
 
 test('a missing variable stops the start with a message naming it', async () => {
-  const s = await start({ DATABASE_URL: tdb.url, INTERNAL_SECRET: SECRET, PORT: '0' });
+  const s = spawnService(MAIN, { DATABASE_URL: tdb.url, INTERNAL_SECRET: SECRET, PORT: '0' });
   expect(await s.exited).toBe(78);
   expect(s.logs()).toContain('JWT_PUBLIC_KEY is required but not set');
   expect(s.logs()).toContain('AUTH_URL is required but not set');
 }, 30_000);
 
 test('BTCPAY_URL without its store, key and secret stops the start naming each, and never prints the key', async () => {
-  const s = await start({
+  const s = spawnService(MAIN, {
     DATABASE_URL: tdb.url,
     JWT_PUBLIC_KEY: generateTokenKeys().publicKey,
     INTERNAL_SECRET: SECRET,
@@ -125,7 +101,7 @@ test('with BTCPay configured, the reconciler credits a settled invoice on its ow
   const db = createDb(tdb.url, 'payments');
   try {
     const port = await freePort();
-    const s = await start({
+    const s = spawnService(MAIN, {
       DATABASE_URL: tdb.url,
       JWT_PUBLIC_KEY: generateTokenKeys().publicKey,
       INTERNAL_SECRET: SECRET,

@@ -1,12 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { createDb } from '@flatship/kit';
-import { createTestDatabase, freePort, generateTokenKeys } from '@flatship/kit/testing';
+import { createTestDatabase, freePort, generateTokenKeys, spawnService, waitUntilUp } from '@flatship/kit/testing';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 
 // Runs the real entry point the way the launcher does, against a real database.
 // The built entry production runs (the test setup rebuilds it when its sources changed).
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const MAIN = new URL('../dist/main.js', import.meta.url);
 const keys = generateTokenKeys();
 let tdb: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
@@ -14,49 +12,16 @@ beforeAll(async () => {
 });
 afterAll(() => tdb.drop());
 
-interface Started {
-  child: ChildProcess;
-  port: number;
-  logs: () => string;
-  exited: Promise<number | null>;
-}
+const baseEnv = () => ({
+  DATABASE_URL: tdb.url,
+  JWT_PUBLIC_KEY: keys.publicKey,
+  INTERNAL_SECRET: 'main-test-internal-secret',
+});
 
-function spawnMain(env: Record<string, string>): Omit<Started, 'port'> {
-  const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d) => {
-    out += d;
-  });
-  child.stderr?.on('data', (d) => {
-    out += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, logs: () => out, exited };
-}
-
-async function start(): Promise<Started> {
+async function start() {
   const port = await freePort();
-  const s = spawnMain({
-    DATABASE_URL: tdb.url,
-    JWT_PUBLIC_KEY: keys.publicKey,
-    INTERNAL_SECRET: 'main-test-internal-secret',
-    AUTH_URL: 'http://127.0.0.1:9',
-    PORT: String(port),
-    LOG_LEVEL: 'info',
-  });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (s.child.exitCode !== null) throw new Error(`services-pricing exited early:\n${s.logs()}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error(`services-pricing did not become ready:\n${s.logs()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const s = spawnService(MAIN, { ...baseEnv(), AUTH_URL: 'http://127.0.0.1:9', PORT: String(port), LOG_LEVEL: 'info' });
+  await waitUntilUp(`http://127.0.0.1:${port}/readyz`, s);
   return { ...s, port };
 }
 
@@ -92,20 +57,14 @@ test('the service starts ready to sell: carrier services synced and priced, answ
 }, 90_000);
 
 test('a missing AUTH_URL stops the start with a message naming it', async () => {
-  const s = spawnMain({
-    DATABASE_URL: tdb.url,
-    JWT_PUBLIC_KEY: keys.publicKey,
-    INTERNAL_SECRET: 'main-test-internal-secret',
-  });
+  const s = spawnService(MAIN, baseEnv());
   expect(await s.exited).toBe(78);
   expect(s.logs()).toContain('AUTH_URL is required but not set');
 }, 30_000);
 
 test('a CARRIERS naming an unknown carrier stops the start with a message naming it', async () => {
-  const s = spawnMain({
-    DATABASE_URL: tdb.url,
-    JWT_PUBLIC_KEY: keys.publicKey,
-    INTERNAL_SECRET: 'main-test-internal-secret',
+  const s = spawnService(MAIN, {
+    ...baseEnv(),
     AUTH_URL: 'http://127.0.0.1:9',
     CARRIERS: 'sandbox-usps,ups',
   });

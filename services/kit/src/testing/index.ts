@@ -3,3 +3,4 @@ export * from './database';
 export * from './embedded-pg';
 export * from './kafka-mock';
 export * from './keys';
+export * from './process';
