@@ -200,6 +200,24 @@ describe('kafka adapter', { timeout: 30_000 }, () => {
     }
   }, 60_000);
 
+  test('subscribe fails, naming the group, when the member has not joined it within the join timeout', async () => {
+    // The refused SyncGroup stops the consumer; starting it again and rejoining takes longer than 1 s.
+    const topic = `slow-join-${Date.now()}`;
+    const group = `g-${topic}`;
+    const undo = holdBackFirstSyncGroup('slow-member', 1500);
+    const first = makeHarness(() => cluster.brokers);
+    const second = makeHarness(() => cluster.brokers, { clientId: 'slow-member', joinTimeoutMs: 1000 });
+    try {
+      await first.bus.subscribe({ group, topics: [topic], handler: async () => {} });
+      await expect(second.bus.subscribe({ group, topics: [topic], handler: async () => {} })).rejects.toThrow(
+        `kafka consumer of group ${group} did not join the group within 1000 ms (topics ${topic})`,
+      );
+    } finally {
+      undo();
+      await Promise.all([first.cleanup(), second.cleanup()]);
+    }
+  });
+
   test('a new group with fromBeginning: false starts at the end, and sees what is published once subscribe resolves', async () => {
     const h = makeHarness(() => cluster.brokers);
     try {
