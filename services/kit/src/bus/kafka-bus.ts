@@ -7,6 +7,8 @@ import {
   Kafka,
   type KafkaMessage,
   logLevel,
+  type PartitionAssigner,
+  PartitionAssigners,
   Partitioners,
   type Producer,
 } from 'kafkajs';
@@ -41,6 +43,14 @@ export interface KafkaBusOptions {
   maxRetryDelayMs?: number;
   /** Batch handler size when a subscription gives none (default 100). */
   batchSize?: number;
+  /**
+   * How long a group's leader waits before sending the partition assignment (default 0). Only for
+   * librdkafka's mock cluster: its coordinator finishes a rebalance as soon as the leader's SyncGroup
+   * arrives and refuses a member's SyncGroup that comes after it, which stops that consumer (it is
+   * then started again, and the group rebalances once more). Keep it well below the session timeout,
+   * which is how long the coordinator waits for the assignment.
+   */
+  leaderSyncDelayMs?: number;
   /** How long `subscribe` waits for the member to join its group (default: the rebalance timeout). */
   joinTimeoutMs?: number;
   /** How long closing waits for handlers in flight before dropping the connections anyway (default 30 s). */
@@ -116,6 +126,22 @@ const missingTopic = (topics: string, cause: unknown) =>
     `Kafka topic ${topics} does not exist (or not all of them): topics are declared in infra/kafka/topics.ts and created by the topic job (infra/kafka/create-topics.ts)`,
     { cause },
   );
+
+/** kafkajs' round-robin assignment, handed to the coordinator `delayMs` later. */
+const patientLeader =
+  (delayMs: number): PartitionAssigner =>
+  (config) => {
+    const roundRobin = PartitionAssigners.roundRobin(config);
+    return {
+      name: roundRobin.name,
+      version: roundRobin.version,
+      protocol: (subscription) => roundRobin.protocol(subscription),
+      assign: async (group) => {
+        await sleep(delayMs);
+        return roundRobin.assign(group);
+      },
+    };
+  };
 
 /**
  * The Kafka adapter (kafkajs). Keys map to partitions with murmur2, as the
@@ -304,6 +330,7 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
       rebalanceTimeout: settings.rebalanceTimeout,
       maxWaitTimeInMs: settings.maxWaitTimeInMs,
       allowAutoTopicCreation: false,
+      ...(opts.leaderSyncDelayMs ? { partitionAssigners: [patientLeader(opts.leaderSyncDelayMs)] } : {}),
       retry: { restartOnFailure: async () => !crashed && !closed },
     });
     const member: Member = { group, assigned: new Map(), stopLag: () => {}, close: async () => {} };

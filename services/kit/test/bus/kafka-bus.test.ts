@@ -200,6 +200,41 @@ describe('kafka adapter', { timeout: 30_000 }, () => {
     }
   }, 60_000);
 
+  test('with leaderSyncDelayMs the leader assigns after a slow member has sent its SyncGroup: nobody stops', async () => {
+    const topic = `patient-${Date.now()}`;
+    const group = `g-${topic}`;
+    const stopped: string[] = [];
+    const watching: BusLogger = {
+      ...quiet,
+      error: (obj, msg) => {
+        if (msg?.startsWith('kafka consumer stopped')) stopped.push(msg);
+        quiet.error(obj, msg);
+      },
+    };
+    const undo = holdBackFirstSyncGroup('patient-member', 1500);
+    // The coordinator gives the members a session timeout to sync, so the wait stays well within it.
+    const patient = { leaderSyncDelayMs: 2500, sessionTimeoutMs: 10_000, logger: watching };
+    const first = makeHarness(() => cluster.brokers, patient);
+    const second = makeHarness(() => cluster.brokers, { ...patient, clientId: 'patient-member' });
+    try {
+      const got = [new Set<string>(), new Set<string>()];
+      await first.bus.subscribe({ group, topics: [topic], handler: async (m) => void got[0]!.add(String(m.value)) });
+      await second.bus.subscribe({ group, topics: [topic], handler: async (m) => void got[1]!.add(String(m.value)) });
+      const keys = Array.from({ length: 40 }, (_, i) => `order-${i}`);
+      await first.bus.publish(
+        topic,
+        keys.map((key) => ({ key, value: key })),
+      );
+      await waitFor('every message', () => got[0]!.size + got[1]!.size >= keys.length, 10_000);
+      expect(got[0]!.size).toBeGreaterThan(0);
+      expect(got[1]!.size).toBeGreaterThan(0);
+      expect(stopped).toEqual([]);
+    } finally {
+      undo();
+      await Promise.all([first.cleanup(), second.cleanup()]);
+    }
+  }, 60_000);
+
   test('subscribe fails, naming the group, when the member has not joined it within the join timeout', async () => {
     // The refused SyncGroup stops the consumer; starting it again and rejoining takes longer than 1 s.
     const topic = `slow-join-${Date.now()}`;
