@@ -185,12 +185,12 @@ describe('passwords from the environment', () => {
       ...Object.fromEntries(DATABASE_ROLE_NAMES.map((n) => [SERVICE_DATABASE_ROLES[n].passwordVariable, `${n}-cli`])),
     };
     const run = promisify(execFile);
-    const entry = join(REPO_ROOT, 'infra', 'src', 'db-setup-main.ts');
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', entry], { env, cwd: REPO_ROOT });
+    const entry = join(REPO_ROOT, 'infra', 'dist', 'db-setup.js');
+    const { stdout } = await run(process.execPath, [entry], { env, cwd: REPO_ROOT });
     expect(stdout).toContain('role flatship_payments owns schema payments');
     await query(roleUrl(db.url, 'flatship_payments', 'payments-cli'), 'select 1');
 
-    const missing = await run(process.execPath, ['--import', 'tsx', entry], {
+    const missing = await run(process.execPath, [entry], {
       env: { ...process.env, DATABASE_ADMIN_URL: db.url },
       cwd: REPO_ROOT,
     }).catch((e: { code: number; stderr: string }) => e);

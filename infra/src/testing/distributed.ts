@@ -44,6 +44,8 @@ export interface StackProcess {
   definition: ServiceDefinition;
   port: number;
   url: string;
+  /** A gateway's management listener (/metrics): each replica has its own, picked like its port. */
+  metricsPort?: number;
   child?: ChildProcess;
 }
 
@@ -76,20 +78,26 @@ export interface DistributedStack {
 }
 
 /**
- * How a runnable is started. From its TypeScript sources through tsx until
- * every workspace builds to `dist/main.js`; then this one line becomes
- * `[join(dir, 'dist', 'main.js')]`.
+ * How a runnable is started: `node <workspace>/dist/main.js`, the bundle
+ * production runs (the test setup rebuilds the stale ones first).
  */
 export function serviceCommand(def: ServiceDefinition): string[] {
-  return ['--import', 'tsx', mainFile(REPO_ROOT, def)];
+  return [mainFile(REPO_ROOT, def)];
 }
 
 /**
  * What differs from a production Kafka: the mock cluster hands out no producer
  * ids, so producers are not idempotent (acks=all still); a killed consumer
- * loses its partitions after 10 s rather than 30 s, so failover fits a test.
+ * loses its partitions after 10 s rather than 30 s, so failover fits a test;
+ * and a group's leader sends the assignment 1 s late, since the mock
+ * coordinator refuses a member's SyncGroup that arrives after the leader's
+ * (that member would stop and be started again, costing another rebalance).
  */
-const MOCK_CLUSTER_SETTINGS = { KAFKA_IDEMPOTENT: 'false', KAFKA_SESSION_TIMEOUT_MS: '10000' };
+const MOCK_CLUSTER_SETTINGS = {
+  KAFKA_IDEMPOTENT: 'false',
+  KAFKA_SESSION_TIMEOUT_MS: '10000',
+  KAFKA_LEADER_SYNC_DELAY_MS: '1000',
+};
 
 const READY_TIMEOUT_MS = 120_000;
 const STOP_GRACE_MS = 35_000;
@@ -205,7 +213,8 @@ export async function startDistributedStack(opts: DistributedStackOptions = {}):
       for (let i = 1; i <= count; i++) {
         const name = isReplicated(definition) ? `${definition.name}-${i}` : definition.name;
         const port = await freePort();
-        processes.set(name, { name, definition, port, url: httpUrl('127.0.0.1', port) });
+        const metricsPort = definition.name === GATEWAY ? await freePort() : undefined;
+        processes.set(name, { name, definition, port, url: httpUrl('127.0.0.1', port), metricsPort });
       }
     }
     front = await startRoundRobin(() =>
@@ -239,6 +248,7 @@ export async function startDistributedStack(opts: DistributedStackOptions = {}):
         ...inherited,
         ...opts.env,
         ...p.definition.env(ctx, { port: p.port }),
+        ...(p.metricsPort ? { METRICS_PORT: String(p.metricsPort) } : {}),
         EVENT_BUS: bus,
         ...(kafkaBrokers ? { KAFKA_BROKERS: kafkaBrokers, KAFKA_CLIENT_ID: p.name, ...MOCK_CLUSTER_SETTINGS } : {}),
       };

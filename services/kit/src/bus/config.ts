@@ -32,6 +32,14 @@ export const BusConfig = {
         'a consumer that stops heartbeating (a killed process) loses its partitions after this long (default 30000)',
     }),
   ),
+  KAFKA_LEADER_SYNC_DELAY_MS: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 10_000,
+      description:
+        "how long a group's leader waits before sending the partition assignment (default 0); only for librdkafka's mock cluster in tests, whose coordinator refuses a member's SyncGroup that arrives after the leader's; keep it well below the session timeout",
+    }),
+  ),
 };
 
 export interface BusSettings {
@@ -40,6 +48,7 @@ export interface BusSettings {
   KAFKA_CLIENT_ID?: string | undefined;
   KAFKA_IDEMPOTENT?: boolean | undefined;
   KAFKA_SESSION_TIMEOUT_MS?: number | undefined;
+  KAFKA_LEADER_SYNC_DELAY_MS?: number | undefined;
 }
 
 export type ChosenBus =
@@ -50,6 +59,7 @@ export type ChosenBus =
       clientId?: string | undefined;
       idempotent?: boolean | undefined;
       sessionTimeoutMs?: number | undefined;
+      leaderSyncDelayMs?: number | undefined;
     };
 
 /**
@@ -73,5 +83,6 @@ export function chooseBus(config: BusSettings): ChosenBus {
     clientId: config.KAFKA_CLIENT_ID,
     idempotent: config.KAFKA_IDEMPOTENT,
     sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
+    leaderSyncDelayMs: config.KAFKA_LEADER_SYNC_DELAY_MS,
   };
 }

@@ -7,6 +7,8 @@ import {
   Kafka,
   type KafkaMessage,
   logLevel,
+  type PartitionAssigner,
+  PartitionAssigners,
   Partitioners,
   type Producer,
 } from 'kafkajs';
@@ -41,6 +43,14 @@ export interface KafkaBusOptions {
   maxRetryDelayMs?: number;
   /** Batch handler size when a subscription gives none (default 100). */
   batchSize?: number;
+  /**
+   * How long a group's leader waits before sending the partition assignment (default 0). Only for
+   * librdkafka's mock cluster: its coordinator finishes a rebalance as soon as the leader's SyncGroup
+   * arrives and refuses a member's SyncGroup that comes after it, which stops that consumer (it is
+   * then started again, and the group rebalances once more). Keep it well below the session timeout,
+   * which is how long the coordinator waits for the assignment.
+   */
+  leaderSyncDelayMs?: number;
   /** How long `subscribe` waits for the member to join its group (default: the rebalance timeout). */
   joinTimeoutMs?: number;
   /** How long closing waits for handlers in flight before dropping the connections anyway (default 30 s). */
@@ -116,6 +126,22 @@ const missingTopic = (topics: string, cause: unknown) =>
     `Kafka topic ${topics} does not exist (or not all of them): topics are declared in infra/kafka/topics.ts and created by the topic job (infra/kafka/create-topics.ts)`,
     { cause },
   );
+
+/** kafkajs' round-robin assignment, handed to the coordinator `delayMs` later. */
+const patientLeader =
+  (delayMs: number): PartitionAssigner =>
+  (config) => {
+    const roundRobin = PartitionAssigners.roundRobin(config);
+    return {
+      name: roundRobin.name,
+      version: roundRobin.version,
+      protocol: (subscription) => roundRobin.protocol(subscription),
+      assign: async (group) => {
+        await sleep(delayMs);
+        return roundRobin.assign(group);
+      },
+    };
+  };
 
 /**
  * The Kafka adapter (kafkajs). Keys map to partitions with murmur2, as the
@@ -304,6 +330,7 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
       rebalanceTimeout: settings.rebalanceTimeout,
       maxWaitTimeInMs: settings.maxWaitTimeInMs,
       allowAutoTopicCreation: false,
+      ...(opts.leaderSyncDelayMs ? { partitionAssigners: [patientLeader(opts.leaderSyncDelayMs)] } : {}),
       retry: { restartOnFailure: async () => !crashed && !closed },
     });
     const member: Member = { group, assigned: new Map(), stopLag: () => {}, close: async () => {} };
@@ -319,12 +346,39 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
       );
       joined(fromBeginning ? Promise.resolve() : recordStart(consumer, group, member.assigned));
     });
+    // kafkajs restarts a consumer itself only after a retriable error; after any other
+    // (librdkafka's mock coordinator refuses a follower's late SyncGroup as a malformed
+    // request) it stops for good, so the adapter starts it again.
+    let restarts = 0;
+    let restartTimer: NodeJS.Timeout | undefined;
+    const restart = (delay: number) => {
+      restartTimer = setTimeout(async () => {
+        restartTimer = undefined;
+        if (crashed || closed || closing) return;
+        try {
+          await start();
+          logger.info({ group, restarts }, 'kafka consumer started again');
+        } catch (err) {
+          const next = Math.min(delay * 2, settings.maxRetryDelayMs);
+          logger.error({ err, group, retryInMs: next }, 'kafka consumer could not be started again; retrying');
+          restart(next);
+        }
+      }, delay);
+      restartTimer.unref();
+    };
     consumer.on(consumer.events.CRASH, ({ payload }) => {
-      if (crashed) return;
+      if (crashed || closed || closing) return;
+      if (payload.restart) {
+        logger.error({ err: payload.error, group }, 'kafka consumer failed; kafkajs restarts it');
+        return;
+      }
+      restarts++;
+      const delay = Math.min(settings.retryDelayMs * 2 ** Math.min(restarts - 1, 10), settings.maxRetryDelayMs);
       logger.error(
-        { err: payload.error, group, restart: payload.restart },
-        payload.restart ? 'kafka consumer failed; restarting it' : 'kafka consumer stopped after an error',
+        { err: payload.error, group, restarts, retryInMs: delay },
+        'kafka consumer stopped after an error; starting it again',
       );
+      restart(delay);
     });
 
     const step = options.batchHandler ? Math.max(1, options.maxBatchSize ?? settings.batchSize) : 1;
@@ -433,7 +487,7 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
       }
     };
 
-    try {
+    const start = async () => {
       await consumer.connect();
       await consumer.subscribe({ topics, fromBeginning }).catch((err: unknown) => {
         throw isUnknownTopic(err) ? missingTopic(topics.join(', '), err) : err;
@@ -444,20 +498,43 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
         partitionsConsumedConcurrently: Math.max(1, options.concurrency ?? 1),
         eachBatch,
       });
-    } catch (err) {
+    };
+    const abandon = async () => {
+      closing = true;
+      clearTimeout(restartTimer);
       await consumer.disconnect().catch(() => {});
+    };
+    try {
+      await start();
+    } catch (err) {
+      await abandon();
       throw err;
+    }
+    // Resolving only once the member has joined its group (and recorded where a new group
+    // starts) means a subscription that is not consuming never looks ready.
+    const joinWait = new AbortController();
+    const inTime = await Promise.race([
+      joinedOnce.then(async (started) => {
+        await started;
+        return true;
+      }),
+      sleep(joinTimeoutMs, joinWait.signal).then(() => false),
+    ]);
+    joinWait.abort();
+    if (!inTime) {
+      await abandon();
+      throw new Error(
+        `kafka consumer of group ${group} did not join the group within ${joinTimeoutMs} ms (topics ${topics.join(', ')})`,
+      );
     }
     members.add(member);
     member.stopLag = startLagPolling(member);
-    const joinWait = new AbortController();
-    await Promise.race([joinedOnce.then((started) => started), sleep(joinTimeoutMs, joinWait.signal)]);
-    joinWait.abort();
 
     let closedOnce: Promise<void> | undefined;
     const close = (): Promise<void> => {
       closedOnce ??= (async () => {
         closing = true;
+        clearTimeout(restartTimer);
         members.delete(member);
         member.stopLag();
         // The handler in flight finishes (and is committed if it still may be); then the group is left.

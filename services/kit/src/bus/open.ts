@@ -56,6 +56,7 @@ export async function openBus(opts: OpenBusOptions): Promise<OpenedBus> {
       ...opts.kafka,
       ...(chosen.idempotent === false ? { idempotent: false } : {}),
       ...(chosen.sessionTimeoutMs ? { sessionTimeoutMs: chosen.sessionTimeoutMs } : {}),
+      ...(chosen.leaderSyncDelayMs ? { leaderSyncDelayMs: chosen.leaderSyncDelayMs } : {}),
       brokers: chosen.brokers,
       clientId: chosen.clientId ?? opts.name,
       logger: opts.logger,

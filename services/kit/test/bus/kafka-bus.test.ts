@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import net from 'node:net';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import knex, { type Knex } from 'knex';
 import { Registry } from 'prom-client';
@@ -161,6 +162,97 @@ describe('kafka adapter', { timeout: 30_000 }, () => {
     }
   });
 
+  test('a member whose SyncGroup the coordinator refuses is started again, and subscribe resolves only once it consumes', async () => {
+    // librdkafka's mock coordinator completes a rebalance as soon as the leader's SyncGroup
+    // arrives, and answers a follower's SyncGroup that comes later as a malformed request,
+    // an error kafkajs does not restart after. The second member's first SyncGroup is held
+    // back here so that it always comes late.
+    const topic = `late-sync-${Date.now()}`;
+    const group = `g-${topic}`;
+    const stopped: string[] = [];
+    const watching: BusLogger = {
+      ...quiet,
+      error: (obj, msg) => {
+        if (msg?.startsWith('kafka consumer stopped')) stopped.push(msg);
+        quiet.error(obj, msg);
+      },
+    };
+    const undo = holdBackFirstSyncGroup('late-member', 1500);
+    const first = makeHarness(() => cluster.brokers);
+    const second = makeHarness(() => cluster.brokers, { clientId: 'late-member', logger: watching });
+    try {
+      const got = [new Set<string>(), new Set<string>()];
+      await first.bus.subscribe({ group, topics: [topic], handler: async (m) => void got[0]!.add(String(m.value)) });
+      await second.bus.subscribe({ group, topics: [topic], handler: async (m) => void got[1]!.add(String(m.value)) });
+      expect(stopped.length).toBeGreaterThan(0);
+      const keys = Array.from({ length: 40 }, (_, i) => `order-${i}`);
+      await first.bus.publish(
+        topic,
+        keys.map((key) => ({ key, value: key })),
+      );
+      await waitFor('every message', () => got[0]!.size + got[1]!.size >= keys.length, 10_000);
+      // The two members share the four partitions: the one started again consumes too.
+      expect(got[0]!.size).toBeGreaterThan(0);
+      expect(got[1]!.size).toBeGreaterThan(0);
+    } finally {
+      undo();
+      await Promise.all([first.cleanup(), second.cleanup()]);
+    }
+  }, 60_000);
+
+  test('with leaderSyncDelayMs the leader assigns after a slow member has sent its SyncGroup: nobody stops', async () => {
+    const topic = `patient-${Date.now()}`;
+    const group = `g-${topic}`;
+    const stopped: string[] = [];
+    const watching: BusLogger = {
+      ...quiet,
+      error: (obj, msg) => {
+        if (msg?.startsWith('kafka consumer stopped')) stopped.push(msg);
+        quiet.error(obj, msg);
+      },
+    };
+    const undo = holdBackFirstSyncGroup('patient-member', 1500);
+    // The coordinator gives the members a session timeout to sync, so the wait stays well within it.
+    const patient = { leaderSyncDelayMs: 2500, sessionTimeoutMs: 10_000, logger: watching };
+    const first = makeHarness(() => cluster.brokers, patient);
+    const second = makeHarness(() => cluster.brokers, { ...patient, clientId: 'patient-member' });
+    try {
+      const got = [new Set<string>(), new Set<string>()];
+      await first.bus.subscribe({ group, topics: [topic], handler: async (m) => void got[0]!.add(String(m.value)) });
+      await second.bus.subscribe({ group, topics: [topic], handler: async (m) => void got[1]!.add(String(m.value)) });
+      const keys = Array.from({ length: 40 }, (_, i) => `order-${i}`);
+      await first.bus.publish(
+        topic,
+        keys.map((key) => ({ key, value: key })),
+      );
+      await waitFor('every message', () => got[0]!.size + got[1]!.size >= keys.length, 10_000);
+      expect(got[0]!.size).toBeGreaterThan(0);
+      expect(got[1]!.size).toBeGreaterThan(0);
+      expect(stopped).toEqual([]);
+    } finally {
+      undo();
+      await Promise.all([first.cleanup(), second.cleanup()]);
+    }
+  }, 60_000);
+
+  test('subscribe fails, naming the group, when the member has not joined it within the join timeout', async () => {
+    // The refused SyncGroup stops the consumer; starting it again and rejoining takes longer than 1 s.
+    const topic = `slow-join-${Date.now()}`;
+    const group = `g-${topic}`;
+    const undo = holdBackFirstSyncGroup('slow-member', 1500);
+    const first = makeHarness(() => cluster.brokers);
+    const second = makeHarness(() => cluster.brokers, { clientId: 'slow-member', joinTimeoutMs: 1000 });
+    try {
+      await first.bus.subscribe({ group, topics: [topic], handler: async () => {} });
+      await expect(second.bus.subscribe({ group, topics: [topic], handler: async () => {} })).rejects.toThrow(
+        `kafka consumer of group ${group} did not join the group within 1000 ms (topics ${topic})`,
+      );
+    } finally {
+      undo();
+      await Promise.all([first.cleanup(), second.cleanup()]);
+    }
+  });
+
   test('a new group with fromBeginning: false starts at the end, and sees what is published once subscribe resolves', async () => {
     const h = makeHarness(() => cluster.brokers);
     try {
@@ -181,6 +273,40 @@ describe('kafka adapter', { timeout: 30_000 }, () => {
     }
   });
 });
+
+/**
+ * Delays the first SyncGroup request (Kafka API key 14) a client named `clientId`
+ * writes, and everything it writes after it on that connection, by `ms`.
+ */
+function holdBackFirstSyncGroup(clientId: string, ms: number): () => void {
+  const connect = net.connect;
+  let held = false;
+  const patched = ((...args: Parameters<typeof net.connect>) => {
+    const socket = connect(...args);
+    const write = socket.write.bind(socket) as (chunk: Buffer, ...rest: unknown[]) => boolean;
+    let queue: Promise<unknown> | undefined;
+    socket.write = ((chunk: Buffer, ...rest: unknown[]) => {
+      if (queue) {
+        queue = queue.then(() => write(chunk, ...rest));
+        return true;
+      }
+      if (!held && Buffer.isBuffer(chunk) && chunk.length > 14 && chunk.readInt16BE(4) === 14) {
+        const nameLength = chunk.readInt16BE(12);
+        if (chunk.toString('utf8', 14, 14 + nameLength) === clientId) {
+          held = true;
+          queue = new Promise((resume) => setTimeout(resume, ms)).then(() => write(chunk, ...rest));
+          return true;
+        }
+      }
+      return write(chunk, ...rest);
+    }) as typeof socket.write;
+    return socket;
+  }) as typeof net.connect;
+  net.connect = patched;
+  return () => {
+    net.connect = connect;
+  };
+}
 
 /** Docker is there when its CLI answers; the same contract then runs against a real Kafka broker. */
 function dockerAvailable(): boolean {
