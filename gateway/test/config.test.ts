@@ -33,7 +33,7 @@ describe('gateway config', () => {
 
   test('the postgres bus (the default) needs DATABASE_URL; with EVENT_BUS=kafka only the brokers are needed', () => {
     const { DATABASE_URL: _, ...withoutDatabase } = base;
-    expect(loadGatewayConfig(base).bus).toEqual({ EVENT_BUS: 'postgres' });
+    expect(loadGatewayConfig(base).bus).toEqual({ EVENT_BUS: 'postgres', KAFKA_IDEMPOTENT: true });
     expect(() => loadGatewayConfig(withoutDatabase)).toThrow(/DATABASE_URL is required but not set/);
     const kafka = loadGatewayConfig({
       ...withoutDatabase,
@@ -41,7 +41,25 @@ describe('gateway config', () => {
       KAFKA_BROKERS: 'kafka-0:9092,kafka-1:9092',
     });
     expect(kafka.databaseUrl).toBeUndefined();
-    expect(kafka.bus).toEqual({ EVENT_BUS: 'kafka', KAFKA_BROKERS: 'kafka-0:9092,kafka-1:9092' });
+    expect(kafka.bus).toEqual({
+      EVENT_BUS: 'kafka',
+      KAFKA_BROKERS: 'kafka-0:9092,kafka-1:9092',
+      KAFKA_IDEMPOTENT: true,
+    });
+    // The Kafka settings every service shares reach the gateway's bus too.
+    const tuned = loadGatewayConfig({
+      ...withoutDatabase,
+      EVENT_BUS: 'kafka',
+      KAFKA_BROKERS: 'kafka-0:9092',
+      KAFKA_IDEMPOTENT: 'false',
+      KAFKA_SESSION_TIMEOUT_MS: '10000',
+      KAFKA_LEADER_SYNC_DELAY_MS: '1000',
+    });
+    expect(tuned.bus).toMatchObject({
+      KAFKA_IDEMPOTENT: false,
+      KAFKA_SESSION_TIMEOUT_MS: 10000,
+      KAFKA_LEADER_SYNC_DELAY_MS: 1000,
+    });
     expect(() => loadGatewayConfig({ ...base, EVENT_BUS: 'rabbit' })).toThrow(/EVENT_BUS="rabbit" is invalid/);
   });
 
