@@ -9,7 +9,7 @@ NODE_MODULES_STAMP := node_modules/.install-stamp
 # the Kafka bus tests run on librdkafka's mock cluster, started through kcat; zbarimg scans the label barcodes.
 SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core kcat librdkafka1 zbar-tools
 
-.PHONY: help install start test test-distributed lint typecheck build build-stale system-deps bench bench-rankings
+.PHONY: help install start test test-distributed lint typecheck build build-stale system-deps bench bench-rankings bench-files bench-web
 
 help:
 	@echo "make start   run the whole product on embedded defaults and print its URL (Ctrl-C stops it)"
@@ -19,6 +19,8 @@ help:
 	@echo "make build   build every workspace to JavaScript (services to <workspace>/dist, the web app to web/dist)"
 	@echo "make bench   bulk-order benchmark on the embedded stack (RUNS=3 ROWS=1000); prints figures, not part of make test"
 	@echo "make bench-rankings   user volume rankings over 1,000,000 labels; prints the month and year query times"
+	@echo "make bench-files   reads and validates 10,000-package Amazon, Walmart and CSV files; prints ms per format against 250 ms"
+	@echo "make bench-web   gzip size of what the landing page and each route load; prints it against 100 KB"
 
 # npm dependencies, installed when missing or when the lockfile changed: exactly
 # the locked versions (`npm ci`), never a fresh resolution. The lockfile has every
@@ -70,6 +72,14 @@ bench: install
 # User volume rankings over 1,000,000 labels in the admin read model; prints the month and year query times.
 bench-rankings: install
 	node --import tsx infra/bench/rankings.ts
+
+# 10,000-package order files read and validated as the product does; median ms per format and file sizes.
+bench-files: install
+	node --import tsx infra/bench/files/run.ts
+
+# Gzip size of the landing page's downloads and of each route's lazy chunks (rebuilds web/dist when stale).
+bench-web: install
+	node --import tsx infra/bench/web/run.ts
 
 # Every workspace to JavaScript: runnables and libraries to their dist/, the web app to web/dist.
 build: install
