@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BaseConfig, type BusSettings, ConfigError, loadConfig, portConfig } from '@flatship/kit';
+import { BaseConfig, type BusSettings, busSettingsOf, ConfigError, loadConfig, portConfig } from '@flatship/kit';
 import { type Static, Type } from 'typebox';
 import type { ServiceName } from './route-table';
 
@@ -121,14 +121,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     port: c.PORT,
     logLevel: c.LOG_LEVEL,
     databaseUrl: c.DATABASE_URL,
-    bus: {
-      EVENT_BUS: c.EVENT_BUS,
-      KAFKA_BROKERS: c.KAFKA_BROKERS,
-      KAFKA_CLIENT_ID: c.KAFKA_CLIENT_ID,
-      KAFKA_IDEMPOTENT: c.KAFKA_IDEMPOTENT,
-      KAFKA_SESSION_TIMEOUT_MS: c.KAFKA_SESSION_TIMEOUT_MS,
-      KAFKA_LEADER_SYNC_DELAY_MS: c.KAFKA_LEADER_SYNC_DELAY_MS,
-    },
+    bus: busSettingsOf(c),
     jwtPublicKey: c.JWT_PUBLIC_KEY,
     internalSecret: c.INTERNAL_SECRET,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,

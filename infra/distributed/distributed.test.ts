@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { amazonRows } from '../bench/bulk/rows';
 import { sleep } from '../src/net';
 import { type DistributedStack, startDistributedStack } from '../src/testing/distributed';
-import { createStackApi } from '../src/testing/start-stack';
+import { createStackApi, registerFundedCustomer } from '../src/testing/start-stack';
 
 // The product as it runs in production, on one machine: the Kafka bus (librdkafka's mock
 // cluster), one database role per service, two label-worker and two gateway replicas
@@ -34,24 +34,11 @@ beforeAll(async () => {
   db = new pg.Client({ connectionString: stack.databaseAdminUrl });
   await db.connect();
 
-  const api = createStackApi(stack.url);
-  const email = `distributed-${Date.now()}@example.com`;
-  const password = 'harbor-parcels-42';
-  const { user } = await api<{ user: { _id: string } }>('/api/auth/register', {
-    method: 'POST',
-    body: { name: 'Harbor Goods', email, password, confirmPassword: password },
-  });
-  const admin = await api<{ token: string }>('/api/auth/login', {
-    method: 'POST',
-    body: { email: stack.adminEmail, password: stack.adminPassword },
-  });
-  await api(`/api/auth/users/details/${user._id}`, {
-    method: 'POST',
-    token: admin.token,
-    body: { balance: FUNDED_DOLLARS },
-  });
-  const { token } = await api<{ token: string }>('/api/auth/login', { method: 'POST', body: { email, password } });
-  customer = { id: user._id, token };
+  customer = await registerFundedCustomer(
+    createStackApi(stack.url),
+    { email: stack.adminEmail, password: stack.adminPassword },
+    { email: `distributed-${Date.now()}@example.com`, password: 'harbor-parcels-42', balance: FUNDED_DOLLARS },
+  );
 }, 240_000);
 
 afterAll(async () => {

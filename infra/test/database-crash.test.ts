@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { amazonRows } from '../bench/bulk/rows';
 import { REPO_ROOT } from '../src/paths';
 import type { Secrets } from '../src/state';
-import { type ApiCall, createStackApi, logTails, type RunningStack, startStack } from '../src/testing/start-stack';
+import {
+  type ApiCall,
+  createStackApi,
+  logTails,
+  type RunningStack,
+  registerFundedCustomer,
+  startStack,
+} from '../src/testing/start-stack';
 import { eventually, readRunFile } from './helpers';
 
 // PostgreSQL killed outright in the middle of a bulk order: the launcher
@@ -47,27 +54,20 @@ describe('a PostgreSQL crash in the middle of a bulk order', () => {
   }
 
   test('the order finishes, no label is bought twice, and the ledger is exact', async () => {
-    const email = `crash-${Date.now()}@example.com`;
-    const password = 'steady-parcels-7';
-    const { user } = await api<{ user: { _id: string } }>('/api/auth/register', {
-      method: 'POST',
-      body: { name: 'Harbor Goods', email, password, confirmPassword: password },
-    });
-    const admin = await api<{ token: string }>('/api/auth/login', {
-      method: 'POST',
-      body: { email: stack.adminEmail, password: stack.adminPassword },
-    });
     const funded = 5000;
-    await api(`/api/auth/users/details/${user._id}`, { method: 'POST', token: admin.token, body: { balance: funded } });
-    const { token } = await api<{ token: string }>('/api/auth/login', { method: 'POST', body: { email, password } });
+    const { id: userId, token } = await registerFundedCustomer(
+      createStackApi(stack.url),
+      { email: stack.adminEmail, password: stack.adminPassword },
+      { email: `crash-${Date.now()}@example.com`, password: 'steady-parcels-7', balance: funded },
+    );
 
     const { data } = await api<{ data: { orderId: string } }>('/api/orders/bulk/init', {
       method: 'POST',
       token,
-      body: { userId: user._id },
+      body: { userId: userId },
     });
     const { orderId } = data;
-    await api(`/api/orders/bulk/process/${user._id}`, {
+    await api(`/api/orders/bulk/process/${userId}`, {
       method: 'POST',
       token,
       body: { orderId, orderData: amazonRows(ROWS, 7), source: 'amazon', fileName: 'amazon-orders.txt' },
@@ -128,7 +128,7 @@ describe('a PostgreSQL crash in the middle of a bulk order', () => {
     // One charge for the order, no refund (nothing failed), and the balance is what the ledger sums to.
     const entries = await query<{ kind: string; amount_cents: string }>(
       'select kind, amount_cents from payments.ledger_entries where user_id = $1 order by created_at',
-      [user._id],
+      [userId],
     );
     expect(entries.map((e) => [e.kind, Number(e.amount_cents)])).toEqual([
       ['admin_adjustment', funded * 100],
@@ -136,7 +136,7 @@ describe('a PostgreSQL crash in the middle of a bulk order', () => {
     ]);
     const [account] = await query<{ balance_cents: string }>(
       'select balance_cents from payments.accounts where user_id = $1',
-      [user._id],
+      [userId],
     );
     expect(Number(account!.balance_cents)).toBe(funded * 100 - cost);
 

@@ -16,7 +16,7 @@ import { parseArgs, promisify } from 'node:util';
 import { type BulkFilesReply, isTerminalBulkStatus, type OrderProgress } from '@flatship/proto';
 import { io, type Socket } from 'socket.io-client';
 import { type BusKind, startDistributedStack } from '../../src/testing/distributed';
-import { createStackApi, logTails, startStack } from '../../src/testing/start-stack';
+import { createStackApi, logTails, registerFundedCustomer, startStack } from '../../src/testing/start-stack';
 import { startExtraWorkers } from './extra-workers';
 import { amazonRows } from './rows';
 import { cpuTotals, lifetimePeaksMb, readStackProcesses, type StackProcesses, sampleRss } from './rss';
@@ -199,20 +199,16 @@ async function main() {
   let lifetime: Record<string, number> = {};
   try {
     const api = createStackApi(stack.url);
-    const email = `bench-${Date.now()}@example.com`;
-    const password = 'bench-parcels-42';
-    const { user } = await api<{ user: { _id: string } }>('/api/auth/register', {
-      method: 'POST',
-      body: { name: 'Harbor Goods', email, password, confirmPassword: password },
-    });
-    const admin = await api<{ token: string }>('/api/auth/login', {
-      method: 'POST',
-      body: { email: stack.adminEmail, password: stack.adminPassword },
-    });
     // Every row costs at most $8.95 (Priority Mail); fund all runs at once.
-    const balance = Math.ceil(rows * runs * 9 + 100);
-    await api(`/api/auth/users/details/${user._id}`, { method: 'POST', token: admin.token, body: { balance } });
-    const { token } = await api<{ token: string }>('/api/auth/login', { method: 'POST', body: { email, password } });
+    const { id: userId, token } = await registerFundedCustomer(
+      api,
+      { email: stack.adminEmail, password: stack.adminPassword },
+      {
+        email: `bench-${Date.now()}@example.com`,
+        password: 'bench-parcels-42',
+        balance: Math.ceil(rows * runs * 9 + 100),
+      },
+    );
     const socket = await connect(stack.url, token);
     const procs = await stack.processes();
 
@@ -221,7 +217,7 @@ async function main() {
       const { data } = await api<{ data: { orderId: string } }>('/api/orders/bulk/init', {
         method: 'POST',
         token,
-        body: { userId: user._id },
+        body: { userId: userId },
       });
       const { orderId } = data;
       await joinRoom(socket, orderId);
@@ -251,7 +247,7 @@ async function main() {
       const rss = sampleRss(procs);
       const cpuBefore = cpuTotals(procs);
       const start = performance.now();
-      await api(`/api/orders/bulk/process/${user._id}`, {
+      await api(`/api/orders/bulk/process/${userId}`, {
         method: 'POST',
         token,
         body: { orderId, orderData, source: 'amazon', fileName: `amazon-orders-${run}.txt` },

@@ -230,3 +230,30 @@ export function createStackApi(baseUrl: string) {
     return (text ? JSON.parse(text) : undefined) as T;
   };
 }
+
+/**
+ * Registers a customer through the public API, has the admin set their balance
+ * (dollars) and signs them in: what a script needs before it buys labels.
+ */
+export async function registerFundedCustomer(
+  api: ReturnType<typeof createStackApi>,
+  admin: { email: string; password: string },
+  customer: { email: string; password: string; balance: number; name?: string },
+): Promise<{ id: string; token: string }> {
+  const { email, password } = customer;
+  const { user } = await api<{ user: { _id: string } }>('/api/auth/register', {
+    method: 'POST',
+    body: { name: customer.name ?? 'Harbor Goods', email, password, confirmPassword: password },
+  });
+  const signedIn = await api<{ token: string }>('/api/auth/login', {
+    method: 'POST',
+    body: { email: admin.email, password: admin.password },
+  });
+  await api(`/api/auth/users/details/${user._id}`, {
+    method: 'POST',
+    token: signedIn.token,
+    body: { balance: customer.balance },
+  });
+  const { token } = await api<{ token: string }>('/api/auth/login', { method: 'POST', body: { email, password } });
+  return { id: user._id, token };
+}

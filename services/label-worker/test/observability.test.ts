@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCachedTokenState, createLogger, type ServiceApp } from '@flatship/kit';
+import { metricSample } from '@flatship/kit/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 // The real gateway in front, so the request id is followed from the edge (a cross-workspace import, for this test only).
 import { buildGateway } from '../../../gateway/src/app';
@@ -36,17 +37,6 @@ afterAll(async () => {
   await worker.close();
   await s.close();
 });
-
-/** A series' value in a Prometheus text page, whatever the order of its labels; 0 when absent. */
-function sample(page: string, name: string, labels: Record<string, string>): number {
-  for (const line of page.split('\n')) {
-    if (!line.startsWith(`${name}{`)) continue;
-    const body = line.slice(name.length + 1, line.lastIndexOf('}'));
-    const got = Object.fromEntries(body.split(',').map((pair) => pair.split('=').map((v) => v.replace(/"/g, ''))));
-    if (Object.entries(labels).every(([k, v]) => got[k] === v)) return Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return 0;
-}
 
 describe('a bulk order submitted with a request id', () => {
   const REQUEST_ID = 'req-bulk-7f3a';
@@ -108,25 +98,27 @@ describe('a bulk order submitted with a request id', () => {
 
   test("the worker's metrics count the labels bought and failed, time the carrier, and time the order", async () => {
     const page = (await worker.inject('/metrics')).body;
-    expect(sample(page, 'flatship_labels_bought_total', { carrier: 'usps', source: 'bulk' })).toBe(4);
-    expect(sample(page, 'flatship_labels_failed_total', { carrier: 'usps', source: 'bulk', reason: 'refused' })).toBe(
-      2,
-    );
+    expect(metricSample(page, 'flatship_labels_bought_total', { carrier: 'usps', source: 'bulk' })).toBe(4);
     expect(
-      sample(page, 'flatship_carrier_call_duration_seconds_count', {
+      metricSample(page, 'flatship_labels_failed_total', { carrier: 'usps', source: 'bulk', reason: 'refused' }),
+    ).toBe(2);
+    expect(
+      metricSample(page, 'flatship_carrier_call_duration_seconds_count', {
         carrier: 'usps',
         operation: 'purchase',
         outcome: 'ok',
       }),
     ).toBe(4);
     expect(
-      sample(page, 'flatship_carrier_call_duration_seconds_count', {
+      metricSample(page, 'flatship_carrier_call_duration_seconds_count', {
         carrier: 'usps',
         operation: 'purchase',
         outcome: 'refused',
       }),
     ).toBe(2);
-    expect(sample(page, 'flatship_bulk_order_duration_seconds_count', { status: 'completed_with_errors' })).toBe(1);
+    expect(metricSample(page, 'flatship_bulk_order_duration_seconds_count', { status: 'completed_with_errors' })).toBe(
+      1,
+    );
     expect(page).toMatch(/flatship_labels_bought_total\{[^}]*service="[a-z0-9_-]+"/);
   });
 });

@@ -1,3 +1,4 @@
+import { metricSample } from '@flatship/kit/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Stack, startStack } from './stack';
 import { orderBody, postOrder, user } from './support';
@@ -8,25 +9,14 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-/** A series' value in a Prometheus text page, whatever the order of its labels; 0 when absent. */
-function sample(page: string, name: string, labels: Record<string, string>): number {
-  for (const line of page.split('\n')) {
-    if (!line.startsWith(`${name}{`)) continue;
-    const body = line.slice(name.length + 1, line.lastIndexOf('}'));
-    const got = Object.fromEntries(body.split(',').map((pair) => pair.split('=').map((v) => v.replace(/"/g, ''))));
-    if (Object.entries(labels).every(([k, v]) => got[k] === v)) return Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return 0;
-}
-
 describe('single-label purchases on /metrics', () => {
   test('count labels bought and refused, time the carrier, and time the route by its pattern', async () => {
     const u = user(s);
     await s.setBalance(u.id, 100_00);
     const before = (await s.app.inject('/metrics')).body;
     const labels = { carrier: 'usps', service: 'usps_priority_mail', source: 'single' };
-    const boughtBefore = sample(before, 'flatship_labels_bought_total', labels);
-    const refusedBefore = sample(before, 'flatship_labels_failed_total', { ...labels, reason: 'refused' });
+    const boughtBefore = metricSample(before, 'flatship_labels_bought_total', labels);
+    const refusedBefore = metricSample(before, 'flatship_labels_failed_total', { ...labels, reason: 'refused' });
 
     expect((await postOrder(s, u, orderBody(u.id))).statusCode).toBeLessThan(300);
     expect((await postOrder(s, u, orderBody(u.id))).statusCode).toBeLessThan(300);
@@ -34,12 +24,18 @@ describe('single-label purchases on /metrics', () => {
     expect(refused.statusCode).toBeGreaterThanOrEqual(400);
 
     const page = (await s.app.inject('/metrics')).body;
-    expect(sample(page, 'flatship_labels_bought_total', labels)).toBe(boughtBefore + 2);
-    expect(sample(page, 'flatship_labels_failed_total', { ...labels, reason: 'refused' })).toBe(refusedBefore + 1);
+    expect(metricSample(page, 'flatship_labels_bought_total', labels)).toBe(boughtBefore + 2);
+    expect(metricSample(page, 'flatship_labels_failed_total', { ...labels, reason: 'refused' })).toBe(
+      refusedBefore + 1,
+    );
     const calls = (outcome: string) =>
-      sample(page, 'flatship_carrier_call_duration_seconds_count', { carrier: 'usps', operation: 'purchase', outcome });
+      metricSample(page, 'flatship_carrier_call_duration_seconds_count', {
+        carrier: 'usps',
+        operation: 'purchase',
+        outcome,
+      });
     const callsBefore = (outcome: string) =>
-      sample(before, 'flatship_carrier_call_duration_seconds_count', {
+      metricSample(before, 'flatship_carrier_call_duration_seconds_count', {
         carrier: 'usps',
         operation: 'purchase',
         outcome,

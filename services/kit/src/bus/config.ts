@@ -62,6 +62,12 @@ export type ChosenBus =
       leaderSyncDelayMs?: number | undefined;
     };
 
+/** The bus settings of a service's whole validated configuration: every key `BusConfig` declares, none other. */
+export function busSettingsOf(config: BusSettings): BusSettings {
+  const all = config as unknown as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(BusConfig).map((key) => [key, all[key]])) as unknown as BusSettings;
+}
+
 /**
  * Resolves the bus settings, refusing combinations the schema alone cannot:
  * Kafka without brokers is a start-up error naming the missing variable.

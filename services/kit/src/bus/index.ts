@@ -1,4 +1,4 @@
-export { BusConfig, type BusSettings, type ChosenBus, chooseBus } from './config';
+export { BusConfig, type BusSettings, busSettingsOf, type ChosenBus, chooseBus } from './config';
 export {
   DEAD_LETTER_HEADERS,
   DEFAULT_MAX_ATTEMPTS,

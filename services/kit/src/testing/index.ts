@@ -3,4 +3,5 @@ export * from './database';
 export * from './embedded-pg';
 export * from './kafka-mock';
 export * from './keys';
+export * from './metrics';
 export * from './process';
