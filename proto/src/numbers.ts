@@ -37,6 +37,8 @@ export function readDecimal(raw: unknown): { value: number; decimals: number } |
   if (typeof raw === 'number') {
     if (!Number.isFinite(raw)) return 'format';
     const value = raw === 0 ? 0 : raw; // -0 is 0
+    // A whole number below 1e21 is written without a point or an exponent: no decimals.
+    if (Number.isInteger(value) && Math.abs(value) < 1e21) return { value, decimals: 0 };
     // The shortest text that reads back as this number: 2.5 → "2.5", 1e-7 → "1e-7", 1e21 → "1e+21".
     const [mantissa = '', exponent] = String(value).split('e');
     const fraction = mantissa.split('.')[1]?.length ?? 0;
@@ -90,18 +92,22 @@ export function parseDecimal(
   rule: DecimalRule,
   messages: Partial<Record<DecimalProblem, string>> = {},
 ): DecimalResult {
-  const fail = (problem: DecimalProblem): DecimalResult => ({
-    ok: false,
-    problem,
-    message: messages[problem] ?? decimalMessage(label, rule, problem),
-  });
   const read = readDecimal(raw);
-  if (read === 'blank' || read === 'format') return fail(read);
+  if (read === 'blank' || read === 'format') return failure(read, label, rule, messages);
   const { value, decimals } = read;
-  if (rule.minExclusive ? value <= rule.min : value < rule.min) return fail('too-small');
-  if (decimals > rule.decimals) return fail('too-precise');
-  if (rule.max !== undefined && value > rule.max) return fail('too-large');
+  if (rule.minExclusive ? value <= rule.min : value < rule.min) return failure('too-small', label, rule, messages);
+  if (decimals > rule.decimals) return failure('too-precise', label, rule, messages);
+  if (rule.max !== undefined && value > rule.max) return failure('too-large', label, rule, messages);
   return { ok: true, value };
+}
+
+function failure(
+  problem: DecimalProblem,
+  label: string,
+  rule: DecimalRule,
+  messages: Partial<Record<DecimalProblem, string>>,
+): DecimalResult {
+  return { ok: false, problem, message: messages[problem] ?? decimalMessage(label, rule, problem) };
 }
 
 /**

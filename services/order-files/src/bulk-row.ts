@@ -126,6 +126,13 @@ const wireZip = (v: unknown): string =>
 // A spreadsheet cell may wrap onto several lines (Alt+Enter in Excel); on a label and in the
 // results file every field is one line, and the server refuses tabs and line breaks in them.
 const LINE_BREAKS = /\s*[\t\n\r\u2028\u2029]\s*/g;
+const LINE_BREAK = /[\t\n\r\u2028\u2029]/;
+
+/** Trimmed, the line breaks inside (and the spaces around them) one space each. */
+function oneLine(value: string): string {
+  const trimmed = value.trim();
+  return LINE_BREAK.test(trimmed) ? trimmed.replace(LINE_BREAKS, ' ') : trimmed;
+}
 
 /**
  * The row as it will be stored and sent: text trimmed and on one line, states as two-letter
@@ -133,9 +140,10 @@ const LINE_BREAKS = /\s*[\t\n\r\u2028\u2029]\s*/g;
  */
 export function normalizeBulkRow(row: BulkRow): BulkRow {
   const out = { ...row };
-  for (const key of Object.keys(out) as (keyof BulkRow)[]) {
-    const value = out[key];
-    if (typeof value === 'string') (out as Record<string, unknown>)[key] = value.trim().replace(LINE_BREAKS, ' ');
+  const fields = out as unknown as Record<string, unknown>;
+  for (const key in fields) {
+    const value = fields[key];
+    if (typeof value === 'string') fields[key] = oneLine(value);
   }
   out.courier = out.courier || DEFAULT_COURIER;
   out.FromStateProvince = normalizeState(out.FromStateProvince);

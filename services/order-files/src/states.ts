@@ -5,8 +5,12 @@ CODE_BY_NAME.set('WASHINGTON DC', 'DC');
 CODE_BY_NAME.set('WASHINGTON D C', 'DC');
 CODE_BY_NAME.set('US VIRGIN ISLANDS', 'VI');
 
+const TWO_CAPITALS = /^[A-Z]{2}$/;
+
 /** 'ca', 'N.Y.', 'California' → two-letter code; anything unrecognised is returned trimmed, for validation to name. */
 export function normalizeState(value: string): string {
+  // Most cells already hold a code ('CA'), which the steps below would return as it is.
+  if (value.length === 2 && TWO_CAPITALS.test(value)) return value;
   const trimmed = value.trim();
   const key = trimmed.toUpperCase().replace(/\./g, ' ').replace(/,/g, ' ').replace(/\s+/g, ' ').trim();
   const compact = key.replace(/ /g, '');
@@ -18,6 +22,7 @@ const US_NAMES = new Set(['US', 'USA', 'UNITED STATES', 'UNITED STATES OF AMERIC
 
 /** Blank means the default country; the spellings of the United States become 'US'. */
 export function normalizeCountry(value: string): string {
+  if (value === 'US') return value;
   const key = value.trim().toUpperCase().replace(/\./g, '').replace(/\s+/g, ' ');
   if (key === '' || US_NAMES.has(key)) return 'US';
   return value.trim();
@@ -39,11 +44,15 @@ export function repairFileZip(value: string): string {
   return match ? `${match[1]!.padStart(5, '0')}${match[2] ?? ''}` : zip;
 }
 
+const PLAIN_PHONE = /^(?:\d+(?:-\d+)*)?$/;
+
 /**
  * '(415) 555-0142', '415.555.0142' and Amazon's '+1 415-555-0142 ext. 12345' become digits,
  * spaces and hyphens (PHONE_PATTERN). A label carries the number only, so an extension is dropped.
  */
 export function normalizePhone(value: string): string {
+  // Digits and single hyphens ('415-555-0142', '4155550142') come out unchanged: skip the five passes.
+  if (PLAIN_PHONE.test(value)) return value;
   return value
     .trim()
     .replace(/\s*(?:ext\.?|extension|x)\s*\d+$/i, '')

@@ -1,4 +1,5 @@
 import {
+  type DecimalProblem,
   type DecimalRule,
   isRecipientState,
   isUsState,
@@ -46,6 +47,34 @@ interface Side {
   zip: BulkRowTextField;
   country: BulkRowTextField;
   isState: (code: string) => boolean;
+  /** The side's messages, written once. */
+  messages: SideMessages;
+}
+
+interface SideMessages {
+  name: string;
+  phone: string;
+  street: string;
+  city: string;
+  stateRequired: string;
+  state: string;
+  zipRequired: string;
+  zip: string;
+  country: string;
+}
+
+function sideMessages(label: Side['label']): SideMessages {
+  return {
+    name: `${label} name is required`,
+    phone: `${label} phone must contain only digits, spaces and hyphens, with an optional leading +`,
+    street: `${label} street is required`,
+    city: `${label} city is required`,
+    stateRequired: `${label} state is required`,
+    state: `${label} state must be a US state`,
+    zipRequired: `${label} zip is required`,
+    zip: `${label} zip must be a 5-digit ZIP code or ZIP+4`,
+    country: `${label} country must be US`,
+  };
 }
 
 const SIDES: Side[] = [
@@ -59,6 +88,7 @@ const SIDES: Side[] = [
     zip: 'FromZipPostal',
     country: 'FromCountry',
     isState: isUsState,
+    messages: sideMessages('Sender'),
   },
   {
     label: 'Recipient',
@@ -70,15 +100,22 @@ const SIDES: Side[] = [
     zip: 'ToZipPostal',
     country: 'ToCountry',
     isState: isRecipientState,
+    messages: sideMessages('Recipient'),
   },
 ];
 
-const PACKAGE: [BulkRowNumberField, string, DecimalRule][] = [
-  ['PackageLength', 'Length', NUMBER_RULES.parcelDimensionIn],
-  ['PackageWidth', 'Width', NUMBER_RULES.parcelDimensionIn],
-  ['PackageHeight', 'Height', NUMBER_RULES.parcelDimensionIn],
-  ['PackageWeight', 'Weight', NUMBER_RULES.parcelWeightLb],
-];
+/** Each size with its rule and the spec's wording for a blank, unreadable or non-positive value. */
+const PACKAGE: [BulkRowNumberField, string, DecimalRule, Partial<Record<DecimalProblem, string>>][] = (
+  [
+    ['PackageLength', 'Length', NUMBER_RULES.parcelDimensionIn],
+    ['PackageWidth', 'Width', NUMBER_RULES.parcelDimensionIn],
+    ['PackageHeight', 'Height', NUMBER_RULES.parcelDimensionIn],
+    ['PackageWeight', 'Weight', NUMBER_RULES.parcelWeightLb],
+  ] as const
+).map(([field, label, rule]) => {
+  const positive = `${label} must be a positive number`;
+  return [field, label, rule, { format: positive, 'too-small': positive }];
+});
 
 /**
  * How every text cell is named in messages, in column order. The server refuses the whole order
@@ -131,68 +168,82 @@ export interface BulkRowProblem {
 export function bulkRowProblems(row: BulkRow, rules: RowRules = {}): BulkRowProblem[] {
   const r = normalizeBulkRow(row);
   const problems: BulkRowProblem[] = [];
-  const badText = new Set<keyof BulkRow>();
+  // The cells whose text the server would refuse: they get only that problem.
+  let badText: Set<keyof BulkRow> | undefined;
   for (const [field, label] of TEXT_LABELS) {
-    const problem = textProblem(r[field]);
+    const value = r[field];
+    const problem = textProblem(value);
     if (problem) {
+      badText ??= new Set();
       badText.add(field);
       problems.push({ field, message: textProblemMessage(label, problem) });
-    } else if (r[field].length > MAX_TEXT) {
+    } else if (value.length > MAX_TEXT) {
+      badText ??= new Set();
       badText.add(field);
       problems.push({ field, message: `${label} must be at most ${MAX_TEXT} characters` });
     }
   }
-  const report = (field: keyof BulkRow, message: string) => {
-    if (!badText.has(field)) problems.push({ field, message });
-  };
   const { carriers, serviceMissingMessage } = rules;
   if (serviceMissingMessage !== undefined) {
     const problem = textProblem(r.ServiceName);
-    if (problem) report('ServiceName', textProblemMessage('Service name', problem));
-    else if (r.ServiceName === '') report('ServiceName', serviceMissingMessage);
+    if (problem) report(problems, badText, 'ServiceName', textProblemMessage('Service name', problem));
+    else if (r.ServiceName === '') report(problems, badText, 'ServiceName', serviceMissingMessage);
     else if (r.ServiceName.length > MAX_TEXT) {
-      report('ServiceName', `Service name must be at most ${MAX_TEXT} characters`);
+      report(problems, badText, 'ServiceName', `Service name must be at most ${MAX_TEXT} characters`);
     }
   }
   if (carriers && !carriers.some((c) => c.toLowerCase() === r.courier.toLowerCase())) {
-    report('courier', courierMessage(carriers));
+    report(problems, badText, 'courier', courierMessage(carriers));
   }
   for (const side of SIDES) {
-    const required = (field: BulkRowTextField, label: string): boolean => {
-      if (r[field] !== '') return true;
-      report(field, `${label} is required`);
-      return false;
-    };
-    required(side.name, `${side.label} name`);
-    if (r[side.phone] !== '' && !PHONE_PATTERN.test(r[side.phone])) {
-      report(
-        side.phone,
-        `${side.label} phone must contain only digits, spaces and hyphens, with an optional leading +`,
-      );
+    const m = side.messages;
+    required(r, problems, badText, side.name, m.name);
+    if (r[side.phone] !== '' && !PHONE_PATTERN.test(r[side.phone])) report(problems, badText, side.phone, m.phone);
+    required(r, problems, badText, side.street, m.street);
+    required(r, problems, badText, side.city, m.city);
+    if (required(r, problems, badText, side.state, m.stateRequired) && !side.isState(r[side.state])) {
+      report(problems, badText, side.state, m.state);
     }
-    required(side.street, `${side.label} street`);
-    required(side.city, `${side.label} city`);
-    if (required(side.state, `${side.label} state`) && !side.isState(r[side.state])) {
-      report(side.state, `${side.label} state must be a US state`);
+    if (required(r, problems, badText, side.zip, m.zipRequired) && !ZIP_PATTERN.test(r[side.zip])) {
+      report(problems, badText, side.zip, m.zip);
     }
-    if (required(side.zip, `${side.label} zip`) && !ZIP_PATTERN.test(r[side.zip])) {
-      report(side.zip, `${side.label} zip must be a 5-digit ZIP code or ZIP+4`);
-    }
-    if (r[side.country] !== 'US') report(side.country, `${side.label} country must be US`);
+    if (r[side.country] !== 'US') report(problems, badText, side.country, m.country);
   }
-  for (const [field, label, rule] of PACKAGE) {
+  for (const [field, label, rule, messages] of PACKAGE) {
     // Cells hold numbers already (parseNumberCell); a blank or unreadable one is null, and a value that
     // is not above 0 gets the spec's wording (doc 2 §5). Too many decimals and sizes over USPS's limit
     // are named as the server names them.
-    const positive = `${label} must be a positive number`;
-    const checked = parseDecimal(r[field], label, rule, { format: positive, 'too-small': positive });
-    if (!checked.ok) report(field, checked.message);
+    const checked = parseDecimal(r[field], label, rule, messages);
+    if (!checked.ok) report(problems, badText, field, checked.message);
   }
   if (!parseDecimal(r.quantity, 'Quantity', NUMBER_RULES.quantity).ok) {
-    report('quantity', 'Quantity must be a whole number of at least 1');
+    report(problems, badText, 'quantity', 'Quantity must be a whole number of at least 1');
   }
   // Stable: a cell's own problems keep the order they were found in.
-  return problems.sort((a, b) => rank(a.field) - rank(b.field));
+  return problems.length > 1 ? problems.sort((a, b) => rank(a.field) - rank(b.field)) : problems;
+}
+
+/** Adds a problem unless the cell already has the one for text the server refuses. */
+function report(
+  problems: BulkRowProblem[],
+  badText: Set<keyof BulkRow> | undefined,
+  field: keyof BulkRow,
+  message: string,
+): void {
+  if (!badText?.has(field)) problems.push({ field, message });
+}
+
+/** Whether the cell holds something; reports `<label> is required` when it does not. */
+function required(
+  r: BulkRow,
+  problems: BulkRowProblem[],
+  badText: Set<keyof BulkRow> | undefined,
+  field: BulkRowTextField,
+  message: string,
+): boolean {
+  if (r[field] !== '') return true;
+  report(problems, badText, field, message);
+  return false;
 }
 
 /**
