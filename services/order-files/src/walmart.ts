@@ -4,6 +4,7 @@ import { type BulkRow, emptyBulkRow } from './bulk-row';
 import { isZip, toBytes } from './decode';
 import { joinProblems, OrderFileError } from './errors';
 import { cellAt, columnOf, type Grid, headerKey, isBlankRow, missingColumnsMessage, parseQuantity } from './grid';
+import { readSimpleWorkbook } from './simple-xlsx';
 import { normalizePhone, normalizeState, repairFileZip } from './states';
 
 /** Columns of Walmart Seller Center's order export ("Po Details"), by header name. */
@@ -129,6 +130,10 @@ function sheetGrid(sheet: WorkSheet): Grid {
   return grid;
 }
 
+/**
+ * The order sheet's cells as text. The common shape (one sheet, text and General numbers) is read
+ * by the fast reader of simple-xlsx.ts; every other workbook by SheetJS, which gives the same grid.
+ */
 export function readWorkbookGrid(data: Uint8Array | ArrayBuffer): Grid {
   const bytes = toBytes(data);
   // SheetJS reads almost anything (CSV, HTML, plain text) as a sheet, so a workbook is recognised by its ZIP container.
@@ -137,6 +142,11 @@ export function readWorkbookGrid(data: Uint8Array | ArrayBuffer): Grid {
       'This file is not an Excel .xlsx workbook. Please upload the Walmart order export as .xlsx',
     );
   }
+  return readSimpleWorkbook(bytes) ?? readWorkbookGridWithSheetJs(bytes);
+}
+
+/** The grid SheetJS makes of a workbook (a ZIP container), whatever its shape. */
+export function readWorkbookGridWithSheetJs(bytes: Uint8Array): Grid {
   let workbook: WorkBook;
   try {
     workbook = read(bytes, {
