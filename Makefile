@@ -74,8 +74,9 @@ bench-rankings: install
 	node --import tsx infra/bench/rankings.ts
 
 # 10,000-package order files read and validated as the product does; median ms per format and file sizes.
+# BASELINE=<another checkout> reads the same files with that checkout's reader too, alternating, for a before/after.
 bench-files: install
-	node --import tsx infra/bench/files/run.ts
+	node --import tsx infra/bench/files/run.ts $(if $(BASELINE),--baseline $(BASELINE))
 
 # Gzip size of the landing page's downloads and of each route's lazy chunks (rebuilds web/dist when stale).
 bench-web: install

@@ -3,9 +3,13 @@
  * (`readOrderFile` from @flatship/order-files) and prints the median time per
  * format against the 250 ms target, with each file's size.
  *
- *   node --import tsx infra/bench/files/run.ts [--runs 7] [--rows 10000]
+ *   node --import tsx infra/bench/files/run.ts [--runs 7] [--rows 10000] [--baseline /path/to/other/checkout]
+ *
+ * With --baseline, the other checkout's reader (its services/order-files) reads the same files in
+ * the same process, alternating run by run with this one, so both see the same machine load.
  */
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import * as XLSX from '@e965/xlsx';
 import { readOrderFile, TEMPLATE_HEADERS } from '@flatship/order-files';
@@ -20,6 +24,8 @@ function option(name: string, fallback: number): number {
   return at >= 0 ? Number(process.argv[at + 1]) : fallback;
 }
 const runs = option('runs', 7);
+const baselineAt = process.argv.indexOf('--baseline');
+const baselineDir = baselineAt >= 0 ? process.argv[baselineAt + 1] : undefined;
 const count = option('rows', 10_000);
 
 const sender: Address = {
@@ -173,20 +179,48 @@ const files = [
   { format: 'template .csv', name: 'orders.csv', data: csvFile() },
 ];
 
-console.log(`read + validate ${count} packages, median of ${runs} runs after a warm-up; target ${TARGET_MS} ms`);
+type Reader = typeof readOrderFile;
+const readers: { label: string; read: Reader }[] = [{ label: '', read: readOrderFile }];
+if (baselineDir) {
+  const other = (await import(join(baselineDir, 'services/order-files/src/index.ts'))) as { readOrderFile: Reader };
+  readers.unshift({ label: 'before', read: other.readOrderFile });
+  readers[1]!.label = 'after';
+}
+
+console.log(
+  `read + validate ${count} packages, median of ${runs} runs after a warm-up; target ${TARGET_MS} ms; load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
+console.log(
+  '(wall ms is the figure; process CPU ms, which includes the garbage collector threads, varies less with the load)',
+);
 for (const file of files) {
-  const read = (): number => {
+  const read = (reader: Reader): { ms: number; cpu: number } => {
+    const cpu = process.cpuUsage();
     const start = performance.now();
-    const result = readOrderFile({ name: file.name, data: file.data }, { senderAddress: sender, skus });
+    const result = reader({ name: file.name, data: file.data }, { senderAddress: sender, skus });
     const ms = performance.now() - start;
+    const used = process.cpuUsage(cpu);
     if (result.rows.length !== count)
       throw new Error(`${file.format}: read ${result.rows.length} rows, expected ${count}`);
-    return ms;
+    return { ms, cpu: (used.user + used.system) / 1000 };
   };
-  const warm = readOrderFile({ name: file.name, data: file.data }, { senderAddress: sender, skus });
-  const times = Array.from({ length: runs }, read);
-  const ms = median(times);
-  console.log(
-    `${file.format.padEnd(18)} ${(file.data.length / 1024).toFixed(0).padStart(6)} KB  ${ms.toFixed(0).padStart(5)} ms  ${ms <= TARGET_MS ? 'within' : 'over'} the ${TARGET_MS} ms target  (warnings: ${warm.warnings.join('; ') || 'none'})`,
+  const warnings = readers.map(
+    ({ read: reader }) => reader({ name: file.name, data: file.data }, { senderAddress: sender, skus }).warnings,
   );
+  const times = readers.map(() => [] as { ms: number; cpu: number }[]);
+  for (let run = 0; run < runs; run++) {
+    readers.forEach(({ read: reader }, i) => {
+      times[i]!.push(read(reader));
+    });
+  }
+  readers.forEach(({ label }, i) => {
+    const ms = median(times[i]!.map((t) => t.ms));
+    const cpu = median(times[i]!.map((t) => t.cpu));
+    const name = label ? `${file.format} ${label}` : file.format;
+    console.log(
+      `${name.padEnd(25)} ${(file.data.length / 1024).toFixed(0).padStart(6)} KB  ${ms.toFixed(0).padStart(5)} ms  (CPU ${cpu.toFixed(0).padStart(4)} ms)  ${ms <= TARGET_MS ? 'within' : 'over'} the ${TARGET_MS} ms target  (warnings: ${warnings[i]!.join('; ') || 'none'})`,
+    );
+  });
 }
