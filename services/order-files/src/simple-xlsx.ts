@@ -219,41 +219,89 @@ function generalStyles(xml: string | null): Generality | null {
 
 // --- The sheet's cells ------------------------------------------------------------------------
 
-/** A cell's start-tag attributes that matter; `cm`, `vm`, `ph` and `xml:space` are read past. */
+/** What a cell's start tag says: where it is, its type and style. Reused for every cell. */
 interface CellTag {
-  r: string | undefined;
-  s: string | undefined;
-  t: string | undefined;
+  row: number;
+  col: number;
+  type: string | undefined;
+  /** The style index; -1 without one, -2 for a reference SheetJS would read otherwise ('01'). */
+  style: number;
 }
 
 const isSpace = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9;
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
-/** The attributes of a `<c …>` tag between `from` and `to`; null for another attribute or anything unusual. */
-function cellTag(xml: string, from: number, to: number): CellTag | null {
-  const tag: CellTag = { r: undefined, s: undefined, t: undefined };
+/** A whole number written plainly ('0', '12', not '012'), or -1. */
+function plainIndex(xml: string, from: number, to: number): number {
+  if (to <= from || to - from > 9 || (xml.charCodeAt(from) === 48 && to - from > 1)) return -1;
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = xml.charCodeAt(i);
+    if (!isDigit(c)) return -1;
+    n = n * 10 + c - 48;
+  }
+  return n;
+}
+
+// Cell types as constants, so a cell keeps no string of its own for its type.
+const TYPES = new Map(['s', 'n', 'b', 'e', 'str', 'inlineStr', 'd'].map((t) => [t, t]));
+
+/**
+ * Reads the attributes of a `<c …>` tag between `from` and `to` into `tag`: `r` (required, as
+ * A1), `s` and `t`; `cm`, `vm`, `ph` and `xml:space` are read past. False for anything else.
+ */
+function readCellTag(xml: string, from: number, to: number, tag: CellTag): boolean {
+  tag.row = -1;
+  tag.type = undefined;
+  tag.style = -1;
   let at = from;
   for (;;) {
     while (at < to && isSpace(xml.charCodeAt(at))) at++;
-    if (at >= to) return tag;
+    if (at >= to) return tag.row >= 0;
     const eq = xml.indexOf('=', at);
-    if (eq < 0 || eq >= to) return null;
-    const name = xml.slice(at, eq);
+    if (eq < 0 || eq >= to) return false;
     const quote = xml.charCodeAt(eq + 1);
-    if (quote !== 34 && quote !== 39) return null;
-    const end = xml.indexOf(quote === 34 ? '"' : "'", eq + 2);
-    if (end < 0 || end >= to) return null;
-    const value = xml.slice(eq + 2, end);
-    if (name === 'r') tag.r = value;
-    else if (name === 's') tag.s = value;
-    else if (name === 't') tag.t = value;
-    else if (name !== 'cm' && name !== 'vm' && name !== 'ph' && name !== 'xml:space') return null;
+    if (quote !== 34 && quote !== 39) return false;
+    const start = eq + 2;
+    const end = xml.indexOf(quote === 34 ? '"' : "'", start);
+    if (end < 0 || end >= to) return false;
+    const name = eq - at === 1 ? xml.charCodeAt(at) : -1;
+    if (name === 114 /* r */) {
+      if (!readRef(xml, start, end, tag)) return false;
+    } else if (name === 115 /* s */) {
+      tag.style = plainIndex(xml, start, end);
+      if (tag.style < 0) tag.style = -2;
+    } else if (name === 116 /* t */) {
+      const value = xml.slice(start, end);
+      tag.type = TYPES.get(value) ?? value;
+    } else {
+      const other = xml.slice(at, eq);
+      if (other !== 'cm' && other !== 'vm' && other !== 'ph' && other !== 'xml:space') return false;
+    }
     at = end + 1;
   }
 }
+
+/** A reference such as `AB12` into `tag.row` and `tag.col` (0-based); false for any other form. */
+function readRef(xml: string, from: number, to: number, tag: CellTag): boolean {
+  let at = from;
+  let col = 0;
+  while (at < to && at - from < 3) {
+    const c = xml.charCodeAt(at);
+    if (c < 65 || c > 90) break;
+    col = col * 26 + c - 64;
+    at++;
+  }
+  const row = plainIndex(xml, at, to);
+  if (at === from || row < 1 || row > 1_048_576 || col > 16_384) return false;
+  tag.row = row - 1;
+  tag.col = col - 1;
+  return true;
+}
+
 // Any character past U+007F.
 const NOT_ASCII = /[\u0080-\uffff]/;
 const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
-const REF = /^([A-Z]{1,3})([1-9]\d{0,6})$/;
 
 /** The text `cellText` in walmart.ts makes of a General number, which SheetJS shows as its SSF does. */
 function numberText(v: number): string {
@@ -271,6 +319,7 @@ function sheetCells(xml: string, shared: (string | undefined)[], general: Genera
   if (close < 0) return null;
 
   const rows: string[][] = [];
+  const tag: CellTag = { row: -1, col: -1, type: undefined, style: -1 };
   let at = openEnd + 1;
   for (;;) {
     while (at < close && isSpace(xml.charCodeAt(at))) at++;
@@ -292,32 +341,23 @@ function sheetCells(xml: string, shared: (string | undefined)[], general: Genera
       const tagEnd = xml.indexOf('>', at);
       if (tagEnd < 0 || tagEnd > close) return null;
       const selfClosing = xml.charCodeAt(tagEnd - 1) === 47;
-      const tag = cellTag(xml, at + 2, selfClosing ? tagEnd - 1 : tagEnd);
-      if (!tag) return null;
-      let body = '';
+      if (!readCellTag(xml, at + 2, selfClosing ? tagEnd - 1 : tagEnd, tag)) return null;
+      let bodyEnd = tagEnd + 1;
       if (selfClosing) at = tagEnd + 1;
       else {
-        const cellEnd = xml.indexOf('</c>', tagEnd);
-        if (cellEnd < 0 || cellEnd > close) return null;
-        body = xml.slice(tagEnd + 1, cellEnd);
-        at = cellEnd + 4;
+        bodyEnd = xml.indexOf('</c>', tagEnd);
+        if (bodyEnd < 0 || bodyEnd > close) return null;
+        at = bodyEnd + 4;
       }
-      const ref = tag.r === undefined ? null : REF.exec(tag.r);
-      if (!ref) return null;
-      const text = cellValue(tag, body, shared, general);
+      const text = cellValue(xml, tagEnd + 1, bodyEnd, tag, shared, general);
       if (text === null) return null;
       if (text === undefined) continue;
-      const letters = ref[1]!;
-      let col = 0;
-      for (let i = 0; i < letters.length; i++) col = col * 26 + letters.charCodeAt(i) - 64;
-      const row = Number(ref[2]) - 1;
-      if (col > 16384 || row >= 1_048_576) return null;
-      let cells = rows[row];
+      let cells = rows[tag.row];
       if (!cells) {
         cells = [];
-        rows[row] = cells;
+        rows[tag.row] = cells;
       }
-      cells[col - 1] = text;
+      cells[tag.col] = text;
     }
   }
 
@@ -331,81 +371,88 @@ function sheetCells(xml: string, shared: (string | undefined)[], general: Genera
   return grid;
 }
 
-/** Whether a number in a cell of style `s` shows as General; false also for a style reference SheetJS reads otherwise. */
-function isGeneral(s: string | undefined, general: Generality): boolean {
-  if (s === undefined || !general.cellXfs) return true;
-  // SheetJS looks the style up by the attribute's text, so '01' is no style at all: leave such oddities to it.
-  if (!/^(?:0|[1-9]\d*)$/.test(s)) return false;
-  return general.has(Number(s));
+/** Whether a number in a cell of this style shows as General; false also for a style reference SheetJS reads otherwise. */
+function isGeneral(style: number, general: Generality): boolean {
+  if (style === -1 || !general.cellXfs) return true;
+  return style >= 0 && general.has(style);
 }
 
 /**
- * The text of one cell as `cellText` makes it of SheetJS's cell; undefined for a cell SheetJS
- * does not keep (no value), null for a cell this reader leaves to SheetJS.
+ * The text of the cell whose content lies between `from` and `to`, as `cellText` makes it of
+ * SheetJS's cell; undefined for a cell SheetJS does not keep (no value), null for a cell this
+ * reader leaves to SheetJS.
  */
 function cellValue(
+  xml: string,
+  from: number,
+  to: number,
   tag: CellTag,
-  body: string,
   shared: (string | undefined)[],
   general: Generality,
 ): string | undefined | null {
-  let v: string | undefined;
+  let vStart = -1;
+  let vEnd = -1;
   let inline: string | undefined;
   let formula = false;
-  let at = 0;
-  while (at < body.length) {
-    if (isSpace(body.charCodeAt(at))) {
+  let at = from;
+  while (at < to) {
+    if (isSpace(xml.charCodeAt(at))) {
       at++;
       continue;
     }
-    if (body.startsWith('<v', at) && /[\s>]/.test(body[at + 2] ?? '')) {
+    if (xml.charCodeAt(at) !== 60) return null;
+    const name = xml.charCodeAt(at + 1);
+    const next = xml.charCodeAt(at + 2);
+    const tagEnd = xml.indexOf('>', at);
+    if (tagEnd < 0 || tagEnd >= to) return null;
+    const selfClosing = xml.charCodeAt(tagEnd - 1) === 47;
+    if (name === 118 /* v */ && (next === 62 || isSpace(next))) {
       // <v> or <v xml:space="preserve">, as SheetJS writes text with spaces at its ends.
-      const tagEnd = body.indexOf('>', at);
-      if (v !== undefined || tagEnd < 0 || body.charCodeAt(tagEnd - 1) === 47) return null;
-      const end = body.indexOf('</v>', tagEnd);
-      if (end < 0) return null;
-      v = body.slice(tagEnd + 1, end);
+      if (vStart >= 0 || selfClosing) return null;
+      const end = xml.indexOf('</v>', tagEnd);
+      if (end < 0 || end >= to) return null;
+      vStart = tagEnd + 1;
+      vEnd = end;
       at = end + 4;
-    } else if (body.startsWith('<is>', at)) {
+    } else if (name === 105 /* i */ && next === 115 /* s */ && xml.charCodeAt(at + 3) === 62) {
       if (inline !== undefined) return null;
-      const end = body.indexOf('</is>', at);
-      if (end < 0) return null;
-      inline = body.slice(at + 4, end);
+      const end = xml.indexOf('</is>', tagEnd);
+      if (end < 0 || end >= to) return null;
+      inline = xml.slice(tagEnd + 1, end);
       at = end + 5;
-    } else if (body.startsWith('<f', at) && /[\s/>]/.test(body[at + 2] ?? '')) {
+    } else if (name === 102 /* f */ && (next === 62 || next === 47 || isSpace(next))) {
       formula = true;
-      const tagEnd = body.indexOf('>', at);
       // An array formula gives SheetJS a value for every cell of its range: left to SheetJS.
-      if (tagEnd < 0 || body.slice(at, tagEnd).includes('array')) return null;
-      if (body[tagEnd - 1] === '/') at = tagEnd + 1;
+      if (xml.slice(at, tagEnd).includes('array')) return null;
+      if (selfClosing) at = tagEnd + 1;
       else {
-        const end = body.indexOf('</f>', tagEnd);
-        if (end < 0) return null;
+        const end = xml.indexOf('</f>', tagEnd);
+        if (end < 0 || end >= to) return null;
         at = end + 4;
       }
     } else return null;
   }
   // SheetJS reads an empty <v></v> as no value.
-  if (v === '') v = undefined;
+  const hasValue = vEnd > vStart;
   // A formula without a cached value is 0 to SheetJS; such a sheet was never calculated: leave it to SheetJS.
-  if (formula && v === undefined) return null;
-  switch (tag.t) {
+  if (formula && !hasValue) return null;
+  switch (tag.type) {
     case undefined:
     case 'n': {
-      if (v === undefined) return undefined;
-      if (!NUMBER.test(v)) return null;
-      if (!isGeneral(tag.s, general)) return null;
+      if (!hasValue) return undefined;
+      const v = xml.slice(vStart, vEnd);
+      if (!NUMBER.test(v) || !isGeneral(tag.style, general)) return null;
       return numberText(Number.parseFloat(v));
     }
     case 's': {
-      if (v === undefined) return undefined;
-      if (!/^\d+$/.test(v)) return null;
-      const index = Number.parseInt(v, 10);
-      if (index >= shared.length) return null;
+      if (!hasValue) return undefined;
+      const index = plainIndex(xml, vStart, vEnd);
+      if (index < 0 || index >= shared.length) return null;
       return shared[index] ?? '';
     }
     case 'str': {
-      if (v === undefined) return '';
+      if (!hasValue) return '';
+      const v = xml.slice(vStart, vEnd);
       if (v.indexOf('&') < 0 && v.indexOf('_') < 0 && v.indexOf('<') < 0 && v.indexOf('\r') < 0) return v;
       // SheetJS decodes escapes once before decoding UTF-8 and once after. The two orders agree
       // unless an escape makes a character outside ASCII: such cells are left to SheetJS.
@@ -419,7 +466,8 @@ function cellValue(
       return text === null ? null : (text ?? '');
     }
     case 'b': {
-      if (!isGeneral(tag.s, general)) return null;
+      if (!isGeneral(tag.style, general)) return null;
+      const v = hasValue ? xml.slice(vStart, vEnd) : '';
       return v === '1' || v === 'true' ? 'TRUE' : 'FALSE';
     }
     case 'e':
