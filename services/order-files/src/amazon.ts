@@ -50,6 +50,8 @@ export interface MappedRows {
   warnings: string[];
 }
 
+const isFilled = (cell: string): boolean => cell !== '';
+
 /** The report's rows as bulk rows in file order, recipient side only; the caller adds the sender. */
 export function amazonRowsFromGrid(grid: Grid): MappedRows {
   const headerIndex = grid.rows.findIndex((row) => !isBlankRow(row));
@@ -70,35 +72,36 @@ export function amazonRowsFromGrid(grid: Grid): MappedRows {
     const cells = grid.rows[i]!;
     if (isBlankRow(cells)) continue;
     const lineNumber = grid.rowNumbers[i]!;
-    const get = (k: keyof typeof COLUMNS) => cellAt(cells, col[k]);
 
     // quantity-to-ship is what is left after partial shipments; older reports only have quantity-purchased.
     const quantityColumn =
-      col.quantityToShip >= 0 && get('quantityToShip') !== '' ? 'quantityToShip' : 'quantityPurchased';
-    const quantity = parseQuantity(get(quantityColumn));
+      col.quantityToShip >= 0 && cellAt(cells, col.quantityToShip) !== '' ? 'quantityToShip' : 'quantityPurchased';
+    const quantity = parseQuantity(cellAt(cells, col[quantityColumn]));
     if (quantity === null) {
       badQuantities.push(`Row ${lineNumber}: ${COLUMNS[quantityColumn][0]} must be a whole number of at least 1`);
       continue;
     }
     // Amazon sometimes leaves address-1 blank (or holds a company in it) with the street in address-2.
-    const lines = [get('address1'), get('address2'), get('address3')].filter((s) => s !== '');
+    const lines = [cellAt(cells, col.address1), cellAt(cells, col.address2), cellAt(cells, col.address3)].filter(
+      isFilled,
+    );
     const row = emptyBulkRow(`r${rows.length + 1}`);
-    row.orderId = get('orderId');
-    row.orderItemId = get('orderItemId');
-    row.skuNumber = get('sku');
+    row.orderId = cellAt(cells, col.orderId);
+    row.orderItemId = cellAt(cells, col.orderItemId);
+    row.skuNumber = cellAt(cells, col.sku);
     row.quantity = quantity;
-    row.PackageDescription = get('productName');
+    row.PackageDescription = cellAt(cells, col.productName);
     row.PackageReference1 = row.orderId;
-    row.ToRecipientName = get('recipientName');
-    row.ToPhone = normalizePhone(get('shipPhone') || get('buyerPhone'));
+    row.ToRecipientName = cellAt(cells, col.recipientName);
+    row.ToPhone = normalizePhone(cellAt(cells, col.shipPhone) || cellAt(cells, col.buyerPhone));
     row.ToStreet1 = lines.shift() ?? '';
     row.ToStreet2 = lines.join(', ');
-    row.ToCity = get('city');
-    row.ToStateProvince = normalizeState(get('state'));
-    row.ToZipPostal = normalizeZip(get('zip'));
-    row.ToCountry = normalizeCountry(get('country'));
+    row.ToCity = cellAt(cells, col.city);
+    row.ToStateProvince = normalizeState(cellAt(cells, col.state));
+    row.ToZipPostal = normalizeZip(cellAt(cells, col.zip));
+    row.ToCountry = normalizeCountry(cellAt(cells, col.country));
     rows.push(row);
-    if (get('cancelRequested').toLowerCase() === 'true') cancelRequested.add(row.orderId);
+    if (cellAt(cells, col.cancelRequested).toLowerCase() === 'true') cancelRequested.add(row.orderId);
   }
   if (badQuantities.length > 0) throw new OrderFileError(joinProblems(badQuantities));
   const warnings: string[] = [];

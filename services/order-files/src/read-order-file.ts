@@ -6,7 +6,7 @@ import { decodeText, toBytes } from './decode';
 import { OrderFileError } from './errors';
 import { orderFileKind, UNSUPPORTED_FILE_MESSAGE } from './file-kind';
 import { type Grid, headerKey, isBlankRow } from './grid';
-import { requireSender, withSender } from './sender';
+import { requireSender, senderFields } from './sender';
 import { applySkuPresets, countSplitRows, indexSkus, splitByMaxQty } from './sku';
 import { fileValidationWarning, validateBulkRow } from './validate';
 import { isWalmartHeader, readWorkbookGrid, walmartRowsFromGrid } from './walmart';
@@ -61,18 +61,18 @@ export function readOrderFile(file: { name: string; data: Uint8Array | ArrayBuff
   if (rows.length > BULK_MAX_ROWS) throw new OrderFileError(tooManyMessage(rows.length));
 
   if (source === 'csv') {
-    const sender = ctx.senderAddress;
-    if (sender) rows = rows.map((row) => (hasNoSender(row) ? withSender(row, sender) : row));
+    const sender = ctx.senderAddress && senderFields(ctx.senderAddress);
+    if (sender) rows = rows.map((row) => (hasNoSender(row) ? { ...row, ...sender } : row));
     rows = fillFromSkuPresets(rows, ctx.skus);
   } else {
-    const sender = requireSender(ctx.senderAddress);
+    const sender = senderFields(requireSender(ctx.senderAddress));
     const packages = countSplitRows(rows, ctx.skus);
     if (packages > BULK_MAX_ROWS) {
       throw new OrderFileError(
         `This file has ${rows.length} orders that make ${packages} packages at each SKU's max quantity; the most a bulk order can hold is ${BULK_MAX_ROWS}`,
       );
     }
-    rows = applySkuPresets(splitByMaxQty(rows, ctx.skus), ctx.skus).map((row) => withSender(row, sender));
+    rows = applySkuPresets(splitByMaxQty(rows, ctx.skus), ctx.skus).map((row) => ({ ...row, ...sender }));
   }
 
   let invalid = 0;

@@ -10,10 +10,20 @@ export function requireSender(address: Address | null): Address {
   return address;
 }
 
-/** Marketplace files name only the buyer; the user's first saved address ships every row. */
-export function withSender(row: BulkRow, address: Address): BulkRow {
+type SenderFields =
+  | 'FromSenderName'
+  | 'FromCompany'
+  | 'FromPhone'
+  | 'FromStreet1'
+  | 'FromStreet2'
+  | 'FromCity'
+  | 'FromStateProvince'
+  | 'FromZipPostal'
+  | 'FromCountry';
+
+/** Marketplace files name only the buyer: the user's first saved address ships every row, with these sender cells. */
+export function senderFields(address: Address): Pick<BulkRow, SenderFields> {
   return {
-    ...row,
     FromSenderName: address.name.trim(),
     FromCompany: (address.company ?? '').trim(),
     FromPhone: normalizePhone(address.phone ?? ''),

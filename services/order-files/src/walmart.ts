@@ -68,31 +68,30 @@ export function walmartRowsFromGrid(grid: Grid): MappedRows {
   for (let i = headerIndex + 1; i < grid.rows.length; i++) {
     const cells = grid.rows[i]!;
     if (isBlankRow(cells)) continue;
-    const get = (k: keyof typeof COLUMNS) => cellAt(cells, col[k]);
-    if (SKIPPED_STATUSES.has(get('status').toLowerCase())) {
+    if (SKIPPED_STATUSES.has(cellAt(cells, col.status).toLowerCase())) {
       skipped++;
       continue;
     }
-    const quantity = parseQuantity(get('qty'));
+    const quantity = parseQuantity(cellAt(cells, col.qty));
     if (quantity === null) {
       badQuantities.push(`Row ${grid.rowNumbers[i]}: Qty must be a whole number of at least 1`);
       continue;
     }
     const row = emptyBulkRow(`r${rows.length + 1}`);
     // Walmart confirms shipments by purchase order and line, so those identify the row.
-    row.orderId = get('po');
-    row.orderItemId = get('line');
-    row.PackageReference1 = get('order');
-    row.skuNumber = get('sku');
+    row.orderId = cellAt(cells, col.po);
+    row.orderItemId = cellAt(cells, col.line);
+    row.PackageReference1 = cellAt(cells, col.order);
+    row.skuNumber = cellAt(cells, col.sku);
     row.quantity = quantity;
-    row.PackageDescription = get('description');
-    row.ToRecipientName = get('name');
-    row.ToPhone = normalizePhone(get('phone'));
-    row.ToStreet1 = get('address1');
-    row.ToStreet2 = get('address2');
-    row.ToCity = get('city');
-    row.ToStateProvince = normalizeState(get('state'));
-    row.ToZipPostal = repairFileZip(get('zip'));
+    row.PackageDescription = cellAt(cells, col.description);
+    row.ToRecipientName = cellAt(cells, col.name);
+    row.ToPhone = normalizePhone(cellAt(cells, col.phone));
+    row.ToStreet1 = cellAt(cells, col.address1);
+    row.ToStreet2 = cellAt(cells, col.address2);
+    row.ToCity = cellAt(cells, col.city);
+    row.ToStateProvince = normalizeState(cellAt(cells, col.state));
+    row.ToZipPostal = repairFileZip(cellAt(cells, col.zip));
     rows.push(row);
   }
   if (badQuantities.length > 0) throw new OrderFileError(joinProblems(badQuantities));
