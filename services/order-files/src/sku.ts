@@ -72,16 +72,25 @@ export function splitByMaxQty(rows: BulkRow[], skus: Sku[]): BulkRow[] {
       parts.push({ ...row, _id: `${row._id}-${k}`, quantity });
     }
   }
-  const withSku = parts.filter((row) => row.skuNumber.trim() !== '');
-  const withoutSku = parts.filter((row) => row.skuNumber.trim() === '');
+  // Each row's sort key is made once, not at every comparison.
+  const withSku: { row: BulkRow; key: string }[] = [];
+  const withoutSku: BulkRow[] = [];
+  for (const row of parts) {
+    const sku = row.skuNumber.trim();
+    if (sku === '') withoutSku.push(row);
+    else withSku.push({ row, key: sku.toUpperCase() });
+  }
   // Array.prototype.sort is stable, so equal SKU and quantity keep file order.
-  withSku.sort((a, b) => compareSku(a.skuNumber, b.skuNumber) || (b.quantity ?? 0) - (a.quantity ?? 0));
-  return [...withSku, ...withoutSku];
+  withSku.sort(bySkuThenQuantity);
+  const sorted = withSku.map(rowOf);
+  for (const row of withoutSku) sorted.push(row);
+  return sorted;
 }
 
 // A fixed code-point order: the same file sorts the same in every browser and on the server.
-function compareSku(a: string, b: string): number {
-  const x = a.trim().toUpperCase();
-  const y = b.trim().toUpperCase();
-  return x < y ? -1 : x > y ? 1 : 0;
+function bySkuThenQuantity(a: { row: BulkRow; key: string }, b: { row: BulkRow; key: string }): number {
+  if (a.key !== b.key) return a.key < b.key ? -1 : 1;
+  return (b.row.quantity ?? 0) - (a.row.quantity ?? 0);
 }
+
+const rowOf = (entry: { row: BulkRow }): BulkRow => entry.row;
