@@ -10,11 +10,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import * as XLSX from '@e965/xlsx';
 import { readOrderFile, TEMPLATE_HEADERS } from '@flatship/order-files';
 import type { Address, Sku } from '@flatship/proto';
 import { amazonRows } from '../bulk/rows';
+import { browserMedians, chromiumAvailable } from './browser';
 
 const TARGET_MS = 250;
 const FIXTURES = '/work/shared/fixtures';
@@ -224,3 +225,21 @@ for (const file of files) {
     );
   });
 }
+
+// The bulk screen reads files in the browser: the same reads in Chromium, with the reader bundled for it.
+if (chromiumAvailable()) {
+  const checkouts = [...(baselineDir ? [baselineDir] : []), resolve(import.meta.dirname, '../../..')];
+  const medians = await browserMedians(checkouts, files, { senderAddress: sender, skus }, runs);
+  console.log(
+    `in Chromium (the reader bundled and minified for the browser, as the bulk screen loads it; CPU is the renderer's), median of ${runs}:`,
+  );
+  files.forEach((file, f) => {
+    readers.forEach(({ label }, i) => {
+      const { ms, cpu } = medians[i]![f]!;
+      const name = label ? `${file.format} ${label}` : file.format;
+      console.log(
+        `${name.padEnd(25)} ${' '.repeat(9)}  ${ms.toFixed(0).padStart(5)} ms  (CPU ${cpu.toFixed(0).padStart(4)} ms)  ${ms <= TARGET_MS ? 'within' : 'over'} the ${TARGET_MS} ms target`,
+      );
+    });
+  });
+} else console.log('Chromium not found (/usr/bin/chromium or CHROMIUM_PATH): no browser figures');
