@@ -84,6 +84,16 @@ describe('the fast workbook reader', () => {
   });
 
   it.each([
+    // 200 Walmart order lines (ids as text and numbers, ZIPs with and without zeros, accents, curly quotes,
+    // a wrapped cell), written with XlsxWriter 3.2 (shared strings and styles as Excel writes them, plus a
+    // formula, a boolean and rich text) and openpyxl 3.1 (inline strings, a boolean).
+    ['orders-xlsxwriter.xlsx'],
+    ['orders-openpyxl.xlsx'],
+  ])('reads %s, written by another library, as SheetJS does', (name) => {
+    expectSameAsSheetJs(readFixture(name));
+  });
+
+  it.each([
     ['inline text', { sst: false, compression: false }],
     ['shared strings', { sst: true, compression: false }],
     ['shared strings, deflated as Excel writes them', { sst: true, compression: true }],
