@@ -33,16 +33,18 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 type Zip = ReturnType<typeof CFB.read>;
 
 /** SheetJS's part lookup: paths compare case-insensitively, without the container's root name. */
-function part(zip: Zip, path: string): string | null {
+function partIndex(zip: Zip, path: string): number {
   const wanted = path.replace(/^\//, '').toLowerCase();
-  for (let i = 0; i < zip.FullPaths.length; i++) {
-    if (zip.FullPaths[i]!.replace(/^Root Entry[/]/, '').toLowerCase() !== wanted) continue;
-    const content = zip.FileIndex[i]?.content;
-    if (!content || typeof content === 'string') return null;
-    // Only valid UTF-8: SheetJS and this reader would decode anything else differently.
-    return utf8.decode(content as Uint8Array);
-  }
-  return null;
+  return zip.FullPaths.findIndex((p: string) => p.replace(/^Root Entry[/]/, '').toLowerCase() === wanted);
+}
+
+const hasPart = (zip: Zip, path: string): boolean => partIndex(zip, path) >= 0;
+
+/** A part's text, or null when it is missing. Text that is not UTF-8 throws: SheetJS and this reader would decode it differently. */
+function part(zip: Zip, path: string): string | null {
+  const content = zip.FileIndex[partIndex(zip, path)]?.content;
+  if (!content || typeof content === 'string') return null;
+  return utf8.decode(content as Uint8Array);
 }
 
 /** Attributes of a start tag's text (`a="1" b='2'`); null when a name is unusual or the text is not plain attributes. */
@@ -75,6 +77,8 @@ function tags(xml: string, name: string): Map<string, string>[] | null {
 
 function readSimple(bytes: Uint8Array): Grid | null {
   const zip = CFB.read(bytes, { type: 'array' });
+  // SheetJS reads a container holding any of these as another format (OpenDocument, Numbers).
+  if (['META-INF/manifest.xml', 'objectdata.xml', 'Index/Document.iwa'].some((p) => hasPart(zip, p))) return null;
   const types = part(zip, '[Content_Types].xml');
   if (!types || /<\w+:/.test(types)) return null;
   const root = tags(types, 'Types');

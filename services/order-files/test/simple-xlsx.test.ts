@@ -234,10 +234,14 @@ describe('the fast workbook reader', () => {
     const isoDate = workbookXml({ rows: ['<row r="1"><c r="A1" t="d"><v>2025-09-22</v></c></row>'] });
     const noRef = workbookXml({ rows: ['<row r="1"><c t="str"><v>x</v></c></row>'] });
     const numericEscape = workbookXml({ rows: ['<row r="1"><c r="A1" t="str"><v>&#233;</v></c></row>'] });
-    for (const bytes of [formatted, twoSheets, uncalculated, isoDate, noRef, numericEscape]) {
+    const invalidUtf8 = workbookXml({ rows: ['<row r="1"><c r="A1" t="str"><v>\u00ff</v></c></row>'], latin1: true });
+    for (const bytes of [formatted, twoSheets, uncalculated, isoDate, noRef, numericEscape, invalidUtf8]) {
       expect(readSimpleWorkbook(bytes)).toBeNull();
       expect(readWorkbookGrid(bytes)).toEqual(readWorkbookGridWithSheetJs(bytes));
     }
+    // SheetJS takes a container with an OpenDocument manifest for an OpenDocument file, whatever else it holds.
+    const withManifest = workbookXml({ rows: ['<row r="1"><c r="A1" t="str"><v>x</v></c></row>'], manifest: true });
+    expect(readSimpleWorkbook(withManifest)).toBeNull();
     // Through the product's reader, a formatted ZIP keeps its zeros as before.
     expect(readWorkbookGrid(formatted).rows[1]).toEqual(['1', '00501', '2025-09-22']);
   });
@@ -253,7 +257,15 @@ describe('the fast workbook reader', () => {
 });
 
 /** A workbook assembled from its XML parts, for the shapes SheetJS's writer never makes. */
-function workbookXml(parts: { rows: string[]; strings?: string[]; styles?: string }): Uint8Array {
+function workbookXml(parts: {
+  rows: string[];
+  strings?: string[];
+  styles?: string;
+  /** The sheet in Latin-1 rather than UTF-8. */
+  latin1?: boolean;
+  /** An OpenDocument manifest beside the parts. */
+  manifest?: boolean;
+}): Uint8Array {
   const files: Record<string, string> = {
     '[Content_Types].xml':
       '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
@@ -286,7 +298,14 @@ function workbookXml(parts: { rows: string[]; strings?: string[]; styles?: strin
     files['xl/styles.xml'] =
       `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">${parts.styles}</styleSheet>`;
   }
+  if (parts.manifest) files['META-INF/manifest.xml'] = '<manifest:manifest/>';
   const zip = CFB.utils.cfb_new();
-  for (const [path, text] of Object.entries(files)) CFB.utils.cfb_add(zip, path, new TextEncoder().encode(text));
+  for (const [path, text] of Object.entries(files)) {
+    const bytes =
+      parts.latin1 && path.includes('worksheets/')
+        ? Uint8Array.from(text, (c) => c.charCodeAt(0))
+        : new TextEncoder().encode(text);
+    CFB.utils.cfb_add(zip, path, bytes);
+  }
   return new Uint8Array(CFB.write(zip, { fileType: 'zip', type: 'array', compression: true }) as ArrayLike<number>);
 }
