@@ -37,6 +37,10 @@ function writeNewSynced(path: string, data: Buffer): Promise<void> {
  */
 export function createLocalFileStore(root: string): FileStore {
   const base = resolve(root);
+  // Temporary names: random per store, then counted, so two stores (processes) never pick the same one and a
+  // write costs no call for random bytes.
+  const tempPrefix = randomBytes(8).toString('hex');
+  let tempCount = 0;
   const pathOf = (key: string): string => {
     const parts = key.split('/');
     if (parts.length === 0 || !parts.every((p) => SEGMENT.test(p) && !p.includes('..'))) {
@@ -51,7 +55,7 @@ export function createLocalFileStore(root: string): FileStore {
     async put(key, data) {
       const target = pathOf(key);
       const dir = dirname(target);
-      const temp = join(dir, `.tmp-${randomBytes(8).toString('hex')}`);
+      const temp = join(dir, `.tmp-${tempPrefix}-${(tempCount++).toString(36)}`);
       try {
         await writeNewSynced(temp, data);
       } catch (e) {
