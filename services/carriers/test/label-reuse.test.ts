@@ -101,20 +101,24 @@ describe('labels rendered one after another', () => {
     expect(second).not.toMatch(/WANDA|AVA-WAVE|9405 5899|Quantity/);
   });
 
-  it.skipIf(!hasZbar)('each barcode scans as its own ZIP and tracking number', async () => {
-    for (const [name, data] of [
-      ['scan-first', FIRST],
-      ['scan-second', SECOND],
-    ] as const) {
-      const path = save(name, await renderLabel(data));
-      const out = path.replace(/\.pdf$/, '-300');
-      execFileSync('pdftoppm', ['-png', '-r', '300', '-singlefile', path, out]);
-      const scanned = execFileSync('zbarimg', ['--quiet', '--raw', `${out}.png`], { encoding: 'utf8' }).trim();
-      expect(scanned.replaceAll(String.fromCharCode(0x1d), '')).toBe(
-        `420${data.to.zip.slice(0, 5)}${data.trackingNumber}`,
-      );
-    }
-  });
+  it.skipIf(!hasZbar)(
+    'each barcode scans as its own ZIP and tracking number',
+    async () => {
+      for (const [name, data] of [
+        ['scan-first', FIRST],
+        ['scan-second', SECOND],
+      ] as const) {
+        const path = save(name, await renderLabel(data));
+        const out = path.replace(/\.pdf$/, '-300');
+        execFileSync('pdftoppm', ['-png', '-r', '300', '-singlefile', path, out]);
+        const scanned = execFileSync('zbarimg', ['--quiet', '--raw', `${out}.png`], { encoding: 'utf8' }).trim();
+        expect(scanned.replaceAll(String.fromCharCode(0x1d), '')).toBe(
+          `420${data.to.zip.slice(0, 5)}${data.trackingNumber}`,
+        );
+      }
+    },
+    30_000,
+  );
 
   it('draws a label the same whether it is the first one or follows others', async () => {
     const alone = await renderLabel(SECOND);
@@ -123,7 +127,7 @@ describe('labels rendered one after another', () => {
     const after = await renderLabel(SECOND);
     expect(pageContent(after)).toBe(pageContent(alone));
     expect(png(save('alone', alone), 150).equals(png(save('after', after), 150))).toBe(true);
-  });
+  }, 30_000);
 
   it('gives every document its own font objects', async () => {
     const pdf = (await renderLabel(FIRST)).toString('latin1');
@@ -141,7 +145,7 @@ describe('IMpb barcode encoding', () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return String(seed % 10);
     };
-    for (let n = 0; n < 2000; n++) {
+    for (let n = 0; n < 400; n++) {
       const tracking = `9${'2345'[n % 4]}${Array.from({ length: 20 }, digit).join('')}`;
       const zip =
         n % 3 === 0
@@ -149,7 +153,7 @@ describe('IMpb barcode encoding', () => {
           : Array.from({ length: 5 }, digit).join('');
       expect(impbBarcode(tracking, zip)).toEqual(impbBarcodeByBwip(tracking, zip));
     }
-  });
+  }, 30_000);
 
   it('leaves data of another shape to bwip-js', () => {
     // A tracking number with an odd number of digits cannot be set in code set C throughout.
