@@ -36,3 +36,24 @@ test('a key that leaves the store is refused, and nothing is written', async () 
   await expect(files.put('labels/../../escape.pdf', Buffer.from('x'))).rejects.toThrow('invalid file key');
   expect(await readdir(root)).toEqual([]);
 });
+
+test('a file is read whole, and a missing file, a folder or a key outside the store reads as null', async () => {
+  const { files } = await store();
+  const pdf = Buffer.from('%PDF-1.3\n'.repeat(2000));
+  await files.put('labels/user-1/a.pdf', pdf);
+  expect((await files.read('labels/user-1/a.pdf'))?.equals(pdf)).toBe(true);
+  expect(await files.read('labels/user-1/missing.pdf')).toBeNull();
+  expect(await files.read('labels/user-1')).toBeNull();
+  expect(await files.read('labels/../../etc/passwd')).toBeNull();
+});
+
+test('a put leaves only the finished file behind, with exactly the bytes given', async () => {
+  const { root, files } = await store();
+  const big = Buffer.alloc(3 * 1024 * 1024, 7);
+  await files.put('bulk/user-1/order-1/labels.pdf', big);
+  await files.put('bulk/user-1/order-1/labels.pdf', Buffer.from('replaced'));
+  expect(await readdir(join(root, 'bulk/user-1/order-1'))).toEqual(['labels.pdf']);
+  expect(await readFile(join(root, 'bulk/user-1/order-1/labels.pdf'), 'utf8')).toBe('replaced');
+  await files.put('bulk/user-1/order-1/big.pdf', big);
+  expect((await readFile(join(root, 'bulk/user-1/order-1/big.pdf'))).equals(big)).toBe(true);
+});

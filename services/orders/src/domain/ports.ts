@@ -166,6 +166,8 @@ export interface FileStore {
   put(key: string, data: Buffer): Promise<void>;
   /** null when there is no such file. */
   open(key: string): Promise<{ stream: NodeJS.ReadableStream; size: number } | null>;
+  /** The whole file at once, for small files read by the hundred (the labels of a merged PDF); null when absent. */
+  read(key: string): Promise<Buffer | null>;
   remove(key: string): Promise<void>;
 }
 

@@ -6,14 +6,6 @@ import { progressOf } from './bulk-view';
 import type { BulkDeps } from './deps';
 import type { BulkOrderRecord } from './ports';
 
-async function readAll(files: FileStore, key: string): Promise<Buffer | null> {
-  const file = await files.open(key);
-  if (!file) return null;
-  const chunks: Buffer[] = [];
-  for await (const chunk of file.stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks);
-}
-
 export const finalStatusOf = (o: Pick<BulkOrderRecord, 'processedCount' | 'failedCount'>): BulkStatus =>
   o.failedCount === 0 ? 'completed' : o.processedCount === 0 ? 'failed' : 'completed_with_errors';
 
@@ -39,7 +31,7 @@ export async function finishBulkOrder(deps: BulkDeps, orderId: string): Promise<
     const reader = async () => {
       for (let i = next++; i < done.length; i = next++) {
         const r = done[i] as (typeof done)[number];
-        const pdf = await readAll(deps.files, labelFileKey(r.userId, r.pdfName as string));
+        const pdf = await deps.files.read(labelFileKey(r.userId, r.pdfName as string));
         if (!pdf) throw new Error(`label file of row ${r.rowIndex} of order ${orderId} is missing`);
         pdfs[i] = pdf;
       }
