@@ -3,7 +3,7 @@ import { readOrderFile, toBulkOrderItem, validateBulkRows } from '../src/index';
 import { ctx, readFixture } from './helpers';
 
 describe('a full-size Amazon report', () => {
-  it('reads and validates 10,000 orders of the real 41-column layout well within a second', () => {
+  it('reads and validates 10,000 orders of the real 41-column layout, every one a valid row', () => {
     const [header, ...lines] = new TextDecoder().decode(readFixture('amazon-unshipped-sample.txt')).split('\r\n');
     // Lines 2-5 of the sample each fit in one package, so 10,000 lines stay 10,000 rows.
     const body = Array.from({ length: 10_000 }, (_, i) => lines[1 + (i % 4)]!.replace(/^[^\t]+/, `112-${i}`));
@@ -31,7 +31,6 @@ describe('a full-size Amazon report', () => {
     expect(result.warnings).toEqual([]);
     expect(problems).toEqual([]);
     expect(items).toHaveLength(10_000);
-    // A sanity bound only, loose enough for a busy CI machine: the figure is printed above.
-    expect(done - started).toBeLessThan(3000);
+    // Speed is measured by `make bench-files`, not asserted here: the figure above is for reading only.
   });
 });
