@@ -357,100 +357,133 @@ function unexpected(result: PhaseResult, ok: Record<string, string>): string[] {
   return out;
 }
 
-async function measureStack(root: string, label: string): Promise<StackFigures> {
+interface Prepared {
+  stack: Stack;
+  figures: StackFigures;
+  reqs: ReturnType<typeof requestsOf>;
+  gateway: string;
+  auth: string;
+  pricing: string;
+}
+
+async function prepare(root: string, label: string): Promise<Prepared> {
   log(`[${label}] starting the stack from ${root} (load average ${load()})…`);
   const stack = await startTree(root, label);
   try {
     const { customers, serviceName } = await createCustomers(stack, customerCount);
     log(`[${label}] ${customers.length} customers ready; quoting "${serviceName}"`);
-    const reqs = requestsOf(customers, serviceName);
-    const gateway = stack.url.replace(/\/$/, '');
-    const auth = `http://127.0.0.1:${stack.ports.auth}`;
-    const pricing = `http://127.0.0.1:${stack.ports.pricing}`;
-    const problems: string[] = [];
-    const figures: StackFigures = { label, overhead: [], quotes: [], mixed: [], login: null, problems };
+    return {
+      stack,
+      reqs: requestsOf(customers, serviceName),
+      gateway: stack.url.replace(/\/$/, ''),
+      auth: `http://127.0.0.1:${stack.ports.auth}`,
+      pricing: `http://127.0.0.1:${stack.ports.pricing}`,
+      figures: { label, overhead: [], quotes: [], mixed: [], login: null, problems: [] },
+    };
+  } catch (e) {
+    await stack.stop();
+    throw e;
+  }
+}
 
-    if (only.has('overhead')) {
-      // One call at a time, gateway and direct alternating in windows, pooled.
-      const calls: { call: string; direct: string; kinds: LoadKind[] }[] = [
-        { call: 'GET /api/auth/verify', direct: auth, kinds: [{ name: 'verify', weight: 1, requests: reqs.verify }] },
-        {
-          call: 'POST /api/orders/price/v2/bulk',
-          direct: pricing,
-          kinds: [{ name: 'quote', weight: 1, requests: reqs.quote }],
-        },
-        {
-          call: 'GET /api/auth/get-address/{userId}',
-          direct: auth,
-          kinds: [{ name: 'addresses', weight: 1, requests: reqs.addresses }],
-        },
-      ];
-      for (const c of calls) {
-        const phases: LoadPhase[] = [];
-        for (let w = 0; w < 3; w++) {
-          phases.push(phase(gateway, 1, c.kinds, latencySeconds, w === 0 ? 1 : 0.2));
-          phases.push(phase(c.direct, 1, c.kinds, latencySeconds, w === 0 ? 1 : 0.2));
-        }
-        const measured = await runLoad(phases, stack.processes);
-        const pick = (parity: number) => measured.filter((_, i) => i % 2 === parity).map((m) => m.result);
-        const kind = c.kinds[0]!.name;
-        const gw = pick(0);
-        const direct = pick(1);
-        for (const r of [...gw, ...direct]) problems.push(...unexpected(r, {}).map((p) => `${c.call}: ${p}`));
-        figures.overhead.push({
+const OVERHEAD_CALLS = [
+  { call: 'GET /api/auth/verify', kind: 'verify', owner: 'auth' },
+  { call: 'POST /api/orders/price/v2/bulk', kind: 'quote', owner: 'pricing' },
+  { call: 'GET /api/auth/get-address/{userId}', kind: 'addresses', owner: 'auth' },
+] as const;
+
+/** One window of one call at a time through the gateway, then one straight to the service. */
+async function overheadWindow(p: Prepared, c: (typeof OVERHEAD_CALLS)[number], first: boolean) {
+  const kinds: LoadKind[] = [{ name: c.kind, weight: 1, requests: p.reqs[c.kind] }];
+  const [gw, direct] = await runLoad(
+    [
+      phase(p.gateway, 1, kinds, latencySeconds, first ? 1 : 0.2),
+      phase(p[c.owner], 1, kinds, latencySeconds, first ? 1 : 0.2),
+    ],
+    p.stack.processes,
+  );
+  for (const m of [gw!, direct!]) p.figures.problems.push(...unexpected(m.result, {}).map((x) => `${c.call}: ${x}`));
+  return { gateway: gw!.result.kinds[c.kind]!, direct: direct!.result.kinds[c.kind]! };
+}
+
+/** The mixed run's kinds (see MIX). */
+function mixedKinds(p: Prepared): LoadKind[] {
+  // Logins take turns over addresses and customers far enough apart that no address or email
+  // reaches its per-minute limit: each is used a few times in the whole run.
+  const loginFrom = Array.from({ length: 200 }, (_, i) => loginAddress(i));
+  return [
+    { name: 'verify', weight: MIX.verify, requests: p.reqs.verify },
+    { name: 'quote', weight: MIX.quote, requests: p.reqs.quote },
+    { name: 'addresses', weight: MIX.addresses, requests: p.reqs.addresses },
+    { name: 'login', weight: MIX.login, requests: p.reqs.login, localAddresses: loginFrom },
+  ];
+}
+
+/**
+ * Every stack is started first; then each measurement takes turns between them
+ * window by window (the order flipped every round), so a change in what else
+ * the machine is doing falls on both alike.
+ */
+async function measureAll(stacks: Prepared[]) {
+  const rounds = <T>(n: number, each: (p: Prepared, round: number) => Promise<T>) =>
+    (async () => {
+      for (let r = 0; r < n; r++) {
+        const order = r % 2 ? [...stacks].reverse() : stacks;
+        for (const p of order) await each(p, r);
+      }
+    })();
+
+  if (only.has('overhead')) {
+    for (const c of OVERHEAD_CALLS) {
+      const windows = new Map<Prepared, Awaited<ReturnType<typeof overheadWindow>>[]>();
+      await rounds(3, async (p, r) => {
+        const w = await overheadWindow(p, c, r < 2);
+        windows.set(p, [...(windows.get(p) ?? []), w]);
+      });
+      for (const p of stacks) {
+        const ws = windows.get(p)!;
+        const o = {
           call: c.call,
-          gateway: median(gw.map((r) => r.kinds[kind]!.p50)),
-          direct: median(direct.map((r) => r.kinds[kind]!.p50)),
-          gatewayP99: median(gw.map((r) => r.kinds[kind]!.p99)),
-          directP99: median(direct.map((r) => r.kinds[kind]!.p99)),
-        });
+          gateway: median(ws.map((w) => w.gateway.p50)),
+          direct: median(ws.map((w) => w.direct.p50)),
+          gatewayP99: median(ws.map((w) => w.gateway.p99)),
+          directP99: median(ws.map((w) => w.direct.p99)),
+        };
+        p.figures.overhead.push(o);
         log(
-          `[${label}] ${c.call}: p50 ${fmt(figures.overhead.at(-1)!.gateway, 2)} ms through the gateway, ${fmt(figures.overhead.at(-1)!.direct, 2)} ms direct`,
+          `[${p.figures.label}] ${c.call}: p50 ${fmt(o.gateway, 2)} ms through the gateway, ${fmt(o.direct, 2)} direct`,
         );
       }
     }
+  }
 
-    if (only.has('quotes')) {
-      const kinds: LoadKind[] = [{ name: 'quote', weight: 1, requests: reqs.quote }];
-      figures.quotes = await runLoad(
-        Array.from({ length: runs }, () => phase(gateway, concurrency, kinds, seconds, warmup)),
-        stack.processes,
-      );
-      for (const m of figures.quotes) problems.push(...unexpected(m.result, {}).map((p) => `quotes: ${p}`));
-      log(
-        `[${label}] quotes at ${concurrency}: ${figures.quotes.map((m) => fmt(m.result.perSecond, 0)).join(', ')} /s`,
-      );
-    }
+  if (only.has('quotes')) {
+    await rounds(runs, async (p) => {
+      const kinds: LoadKind[] = [{ name: 'quote', weight: 1, requests: p.reqs.quote }];
+      const [m] = await runLoad([phase(p.gateway, concurrency, kinds, seconds, warmup)], p.stack.processes);
+      p.figures.quotes.push(m!);
+      p.figures.problems.push(...unexpected(m!.result, {}).map((x) => `quotes: ${x}`));
+      log(`[${p.figures.label}] quotes at ${concurrency}: ${fmt(m!.result.perSecond, 0)}/s (load ${load()})`);
+    });
+  }
 
-    if (only.has('mixed')) {
-      // Logins take turns over addresses and customers far enough apart that no address or email
-      // reaches its per-minute limit: each is used a few times in the whole run.
-      const loginFrom = Array.from({ length: 200 }, (_, i) => loginAddress(i));
-      const kinds: LoadKind[] = [
-        { name: 'verify', weight: MIX.verify, requests: reqs.verify },
-        { name: 'quote', weight: MIX.quote, requests: reqs.quote },
-        { name: 'addresses', weight: MIX.addresses, requests: reqs.addresses },
-        { name: 'login', weight: MIX.login, requests: reqs.login, localAddresses: loginFrom },
-      ];
-      figures.mixed = await runLoad(
-        Array.from({ length: runs }, () => phase(gateway, concurrency, kinds, seconds, warmup)),
-        stack.processes,
-      );
-      for (const m of figures.mixed) problems.push(...unexpected(m.result, {}).map((p) => `mixed: ${p}`));
-      log(`[${label}] mixed at ${concurrency}: ${figures.mixed.map((m) => fmt(m.result.perSecond, 0)).join(', ')} /s`);
-    }
+  if (only.has('mixed')) {
+    await rounds(runs, async (p) => {
+      const [m] = await runLoad([phase(p.gateway, concurrency, mixedKinds(p), seconds, warmup)], p.stack.processes);
+      p.figures.mixed.push(m!);
+      p.figures.problems.push(...unexpected(m!.result, {}).map((x) => `mixed: ${x}`));
+      log(`[${p.figures.label}] mixed at ${concurrency}: ${fmt(m!.result.perSecond, 0)}/s (load ${load()})`);
+    });
+  }
 
-    if (only.has('login')) {
-      // Logins alone, 4 at a time from 4 × 50 addresses: what one costs (argon2 dominates).
+  if (only.has('login')) {
+    // Logins alone, 4 at a time, each from its own address: what one costs (argon2 dominates).
+    await rounds(1, async (p) => {
       const loginFrom = Array.from({ length: 200 }, (_, i) => loginAddress(300 + i));
-      const kinds: LoadKind[] = [{ name: 'login', weight: 1, requests: reqs.login, localAddresses: loginFrom }];
-      figures.login = (await runLoad([phase(gateway, 4, kinds, 4, 1)], stack.processes))[0] ?? null;
-      problems.push(...unexpected(figures.login!.result, {}).map((p) => `login: ${p}`));
-    }
-    return figures;
-  } finally {
-    await stack.stop();
-    log(`[${label}] stopped`);
+      const kinds: LoadKind[] = [{ name: 'login', weight: 1, requests: p.reqs.login, localAddresses: loginFrom }];
+      p.figures.login = (await runLoad([phase(p.gateway, 4, kinds, 4, 1)], p.stack.processes))[0] ?? null;
+      p.figures.problems.push(...unexpected(p.figures.login!.result, {}).map((x) => `login: ${x}`));
+    });
   }
 }
 
@@ -583,11 +616,16 @@ function report(all: StackFigures[]): string {
 
 async function main() {
   await buildRunnables({ onlyStale: true, onStart: (todo) => log(describeBuild(todo)) });
-  const all: StackFigures[] = [];
-  if (args.baseline) all.push(await measureStack(resolve(args.baseline), 'baseline'));
-  all.push(await measureStack(THIS_ROOT, args.baseline ? 'this tree' : 'stack'));
-  process.stdout.write(`${report(all)}\n`);
-  await Promise.all([...agents.values()].map((a) => a.close()));
+  const stacks: Prepared[] = [];
+  try {
+    if (args.baseline) stacks.push(await prepare(resolve(args.baseline), 'baseline'));
+    stacks.push(await prepare(THIS_ROOT, args.baseline ? 'this tree' : 'stack'));
+    await measureAll(stacks);
+  } finally {
+    for (const p of stacks) await p.stack.stop();
+    await Promise.all([...agents.values()].map((a) => a.close()));
+  }
+  process.stdout.write(`${report(stacks.map((p) => p.figures))}\n`);
 }
 
 main().then(
