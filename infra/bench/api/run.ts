@@ -330,7 +330,17 @@ async function runLoad(phases: LoadPhase[], procs: StackProcesses): Promise<Meas
 
 interface StackFigures {
   label: string;
-  overhead: { call: string; gateway: number; direct: number; gatewayP99: number; directP99: number }[];
+  overhead: {
+    call: string;
+    gateway: number;
+    direct: number;
+    gatewayP99: number;
+    directP99: number;
+    /** CPU ms per call: the gateway process alone, and every process of the stack, each way. */
+    gatewayCpuMs: number;
+    stackCpuGateway: number;
+    stackCpuDirect: number;
+  }[];
   quotes: Measured[];
   mixed: Measured[];
   login: Measured | null;
@@ -403,7 +413,15 @@ async function overheadWindow(p: Prepared, c: (typeof OVERHEAD_CALLS)[number], f
     p.stack.processes,
   );
   for (const m of [gw!, direct!]) p.figures.problems.push(...unexpected(m.result, {}).map((x) => `${c.call}: ${x}`));
-  return { gateway: gw!.result.kinds[c.kind]!, direct: direct!.result.kinds[c.kind]! };
+  // The gateway's own CPU per call, and the whole stack's per call each way: what the hop costs, whatever the load.
+  const perCall = (m: Measured, name?: string) =>
+    (name ? (m.cpu[name] ?? 0) : Object.values(m.cpu).reduce((a, b) => a + b, 0)) / (m.result.total || 1);
+  return {
+    gateway: gw!.result.kinds[c.kind]!,
+    direct: direct!.result.kinds[c.kind]!,
+    gatewayCpuMs: 1000 * perCall(gw!, 'gateway'),
+    stackCpuMs: { gateway: 1000 * perCall(gw!), direct: 1000 * perCall(direct!) },
+  };
 }
 
 /** The mixed run's kinds (see MIX). */
@@ -448,6 +466,9 @@ async function measureAll(stacks: Prepared[]) {
           direct: median(ws.map((w) => w.direct.p50)),
           gatewayP99: median(ws.map((w) => w.gateway.p99)),
           directP99: median(ws.map((w) => w.direct.p99)),
+          gatewayCpuMs: median(ws.map((w) => w.gatewayCpuMs)),
+          stackCpuGateway: median(ws.map((w) => w.stackCpuMs.gateway)),
+          stackCpuDirect: median(ws.map((w) => w.stackCpuMs.direct)),
         };
         p.figures.overhead.push(o);
         log(
@@ -516,6 +537,9 @@ function report(all: StackFigures[]): string {
         const ratio = o.gateway / o.direct;
         out.push(
           `  ${f.label.padEnd(9)} ${o.call.padEnd(36)} gateway ${fmt(o.gateway, 2).padStart(6)} (${fmt(o.gatewayP99, 2)})   direct ${fmt(o.direct, 2).padStart(6)} (${fmt(o.directP99, 2)})   ratio ${fmt(ratio, 2)}× — ${ratio <= TARGETS.overheadRatio ? 'MET' : 'MISSED'} (≤ ${TARGETS.overheadRatio}×)`,
+        );
+        out.push(
+          `  ${''.padEnd(9)} ${''.padEnd(36)} CPU ms per call: gateway process ${fmt(o.gatewayCpuMs, 3)}; whole stack ${fmt(o.stackCpuGateway, 3)} through the gateway, ${fmt(o.stackCpuDirect, 3)} direct (${fmt(o.stackCpuGateway / o.stackCpuDirect, 2)}×)`,
         );
       }
     }
