@@ -9,7 +9,7 @@ NODE_MODULES_STAMP := node_modules/.install-stamp
 # the Kafka bus tests run on librdkafka's mock cluster, started through kcat; zbarimg scans the label barcodes.
 SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core kcat librdkafka1 zbar-tools
 
-.PHONY: help install start test test-distributed lint typecheck build build-stale system-deps bench bench-rankings bench-files bench-web
+.PHONY: help install start test test-distributed lint typecheck build build-stale system-deps bench bench-rankings bench-files bench-web bench-api
 
 help:
 	@echo "make start   run the whole product on embedded defaults and print its URL (Ctrl-C stops it)"
@@ -21,6 +21,7 @@ help:
 	@echo "make bench-rankings   user volume rankings over 1,000,000 labels; prints the month and year query times"
 	@echo "make bench-files   reads and validates 10,000-package Amazon, Walmart and CSV files; prints ms per format against 250 ms"
 	@echo "make bench-web   gzip size of what the landing page and each route load; prints it against 100 KB"
+	@echo "make bench-api   gateway overhead, quotes and mixed traffic at concurrency 50 (BASELINE=<checkout> measures it too); prints req/s, p50/p99, CPU per 1,000 requests"
 
 # npm dependencies, installed when missing or when the lockfile changed: exactly
 # the locked versions (`npm ci`), never a fresh resolution. The lockfile has every
@@ -97,3 +98,9 @@ test: install system-deps
 	$(MAKE) --no-print-directory typecheck
 	$(MAKE) --no-print-directory build
 	npx vitest run
+
+# Gateway overhead against the services, quotes and mixed traffic at concurrency 50; BASELINE=/path/to/checkout
+# measures that checkout's built stack first, in the same sitting.
+BASELINE ?=
+bench-api: build-stale
+	node --import tsx infra/bench/api/run.ts --runs $(RUNS) $(if $(BASELINE),--baseline $(BASELINE))

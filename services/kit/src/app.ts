@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { BODY_LIMITS } from '@flatship/proto';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { isDatabaseUnavailable } from './db';
@@ -93,6 +100,25 @@ export async function startManagementListener(
 }
 
 /**
+ * One log line per request, written when it is answered, with the request
+ * (method, url, id) and the answer (status, time): Fastify's default is a line
+ * when the request arrives and another when it is answered, which doubled the
+ * logging work of every call on the hot path (in the gateway and again in the
+ * service). A request that fails is logged as before.
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    if (error || this.isLogDisabled(request)) {
+      super.requestCompleted(error, request, reply);
+      return;
+    }
+    reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
+/**
  * Builds a Fastify instance with what every service shares: TypeBox
  * validation, request ids carried across services, one error format
  * `{ code, message }`, health and readiness, and Prometheus metrics.
@@ -105,6 +131,7 @@ export function createServiceApp(opts: CreateServiceAppOptions): ServiceApp {
     trustProxy: opts.trustProxy ?? true,
     requestIdHeader: REQUEST_ID_HEADER,
     genReqId: () => randomUUID(),
+    logController: new OneLinePerRequest(),
     // Consumers subscribe when the app becomes ready and wait to join their group. On Kafka that takes
     // until the session of a replica that died has expired and the group has rebalanced (bounded by the
     // bus's join timeout), far past Fastify's 10 s default, which would stop a replacement from starting.

@@ -186,6 +186,29 @@ describe('tokens', () => {
     expect(blocked.statusCode).toBe(403);
     expect(blocked.json().message).toBe('Your account has been blocked. Please contact support.');
   });
+  test('a token accepted before is refused once it expires, is revoked or its user is blocked', async () => {
+    states.set('u3', { id: 'u3', role: 'user', activation: 'allow', tokenVersion: 1 });
+    const now = Math.floor(Date.now() / 1000);
+    // Expires within the test: its signature is checked (and remembered) while it is still good.
+    const brief = signRaw({ sub: 'u3', role: 'user', ver: 1, iat: now, exp: now + 1 });
+    expect((await app.inject({ url: '/users/u3', headers: { token: brief } })).statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, Math.max(0, (now + 1) * 1000 - Date.now()) + 50));
+    expect((await app.inject({ url: '/users/u3', headers: { token: brief } })).json().code).toBe('AUTH_TOKEN_EXPIRED');
+
+    const t = sign({ sub: 'u3', role: 'user', ver: 1 });
+    expect((await app.inject({ url: '/users/u3', headers: { token: t } })).statusCode).toBe(200);
+    states.set('u3', { id: 'u3', role: 'user', activation: 'block', tokenVersion: 1 });
+    expect((await app.inject({ url: '/users/u3', headers: { token: t } })).json().code).toBe('AUTH_ACCOUNT_BLOCKED');
+    states.set('u3', { id: 'u3', role: 'user', activation: 'allow', tokenVersion: 2 });
+    expect((await app.inject({ url: '/users/u3', headers: { token: t } })).json().code).toBe('AUTH_TOKEN_REVOKED');
+    // A tampered copy of a token accepted before is no token at all.
+    const again = sign({ sub: 'u3', role: 'user', ver: 2 });
+    expect((await app.inject({ url: '/users/u3', headers: { token: again } })).statusCode).toBe(200);
+    const tampered = `${again.slice(0, -2)}${again.endsWith('AA') ? 'BB' : 'AA'}`;
+    expect((await app.inject({ url: '/users/u3', headers: { token: tampered } })).json().code).toBe(
+      'AUTH_INVALID_TOKEN',
+    );
+  });
 });
 
 describe('bodies over the limit', () => {

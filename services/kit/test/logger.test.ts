@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { expect, test } from 'vitest';
+import { createServiceApp } from '../src/app';
 import { createLogger } from '../src/logger';
 
 function capture(level = 'debug') {
@@ -52,4 +53,32 @@ test('the next outage is reported again, and a reconnect without an outage says 
   ]);
   // At info level the quieted lines are dropped, not written.
   expect(lines.filter((l) => l.level < 30)).toHaveLength(0);
+});
+
+test('a request is one line when it is answered: method, url (token hidden), id, status and time', async () => {
+  const { logger, lines } = capture('info');
+  const app = createServiceApp({ name: 'test', logger });
+  app.get('/api/things', async () => ({ ok: true }));
+  try {
+    await app.inject({ url: '/api/things?token=secret', headers: { 'x-request-id': 'req-1' } });
+    // Probes stay quiet at info.
+    await app.inject('/healthz');
+  } finally {
+    await app.close();
+  }
+  const requestLines = lines.filter((l) => 'req' in l || 'res' in l) as unknown as {
+    msg: string;
+    req: { method: string; url: string; id: string };
+    res: { statusCode: number };
+    responseTime: number;
+  }[];
+  expect(requestLines).toEqual([
+    {
+      ...requestLines[0],
+      msg: 'request completed',
+      req: { method: 'GET', url: '/api/things?token=[redacted]', id: 'req-1' },
+      res: { statusCode: 200 },
+    },
+  ]);
+  expect(requestLines[0]!.responseTime).toBeGreaterThanOrEqual(0);
 });

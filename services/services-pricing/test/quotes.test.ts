@@ -165,3 +165,34 @@ describe('the internal quote', () => {
     ]);
   });
 });
+
+describe('the services a quote is priced with', () => {
+  test("are the user's own once they have any, the defaults otherwise, and a price change counts from the next quote", async () => {
+    const own = t.caller();
+    const other = t.caller();
+    expect((await quote(own, [ship('USPS Priority Mail', 1)])).json()).toEqual({ totalPrice: 8.95 });
+
+    // A price of the user's own: their list starts as a copy of the defaults.
+    const set = await t.request(admin, 'PUT', `/api/userServices/${own.id}/usps_priority_mail/prices`, {
+      prices: [{ fromWeight: 1, toWeight: 70, price: 5 }],
+    });
+    expect(set.statusCode).toBe(200);
+    expect((await quote(own, [ship('USPS Priority Mail', 1)])).json()).toEqual({ totalPrice: 5 });
+    expect((await quote(other, [ship('USPS Priority Mail', 1)])).json()).toEqual({ totalPrice: 8.95 });
+
+    // A default price: for everyone without a list of their own, at once.
+    const defaults = (await t.request(admin, 'GET', '/api/defaultServices')).json() as { _id: string; uid: string }[];
+    const groundId = defaults.find((s) => s.uid === 'usps_ground_advantage')!._id;
+    const put = (price: number) =>
+      t.request(admin, 'PUT', `/api/defaultServices/${groundId}/prices`, {
+        prices: [{ fromWeight: 1, toWeight: 70, price }],
+      });
+    try {
+      expect((await put(7.25)).statusCode).toBe(200);
+      expect((await quote(other, [ship('USPS Ground Advantage', 1)])).json()).toEqual({ totalPrice: 7.25 });
+      expect((await quote(own, [ship('USPS Ground Advantage', 1)])).json()).toEqual({ totalPrice: 6.5 });
+    } finally {
+      await put(6.5);
+    }
+  });
+});

@@ -128,6 +128,28 @@ export function createUserServicesRepo(db: Knex): UserServicesRepo {
     async listByUser(userId, tx) {
       return (await t.select(tx).where('s.user_id', userId)).map(toRecord);
     },
+    async listEffective(userId, tx) {
+      const k = t.k(tx);
+      // Own rows count only with their raw service, exactly as listByUser reads them.
+      const ownRows = (table: string) =>
+        k(`${table} as s`)
+          .join('raw_services as r', 'r.uid', 's.uid')
+          .select([...COLUMNS, 'r.position']);
+      const own = ownRows('user_services').where('s.user_id', userId);
+      const hasOwn = k('user_services as u')
+        .join('raw_services as r2', 'r2.uid', 'u.uid')
+        .where('u.user_id', userId)
+        .select(k.raw('1'));
+      const defaults = ownRows('default_services').whereNotExists(hasOwn);
+      const rows = (await k
+        .select('*')
+        .from(own.unionAll(defaults, true).as('e'))
+        .orderBy([
+          { column: 'e.position', order: 'asc' },
+          { column: 'e.uid', order: 'asc' },
+        ])) as ServiceRow[];
+      return rows.map(toRecord);
+    },
     async listByUid(uid, tx) {
       return (await t.select(tx).where('s.uid', uid)).map(toRecord);
     },

@@ -3,22 +3,20 @@ import { MESSAGES } from './messages';
 import type { ServiceRecord, Tx } from './ports';
 
 export interface EffectiveServicesDeps {
-  defaultServices: { list(tx?: Tx): Promise<ServiceRecord[]> };
-  userServices: { listByUser(userId: string, tx?: Tx): Promise<ServiceRecord[]> };
+  userServices: { listEffective(userId: string, tx?: Tx): Promise<ServiceRecord[]> };
 }
 
 /**
  * A user's services (DESIGN §8): their own list once an admin has initialised
- * it (it has any rows), otherwise the defaults. Disabled entries stay in the
- * result so a quote can say why a service cannot be bought.
+ * it (it has any rows), otherwise the defaults, read in one query. Disabled
+ * entries stay in the result so a quote can say why a service cannot be bought.
  */
 export async function loadEffectiveServices(
   deps: EffectiveServicesDeps,
   userId: string,
   tx?: Tx,
 ): Promise<ServiceRecord[]> {
-  const own = await deps.userServices.listByUser(userId, tx);
-  return own.length > 0 ? own : deps.defaultServices.list(tx);
+  return deps.userServices.listEffective(userId, tx);
 }
 
 /** What can be bought: enabled, and still offered by the carrier. */

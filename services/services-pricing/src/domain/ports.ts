@@ -48,6 +48,11 @@ export interface DefaultServicesRepo {
 
 export interface UserServicesRepo {
   listByUser(userId: string, tx?: Tx): Promise<ServiceRecord[]>;
+  /**
+   * The user's own services when they have any, otherwise the default ones
+   * (DESIGN §8), in one round trip: every quote reads them.
+   */
+  listEffective(userId: string, tx?: Tx): Promise<ServiceRecord[]>;
   /** Every user's copy of one carrier service (for carrier-side changes). */
   listByUid(uid: string, tx?: Tx): Promise<ServiceRecord[]>;
   /** The user's service by its id or its uid. */
