@@ -9,7 +9,7 @@ NODE_MODULES_STAMP := node_modules/.install-stamp
 # the Kafka bus tests run on librdkafka's mock cluster, started through kcat; zbarimg scans the label barcodes.
 SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core kcat librdkafka1 zbar-tools
 
-.PHONY: help install start test test-distributed lint typecheck build build-stale system-deps bench bench-rankings bench-files bench-web bench-api
+.PHONY: help install start test test-distributed lint typecheck build build-stale system-deps bench bench-rankings bench-files bench-web bench-api bench-totals
 
 help:
 	@echo "make start   run the whole product on embedded defaults and print its URL (Ctrl-C stops it)"
@@ -21,6 +21,7 @@ help:
 	@echo "make bench-rankings   user volume rankings over 1,000,000 labels; prints the month and year query times"
 	@echo "make bench-files   reads and validates 10,000-package Amazon, Walmart and CSV files; prints ms per format against 250 ms"
 	@echo "make bench-web   gzip size of what the landing page and each route load; prints it against 100 KB"
+	@echo "make bench-totals   one user's money read (what verify shows) and one ledger append with 10,000 entries (BASELINE=<checkout> measures it too)"
 	@echo "make bench-api   gateway overhead, quotes and mixed traffic at concurrency 50 (BASELINE=<checkout> measures it too); prints req/s, p50/p99, CPU per 1,000 requests"
 
 # npm dependencies, installed when missing or when the lockfile changed: exactly
@@ -82,6 +83,10 @@ bench-files: install
 # Gzip size of the landing page's downloads and of each route's lazy chunks (rebuilds web/dist when stale).
 bench-web: install
 	node --import tsx infra/bench/web/run.ts
+
+# One user's money read and one ledger append with 10,000 ledger entries; BASELINE=<checkout> measures that checkout too.
+bench-totals: install
+	node --import tsx infra/bench/money-totals.ts $(if $(BASELINE),--baseline $(BASELINE))
 
 # Every workspace to JavaScript: runnables and libraries to their dist/, the web app to web/dist.
 build: install

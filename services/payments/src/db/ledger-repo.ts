@@ -38,34 +38,39 @@ const isKeyViolation = (e: unknown) => {
   return err.code === '23505' && err.constraint === IDEMPOTENCY_KEY_UNIQUE;
 };
 
-type Sums = Omit<AccountTotals, 'balanceCents'>;
-
-/**
- * Deposits, charges and refunds of each user, and the number of their latest entry (`seq`), in one query over
- * the ledger; users without entries are absent.
- */
-async function sumsByUser(k: Knex, userIds: string[]): Promise<Map<string, Sums>> {
-  const rows = (await k('ledger_entries')
-    .whereIn('user_id', userIds)
-    .groupBy('user_id', 'kind')
-    .select('user_id', 'kind', k.raw('sum(amount_cents) as total'), k.raw('max(seq) as seq'))) as {
-    user_id: string;
-    kind: LedgerKind;
-    total: string;
-    seq: string;
-  }[];
-  const sums = new Map<string, Sums>();
-  for (const r of rows) {
-    const t = sums.get(r.user_id) ?? { depositCents: 0, chargedCents: 0, refundedCents: 0, seq: 0 };
-    const total = Number(r.total);
-    if (r.kind === 'deposit') t.depositCents = total;
-    else if (r.kind === 'label_charge') t.chargedCents = -total;
-    else if (r.kind === 'label_refund') t.refundedCents = total;
-    t.seq = Math.max(t.seq, Number(r.seq));
-    sums.set(r.user_id, t);
-  }
-  return sums;
+interface AccountRow {
+  user_id: string;
+  // bigint columns arrive as strings from pg.
+  balance_cents: string;
+  total_deposit_cents: string;
+  total_charged_cents: string;
+  total_refunded_cents: string;
+  last_entry_seq: string;
 }
+
+const ACCOUNT_COLUMNS = [
+  'user_id',
+  'balance_cents',
+  'total_deposit_cents',
+  'total_charged_cents',
+  'total_refunded_cents',
+  'last_entry_seq',
+] as const;
+
+const toTotals = (a: AccountRow): AccountTotals => ({
+  balanceCents: Number(a.balance_cents),
+  depositCents: Number(a.total_deposit_cents),
+  chargedCents: Number(a.total_charged_cents),
+  refundedCents: Number(a.total_refunded_cents),
+  seq: Number(a.last_entry_seq),
+});
+
+/** How an entry of each kind moves the account's running totals (admin adjustments move only the balance). */
+const totalsDelta = (kind: LedgerKind, amountCents: number) => ({
+  deposit: kind === 'deposit' ? amountCents : 0,
+  charged: kind === 'label_charge' ? -amountCents : 0,
+  refunded: kind === 'label_refund' ? amountCents : 0,
+});
 
 /**
  * Ledger entries and account balances. Given an outbox, every entry appended also records
@@ -109,24 +114,32 @@ export function createLedgerRepo(db: Knex, accountChanges?: Outbox): LedgerRepo 
               admin_id: entry.adminId ?? null,
             })
             .returning<EntryRow[]>('*');
-          const [account] = await sp('accounts')
+          const seq = Number((inserted as EntryRow & { seq: string }).seq);
+          const delta = totalsDelta(entry.kind, entry.amountCents);
+          // After the insert and inside its savepoint: a replayed key (refused insert) moves no total.
+          const [account] = (await sp('accounts')
             .where({ user_id: entry.userId })
-            .update({ balance_cents: sp.raw('balance_cents + ?', [entry.amountCents]), updated_at: sp.fn.now() })
-            .returning('balance_cents');
+            .update({
+              balance_cents: sp.raw('balance_cents + ?', [entry.amountCents]),
+              total_deposit_cents: sp.raw('total_deposit_cents + ?', [delta.deposit]),
+              total_charged_cents: sp.raw('total_charged_cents + ?', [delta.charged]),
+              total_refunded_cents: sp.raw('total_refunded_cents + ?', [delta.refunded]),
+              last_entry_seq: seq,
+              updated_at: sp.fn.now(),
+            })
+            .returning(ACCOUNT_COLUMNS)) as AccountRow[];
           // The account row is locked by the caller, so the two can only disagree through a bug.
-          if (Number((account as { balance_cents: string } | undefined)?.balance_cents) !== entry.balanceAfterCents) {
+          if (Number(account?.balance_cents) !== entry.balanceAfterCents) {
             throw new Error(`account balance of ${entry.userId} does not match its ledger entry`);
           }
           if (accountChanges) {
-            // The caller holds the account row, so the entry just written is the user's latest and its balance
-            // is the account's.
-            const sums = (await sumsByUser(sp, [entry.userId])).get(entry.userId);
+            const totals = toTotals(account as AccountRow);
             const event: AccountChangedEvent = {
               userId: entry.userId,
-              balanceCents: entry.balanceAfterCents,
-              totalDepositCents: sums?.depositCents ?? 0,
-              totalSpentCents: (sums?.chargedCents ?? 0) - (sums?.refundedCents ?? 0),
-              seq: Number((inserted as EntryRow & { seq: string }).seq),
+              balanceCents: totals.balanceCents,
+              totalDepositCents: totals.depositCents,
+              totalSpentCents: totals.chargedCents - totals.refundedCents,
+              seq,
             };
             await accountChanges.add(sp, TOPICS.accountChanged, [{ key: entry.userId, value: event }]);
           }
@@ -150,14 +163,8 @@ export function createLedgerRepo(db: Knex, accountChanges?: Outbox): LedgerRepo 
     async totals(userIds) {
       const result = new Map<string, AccountTotals>();
       if (userIds.length === 0) return result;
-      const [accounts, sums] = await Promise.all([
-        db('accounts').whereIn('user_id', userIds).select('user_id', 'balance_cents'),
-        sumsByUser(db, userIds),
-      ]);
-      for (const a of accounts as { user_id: string; balance_cents: string }[]) {
-        const s = sums.get(a.user_id) ?? { depositCents: 0, chargedCents: 0, refundedCents: 0, seq: 0 };
-        result.set(a.user_id, { balanceCents: Number(a.balance_cents), ...s });
-      }
+      const accounts = (await db('accounts').whereIn('user_id', userIds).select(ACCOUNT_COLUMNS)) as AccountRow[];
+      for (const a of accounts) result.set(a.user_id, toTotals(a));
       return result;
     },
 

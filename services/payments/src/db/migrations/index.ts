@@ -2,8 +2,9 @@ import type { Migration } from '@flatship/kit';
 import { createLedger } from './0001-ledger';
 import { depositSettlement } from './0002-deposit-settlement';
 import { accountChanges } from './0003-account-changes';
+import { accountTotals } from './0004-account-totals';
 
 export { PAYMENTS_SCHEMA } from './schema';
 
 /** Applied in this order, each once; never edit one that has shipped, add the next. */
-export const migrations: Migration[] = [createLedger, depositSettlement, accountChanges];
+export const migrations: Migration[] = [createLedger, depositSettlement, accountChanges, accountTotals];
