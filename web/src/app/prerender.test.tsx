@@ -93,6 +93,13 @@ describe('the landing page pre-rendered into index.html', () => {
     expect(nav.getByRole('link', { name: 'Pricing' })).toHaveAttribute('href', '#pricing');
     expect(nav.getByRole('link', { name: 'FAQ' })).toHaveAttribute('href', '#faq');
 
+    // Get Started and Start Shipping Today lead to /register without the app too.
+    for (const name of ['Get Started', 'Start Shipping Today']) {
+      const button = within(root).getByRole('button', { name, hidden: true });
+      expect(button).toHaveAttribute('type', 'submit');
+      expect(button.closest('form')).toHaveAttribute('action', '/register');
+    }
+
     const ids = Array.from(root.querySelectorAll('main > section')).map((section) => section.id);
     expect(ids).toEqual(['landing', 'how-it-works', 'why-choose-us', 'pricing', 'faq', 'feedback', 'ready-to-ship']);
     const text = root.textContent ?? '';

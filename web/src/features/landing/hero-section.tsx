@@ -4,6 +4,7 @@ import { ArrowRightIcon, HeadsetIcon, MoonIcon, ShieldCheckIcon } from './icons'
 import { MONEY_BACK_DAYS } from './landing-content';
 import { prefersReducedMotion } from './motion';
 import { type HeroImageState, prerenderedHeroImage } from './prerendered';
+import { RegisterForm } from './register-form';
 import { ScrollLink } from './scroll-link';
 
 export const HERO_IMAGE_URL = '/landing/hero.svg';
@@ -80,14 +81,15 @@ export function HeroSection() {
             options included — in a fully automated checkout that never sleeps.
           </p>
           <div className="lp-hero__actions">
-            <button
-              type="button"
-              className={`lp-button lp-button--primary lp-button--large${isWobbling ? ' lp-wobble' : ''}`}
-              onClick={getStarted}
-            >
-              Get Started
-              <ArrowRightIcon className="lp-button__icon" />
-            </button>
+            <RegisterForm onSubmit={getStarted}>
+              <button
+                type="submit"
+                className={`lp-button lp-button--primary lp-button--large${isWobbling ? ' lp-wobble' : ''}`}
+              >
+                Get Started
+                <ArrowRightIcon className="lp-button__icon" />
+              </button>
+            </RegisterForm>
             <ScrollLink className="lp-button lp-button--ghost lp-button--large" sectionId="how-it-works">
               See how it works
             </ScrollLink>
