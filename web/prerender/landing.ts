@@ -79,7 +79,7 @@ export function prerenderLanding(): Plugin {
 
 /** Without scripts nothing would ever reveal the hero and the sections, nor open an FAQ answer: all show at once. */
 const NO_SCRIPT_CSS = [
-  '.lp-hero__inner[hidden]{display:flex}',
+  '.lp-hero__inner[hidden]{display:flex;background-image:url(/landing/hero.svg)}',
   '.lp-hero__loading{display:none}',
   '.lp-reveal,.lp-reveal .lp-card{opacity:1;transform:none}',
   '.lp-faq__answer[hidden]{display:block}',

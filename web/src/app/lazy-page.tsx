@@ -21,7 +21,8 @@ export async function preloadPages(): Promise<void> {
  * stands in meanwhile, and a failed download shows as such with a way to try again. Each page
  * is its own component, so going from one page to another mounts a new boundary, which shows
  * the loader at once instead of keeping the previous page on screen while the next one downloads.
- * A failed download is not remembered: Try again downloads again.
+ * A failed download stays failed (React renders the failure, not an endless loader) until Try again,
+ * which downloads again.
  */
 export function lazyPage<M, P extends object = object>(
   load: () => Promise<M>,
@@ -33,20 +34,23 @@ export function lazyPage<M, P extends object = object>(
       load().then(
         (module) => ({ default: pick(module) }),
         (error: unknown) => {
-          current = make();
           throw new PageLoadError(error);
         },
       ),
     );
   let current = make();
-  /** Reads `current` when it mounts: after a failure, Try again mounts it anew with a fresh download. */
+  /** Reads `current` when it mounts: after Try again, a fresh lazy component downloads anew. */
   function Current(props: P) {
     const Page = current;
     return <Page {...props} />;
   }
   function LazyPage(props: P) {
     return (
-      <PageLoadBoundary>
+      <PageLoadBoundary
+        onRetry={() => {
+          current = make();
+        }}
+      >
         <Suspense fallback={<Loader />}>
           <Current {...props} />
         </Suspense>
@@ -61,7 +65,7 @@ interface BoundaryState {
 }
 
 /** Shows a page that failed to download as such, with a way to try again; any other error goes on up. */
-export class PageLoadBoundary extends Component<{ children: ReactNode }, BoundaryState> {
+export class PageLoadBoundary extends Component<{ children: ReactNode; onRetry: () => void }, BoundaryState> {
   override state: BoundaryState = { error: null };
 
   static getDerivedStateFromError(error: unknown): BoundaryState {
@@ -82,7 +86,14 @@ export class PageLoadBoundary extends Component<{ children: ReactNode }, Boundar
           Check your connection and try again. If Flatship was just updated, reloading the page gets the new version.
         </p>
         <div className="route-message__actions">
-          <button type="button" className="button button--primary" onClick={() => this.setState({ error: null })}>
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => {
+              this.props.onRetry();
+              this.setState({ error: null });
+            }}
+          >
             Try again
           </button>
           <button type="button" className="button button--ghost" onClick={() => window.location.reload()}>
