@@ -10,8 +10,8 @@ export const APP_HTML = 'app.html';
 
 /**
  * Pre-renders the landing page into the built index.html, so a visitor sees it, and can follow its
- * links, before any of the app's JavaScript has run: the landing's markup goes into #root, its
- * stylesheets into <head>, its code is preloaded, a small script plays its entrance until the app
+ * links, before any of the app's JavaScript has run: the landing's markup goes into #root, the
+ * stylesheets it needs inline into <head>, its code is preloaded, a small script plays its entrance until the app
  * hydrates it, and without scripts everything shows at once. The page for every other address
  * (app.html) is index.html as Vite wrote it, with an empty #root: those pages must not show the
  * landing while their code loads.
@@ -58,20 +58,29 @@ export function prerenderLanding(): Plugin {
       const html = await readFile(indexPath, 'utf8');
       await writeFile(join(outDir, APP_HTML), html);
 
-      // The entrance script must run before the app's module script (both are deferred: document order);
-      // the landing's stylesheets come after the app's, where they would be added when its code loads.
+      // The entrance script must run before the app's module script (both are deferred: document order).
       const firstScript = html.indexOf('<script type="module"');
       if (firstScript < 0 || !html.includes('<div id="root"></div>') || !html.includes('</head>'))
         throw new Error('prerender: unexpected index.html');
-      const links = [
-        ...styles.map((f) => `<link rel="stylesheet" crossorigin href="/${f}">`),
+      // Critical CSS: the app's and the landing's stylesheets go inline, in the order they would apply, so the
+      // first paint waits for the page alone, not for stylesheets sharing a slow line with the app's code.
+      // The app's links are dropped; the landing's stay as disabled links (neither fetched nor applied), which
+      // tell Vite's loader that the landing chunk's styles are already on the page.
+      const entryStyles = [...html.matchAll(/\s*<link rel="stylesheet"[^>]*href="\/([^"]+)"[^>]*>/g)];
+      const inline = async (files: string[]) =>
+        (await Promise.all(files.map((f) => readFile(join(outDir, f), 'utf8')))).join('\n');
+      const css = await inline([...entryStyles.map((m) => m[1]!), ...styles]);
+      const head = [
+        `<style>${css}</style>`,
+        ...styles.map((f) => `<link rel="stylesheet" crossorigin href="/${f}" disabled>`),
         ...preload.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
         `<noscript><style>${NO_SCRIPT_CSS}</style></noscript>`,
       ].join('\n    ');
-      const landingHtml =
-        `${html.slice(0, firstScript)}<script defer src="/${bootFile}"></script>\n    ${html.slice(firstScript)}`
-          .replace('</head>', `  ${links}\n  </head>`)
-          .replace('<div id="root"></div>', `<div id="root">${markup}</div>`);
+      let landingHtml = `${html.slice(0, firstScript)}<script defer src="/${bootFile}"></script>\n    ${html.slice(firstScript)}`;
+      for (const link of entryStyles) landingHtml = landingHtml.replace(link[0], '');
+      landingHtml = landingHtml
+        .replace('</head>', `    ${head}\n  </head>`)
+        .replace('<div id="root"></div>', `<div id="root">${markup}</div>`);
       await writeFile(indexPath, landingHtml);
     },
   };

@@ -156,6 +156,14 @@ async function requested(browser: Browser, origin: string, path: string, signedI
     if (url.origin === origin && /\.(js|css)$/.test(url.pathname)) files.push(url.pathname.slice(1));
   });
   await page.goto(origin + path, { waitUntil: 'networkidle' });
+  // On a busy machine the lazy page can be requested after the network has been idle for a while:
+  // wait until the page, not its loader, is on screen, then for the network again.
+  await page
+    .waitForFunction(() => document.getElementById('root')?.firstElementChild && !document.querySelector('.loader'), {
+      timeout: 30_000,
+    })
+    .catch(() => console.log(`  (${path}: still loading after 30 s)`));
+  await page.waitForLoadState('networkidle');
   await page.waitForTimeout(300);
   await context.close();
   return [...new Set(files)];

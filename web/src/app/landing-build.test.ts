@@ -38,7 +38,14 @@ describe('the built index.html', () => {
     expect(root).toContain('href="#pricing"');
   });
 
-  it('links the landing’s styles, preloads its code, runs its entrance script before the app, and shows all without scripts', () => {
+  it('has its styles inline, preloads its code, runs its entrance script before the app, and shows all without scripts', () => {
+    // Inline: the first paint waits for no stylesheet. The landing chunk's own files stay as disabled links.
+    const inlineCss = indexHtml.slice(indexHtml.indexOf('<style>'), indexHtml.indexOf('</style>'));
+    for (const selector of ['.lp-hero', '.lp-nav', '.loader', '--color-navy-900'])
+      expect(inlineCss).toContain(selector);
+    const links = [...indexHtml.matchAll(/<link rel="stylesheet"[^>]*>/g)].map((m) => m[0]);
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) expect(link).toMatch(/ disabled>$/);
     const styles = assetsOf(indexHtml, /<link rel="stylesheet"[^>]*href="\/([^"]+)"/g);
     expect(styles.some((f) => /^assets\/landing-page-.*\.css$/.test(f))).toBe(true);
     const preloads = assetsOf(indexHtml, /<link rel="modulepreload"[^>]*href="\/([^"]+)"/g);
