@@ -20,7 +20,7 @@ help:
 	@echo "make bench   bulk-order benchmark on the embedded stack (RUNS=3 ROWS=1000); prints figures, not part of make test"
 	@echo "make bench-rankings   user volume rankings over 1,000,000 labels; prints the month and year query times"
 	@echo "make bench-files   reads and validates 10,000-package Amazon, Walmart and CSV files; prints ms per format against 250 ms"
-	@echo "make bench-web   gzip size of what the landing page and each route load; prints it against 100 KB"
+	@echo "make bench-web   in Chromium: gzip JS/CSS the landing and each route load (against 100 KB), landing paint vs app JS on Fast 3G"
 	@echo "make bench-totals   one user's money read (what verify shows) and one ledger append with 10,000 entries (BASELINE=<checkout> measures it too)"
 	@echo "make bench-api   gateway overhead, quotes and mixed traffic at concurrency 50 (BASELINE=<checkout> measures it too); prints req/s, p50/p99, CPU per 1,000 requests"
 
@@ -80,8 +80,9 @@ bench-rankings: install
 bench-files: install
 	node --import tsx infra/bench/files/run.ts $(if $(BASELINE),--baseline $(BASELINE))
 
-# Gzip size of the landing page's downloads and of each route's lazy chunks (rebuilds web/dist when stale).
-bench-web: install
+# In Chromium: what the landing page and each route download (gzip), and on a throttled network when the
+# landing is painted against when the app's JavaScript has loaded (rebuilds web/dist when stale).
+bench-web: install system-deps
 	node --import tsx infra/bench/web/run.ts
 
 # One user's money read and one ledger append with 10,000 ledger entries; BASELINE=<checkout> measures that checkout too.

@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceApp } from '@flatship/kit';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -31,6 +31,32 @@ describe('web app', () => {
       expect(res.headers['cache-control']).toBe('no-cache');
     },
   );
+
+  test('/ gets the pre-rendered landing (index.html); every other route the page without it (app.html)', async () => {
+    const dir = createStaticDir();
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><div id="root"><main>landing</main></div>');
+    writeFileSync(join(dir, 'app.html'), '<!doctype html><div id="root"></div>');
+    const gw = await buildGateway(
+      gatewayDeps({ upstreams: { auth: auth.url }, tokenState: users.tokenState, staticDir: dir }),
+    );
+    try {
+      for (const url of ['/', '/?ref=ABC']) {
+        const res = await gw.inject({ method: 'GET', url });
+        expect(res.body).toContain('<main>landing</main>');
+        expect(res.headers['cache-control']).toBe('no-cache');
+      }
+      for (const url of ['/login', '/main/dashboard', '/admin/user-management?page=2']) {
+        const res = await gw.inject({ method: 'GET', url });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+        expect(res.body).toBe('<!doctype html><div id="root"></div>');
+        expect(res.headers['cache-control']).toBe('no-cache');
+      }
+    } finally {
+      await gw.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   test('a built asset is served as itself with a long cache', async () => {
     const res = await app.inject({ method: 'GET', url: '/assets/x.js' });

@@ -18,7 +18,7 @@ export async function webBuildReason(repoRoot: string): Promise<string | null> {
   const built = join(web, 'dist', 'index.html');
   if (!existsSync(built)) return 'web/dist is missing';
   const builtAt = (await stat(built)).mtimeMs;
-  const sources = [join(web, 'src'), join(web, 'index.html')].filter((p) => existsSync(p));
+  const sources = [join(web, 'src'), join(web, 'prerender'), join(web, 'index.html')].filter((p) => existsSync(p));
   for (const source of sources)
     if ((await newestMtime(source)) > builtAt) return 'web sources changed since the last build';
   return null;

@@ -13,6 +13,9 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 // index.html (and unhashed files like favicon.svg) must be revalidated, or a deploy would keep serving old asset names.
 const REVALIDATE = 'no-cache';
 
+/** The built web app's page for every route but `/` (web/prerender/landing.ts). */
+const APP_HTML = 'app.html';
+
 /** Paths that belong to the gateway or the API, never to the SPA's router. */
 const RESERVED = /^\/(api|socket\.io|healthz|readyz|metrics|routez)(\/|$)/;
 
@@ -62,6 +65,9 @@ export async function spaPlugin(app: FastifyInstance, opts: SpaOptions) {
       return reply.code(503).type('text/plain; charset=utf-8').send(GATEWAY_MESSAGES.spaMissing);
     }
     reply.header('cache-control', REVALIDATE);
+    // index.html carries the landing page pre-rendered for `/`; every other route gets the same page
+    // without it (app.html), so it does not show the landing while its own code loads.
+    if (path !== '/' && existsSync(join(root, APP_HTML))) return reply.sendFile(APP_HTML);
     return reply.sendFile('index.html');
   });
 }

@@ -1,123 +1,299 @@
 /**
- * What the browser downloads, gzip-compressed: the landing page (entry HTML, its scripts,
- * styles and modulepreloads, the entry chunk's static imports, and the landing route's lazy
- * chunk) and, per route, what it loads beyond the entry. Uses web/dist, rebuilding it first
- * when it is missing or older than the web sources. Sizes are Node's zlib gzip at level 9.
+ * What the landing page really loads, measured in the browser (Debian's Chromium through playwright-core):
+ * the built web app (web/dist, rebuilt first when older than its sources) is served on 127.0.0.1 as the
+ * gateway serves it (`/` gets index.html, any other route app.html when the build has one, assets as
+ * themselves) and gzip-compressed, with stand-in API answers (a signed-in admin for the signed-in routes,
+ * 503 for everything else). It prints:
  *
- *   node --import tsx infra/bench/web/run.ts
+ * - every JavaScript and CSS file the browser requests for `/`, with its gzip size (zlib level 9, the
+ *   figure of the issue's row; level 6, a usual server default, too), until the network is idle;
+ * - per route, the JavaScript it loads and what it loads beyond `/`;
+ * - on a throttled network (Chrome's "Fast 3G" profile through CDP, cache disabled, median of several
+ *   fresh loads): when the landing's content is first painted (first-contentful-paint, and the moment its
+ *   navbar is in the page and painted) against when the app's JavaScript has finished loading.
+ *
+ * `--baseline <dir>` measures another build side by side in the same run (e.g. /work/main/web/dist).
+ * A measurement, not a test: it prints figures and exits 0.
+ *
+ *   node --import tsx infra/bench/web/run.ts [--baseline <dist dir>] [--loads 5]
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { extname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from '../../e2e/browser';
 import { buildWeb, webBuildReason } from '../../src/web-build';
 
 const TARGET_KB = 100;
 const root = resolve(import.meta.dirname, '../../..');
-const dist = join(root, 'web', 'dist');
+const { values: args } = parseArgs({
+  options: { baseline: { type: 'string' }, loads: { type: 'string', default: '5' } },
+});
+const LOADS = Math.max(1, Number(args.loads));
+
+/** Chrome DevTools' "Fast 3G" preset. */
+const FAST_3G = {
+  offline: false,
+  latency: 562.5,
+  downloadThroughput: ((1.6 * 1024 * 1024) / 8) * 0.9,
+  uploadThroughput: ((750 * 1024) / 8) * 0.9,
+};
+
+/** Routes of the table; the signed-in ones are opened with a stored token that the stand-in API accepts. */
+const ROUTES: { path: string; signedIn?: boolean }[] = [
+  { path: '/' },
+  { path: '/login' },
+  { path: '/register' },
+  { path: '/main/dashboard', signedIn: true },
+  { path: '/main/order-label', signedIn: true },
+  { path: '/main/bulk-order', signedIn: true },
+  { path: '/main/orders', signedIn: true },
+  { path: '/main/deposit', signedIn: true },
+  { path: '/admin/dashboard', signedIn: true },
+  { path: '/admin/user-management', signedIn: true },
+];
+
+const STAND_IN_USER = {
+  _id: 'bench-user',
+  name: 'Bench Admin',
+  email: 'bench@example.com',
+  avatar: '',
+  user_role: 'admin',
+  activation: 'allow',
+  referralCode: 'BENCH',
+  referredBy: null,
+  balance: 100,
+  totalDeposit: 100,
+  totalSpent: 0,
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+  '.map': 'application/json',
+};
+
+const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** The build's files, gzipped once (level 9 served and counted; level 6 counted too). */
+class Dist {
+  private readonly cache = new Map<string, { raw: Buffer; gz9: Buffer; gz6: number }>();
+  constructor(readonly dir: string) {}
+  file(rel: string) {
+    let entry = this.cache.get(rel);
+    if (!entry) {
+      const raw = readFileSync(join(this.dir, rel));
+      entry = { raw, gz9: gzipSync(raw, { level: 9 }), gz6: gzipSync(raw, { level: 6 }).length };
+      this.cache.set(rel, entry);
+    }
+    return entry;
+  }
+  exists(rel: string): boolean {
+    const full = join(this.dir, rel);
+    return !rel.split('/').some((s) => s.startsWith('.')) && existsSync(full) && statSync(full).isFile();
+  }
+}
+
+/** Serves a build the way the gateway does, gzip-compressed, with the stand-in API. */
+async function serve(dist: Dist): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
+    if (path.startsWith('/api/')) {
+      if (path === '/api/auth/verify' && req.headers.token === 'bench-token') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ user: STAND_IN_USER }));
+      } else {
+        res.writeHead(503, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: 'stand-in API' }));
+      }
+      return;
+    }
+    if (path.startsWith('/socket.io')) {
+      res.writeHead(404).end();
+      return;
+    }
+    let rel = path.replace(/^\/+/, '');
+    if (!rel || !dist.exists(rel)) {
+      if (path.startsWith('/assets/')) {
+        res.writeHead(404).end();
+        return;
+      }
+      rel = path !== '/' && dist.exists('app.html') ? 'app.html' : 'index.html';
+    }
+    const file = dist.file(rel);
+    const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    res.writeHead(200, {
+      'content-type': TYPES[extname(rel)] ?? 'application/octet-stream',
+      'cache-control': rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+    });
+    res.end(gzip ? file.gz9 : file.raw);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/** The JavaScript and CSS files a fresh browser requests for `path`, until the network is idle. */
+async function requested(browser: Browser, origin: string, path: string, signedIn = false): Promise<string[]> {
+  const context = await browser.newContext();
+  if (signedIn) await context.addInitScript(() => localStorage.setItem('token', 'bench-token'));
+  const page = await context.newPage();
+  const files: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.origin === origin && /\.(js|css)$/.test(url.pathname)) files.push(url.pathname.slice(1));
+  });
+  await page.goto(origin + path, { waitUntil: 'networkidle' });
+  // On a busy machine the lazy page can be requested after the network has been idle for a while:
+  // wait until the page, not its loader, is on screen, then for the network again.
+  await page
+    .waitForFunction(() => document.getElementById('root')?.firstElementChild && !document.querySelector('.loader'), {
+      timeout: 30_000,
+    })
+    .catch(() => console.log(`  (${path}: still loading after 30 s)`));
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(300);
+  await context.close();
+  return [...new Set(files)];
+}
+
+interface Timing {
+  fcp: number;
+  landingPainted: number;
+  appJsLoaded: number;
+}
+
+/** One fresh, throttled load of `/`: paint times against the end of the last JavaScript download. */
+async function timeLanding(browser: Browser, origin: string): Promise<Timing> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  // When the landing's navbar is first in the page, then painted (the frame after it appeared).
+  // A string, not a function: tsx's helpers (`__name`) do not exist in the page.
+  await page.addInitScript({
+    content: `(() => {
+      const seen = () => {
+        if (window.__landingPainted !== undefined || !document.querySelector('.lp-nav')) return false;
+        window.__landingPainted = -1;
+        requestAnimationFrame(() => setTimeout(() => { window.__landingPainted = performance.now(); }, 0));
+        return true;
+      };
+      const observer = new MutationObserver(() => { if (seen()) observer.disconnect(); });
+      observer.observe(document, { childList: true, subtree: true });
+    })();`,
+  });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await cdp.send('Network.emulateNetworkConditions', FAST_3G);
+  await page.goto(`${origin}/`, { waitUntil: 'networkidle', timeout: 120_000 });
+  await page.waitForFunction(() => ((window as unknown as { __landingPainted?: number }).__landingPainted ?? -1) > 0);
+  const timing = await page.evaluate(() => {
+    const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN;
+    const scripts = performance
+      .getEntriesByType('resource')
+      .filter((e) => e.name.endsWith('.js')) as PerformanceResourceTiming[];
+    return {
+      fcp,
+      // Not before the first paint: the navbar may be in the page a frame before anything is painted.
+      landingPainted: Math.max(fcp, (window as unknown as { __landingPainted: number }).__landingPainted),
+      appJsLoaded: Math.max(...scripts.map((e) => e.responseEnd)),
+    };
+  });
+  await context.close();
+  return timing;
+}
+
+interface Report {
+  label: string;
+  landing: string[];
+  routes: Map<string, string[]>;
+  timings: Timing[];
+}
+
+async function measure(label: string, dist: Dist, browser: Browser): Promise<Report> {
+  const { url, server } = await serve(dist);
+  try {
+    const routes = new Map<string, string[]>();
+    for (const route of ROUTES) routes.set(route.path, await requested(browser, url, route.path, route.signedIn));
+    const timings: Timing[] = [];
+    for (let i = 0; i < LOADS; i++) timings.push(await timeLanding(browser, url));
+    return { label, landing: routes.get('/')!, routes, timings };
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
+}
+
+function print(report: Report, dist: Dist) {
+  const gz = (f: string) => dist.file(f).gz9.length;
+  const sum = (files: string[], ext?: string) =>
+    files.filter((f) => !ext || f.endsWith(ext)).reduce((n, f) => n + gz(f), 0);
+  console.log(`\n== ${report.label}: ${dist.dir}`);
+  console.log('what the browser requests for / (gzip level 9):');
+  const html = dist.file('index.html');
+  console.log(`  ${'index.html'.padEnd(48)} ${kb(html.gz9.length).padStart(9)}   (${kb(html.raw.length)} raw)`);
+  for (const f of report.landing)
+    console.log(`  ${f.padEnd(48)} ${kb(gz(f)).padStart(9)}   (${kb(dist.file(f).raw.length)} raw)`);
+  const js = sum(report.landing, '.js');
+  const js6 = report.landing.filter((f) => f.endsWith('.js')).reduce((n, f) => n + dist.file(f).gz6, 0);
+  console.log(
+    `  JavaScript ${kb(js)} (level 6: ${kb(js6)}), CSS ${kb(sum(report.landing, '.css'))}, with the HTML ${kb(sum(report.landing) + html.gz9.length)}; ` +
+      `target ≤ ${TARGET_KB} KB of JavaScript: ${js <= TARGET_KB * 1024 ? 'met' : `over by ${kb(js - TARGET_KB * 1024)}`}`,
+  );
+  console.log('per route: JavaScript it loads (gzip), and what it loads beyond /:');
+  const landingSet = new Set(report.landing);
+  for (const [path, files] of report.routes) {
+    const extra = files.filter((f) => !landingSet.has(f));
+    console.log(
+      `  ${path.padEnd(26)} ${kb(sum(files, '.js')).padStart(9)}   beyond /: ${kb(sum(extra, '.js')).padStart(9)} JS + ${kb(sum(extra, '.css'))} CSS in ${extra.length} files`,
+    );
+  }
+  const t = report.timings;
+  const ms = (xs: number[]) => `${Math.round(median(xs))} ms`.padStart(8);
+  console.log(`on "Fast 3G" (562.5 ms latency, 1.44 Mbit/s down), cache off, median of ${t.length} loads of /:`);
+  console.log(`  first-contentful-paint                    ${ms(t.map((x) => x.fcp))}`);
+  console.log(`  landing content (its navbar) painted      ${ms(t.map((x) => x.landingPainted))}`);
+  console.log(`  app JavaScript finished loading           ${ms(t.map((x) => x.appJsLoaded))}`);
+  console.log(
+    `  landing on screen before the app's code:  ${ms(t.map((x) => x.appJsLoaded - x.landingPainted))}  (negative: only after it)`,
+  );
+}
 
 const reason = await webBuildReason(root);
 if (reason) {
   console.log(`building the web app (${reason})`);
   await buildWeb(root, join(tmpdir(), 'flatship-bench-web-build.log'));
 }
-
-const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
-const fileOf = (url: string): string => join(dist, url.replace(/^\//, ''));
-const read = (url: string): Buffer => readFileSync(fileOf(url));
-const gzip = (url: string): number => gzipSync(read(url), { level: 9 }).length;
-
-/** A chunk's static imports (`import … from "./x.js"`, `import "./x.js"`), as /assets/ URLs. */
-function staticImports(url: string): string[] {
-  const code = read(url).toString('utf8');
-  const found = [...code.matchAll(/(?:\bfrom|\bimport)\s*["'`]\.\/([^"'`]+\.js)["'`]/g)].map((m) => `/assets/${m[1]}`);
-  return [...new Set(found)];
-}
-
-/** Every chunk and style `url` loads by static imports, `url` included. */
-function closure(url: string, seen = new Set<string>()): Set<string> {
-  if (seen.has(url)) return seen;
-  seen.add(url);
-  for (const next of staticImports(url)) closure(next, seen);
-  return seen;
-}
-
-/** Dynamic imports of a chunk, with the files Vite preloads with each (`__vite__mapDeps`). */
-function dynamicImports(url: string): { chunk: string; deps: string[] }[] {
-  const code = read(url).toString('utf8');
-  const table = code.match(/m\.f=\[([^\]]*)\]/)?.[1];
-  const depFiles = table ? [...table.matchAll(/["'`]([^"'`]+)["'`]/g)].map((m) => `/${m[1]}`) : [];
-  const result: { chunk: string; deps: string[] }[] = [];
-  for (const m of code.matchAll(/import\(\s*["'`]\.\/([^"'`]+\.js)["'`]\s*\)/g)) {
-    const chunk = `/assets/${m[1]}`;
-    const after = code.slice(m.index, m.index + 300).match(/__vite__mapDeps\(\[([\d,]*)\]\)/);
-    const deps = after?.[1] ? after[1].split(',').map((i) => depFiles[Number(i)]!) : [];
-    result.push({ chunk, deps: [...new Set([chunk, ...deps])] });
-  }
-  for (const m of code.matchAll(/new URL\(\s*["'`](\/assets\/[^"'`]+\.js)["'`]/g))
-    result.push({ chunk: m[1]!, deps: [m[1]!] });
-  return result;
-}
-
-// The entry HTML and what it references.
-const html = readFileSync(join(dist, 'index.html'), 'utf8');
-const scripts = [...html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g)].map((m) => m[1]!);
-const styles = [...html.matchAll(/<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"/g)].map((m) => m[1]!);
-const preloads = [...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map((m) => m[1]!);
-const entryFiles = new Set<string>([...styles]);
-for (const url of [...scripts, ...preloads]) for (const f of closure(url)) entryFiles.add(f);
-
-// Lazy routes: `const X = lazy(() => import('…/module'))` in the router, and the route whose element renders <X />.
-const router = readFileSync(join(root, 'web', 'src', 'app', 'router.tsx'), 'utf8');
-const lazyRoutes = new Map<string, string>();
-for (const m of router.matchAll(/const (\w+) = lazy\(\s*\(\) =>\s*import\(['"]([^'"]+)['"]\)/g)) {
-  const use = router.indexOf(`<${m[1]}`, m.index + m[0].length);
-  const paths = [...router.slice(0, use).matchAll(/path: '([^']*)'/g)];
-  lazyRoutes.set(basename(m[2]!), use >= 0 && paths.length > 0 ? paths[paths.length - 1]![1]! : '(unrouted)');
-}
-
-const lazy = scripts.flatMap(dynamicImports);
-const routeChunk = (route: string) =>
-  lazy.find((d) => [...lazyRoutes].some(([mod, path]) => path === route && basename(d.chunk).startsWith(`${mod}-`)));
-const sum = (files: Iterable<string>, only?: (f: string) => boolean): number =>
-  [...files].filter((f) => !only || only(f)).reduce((n, f) => n + gzip(f), 0);
-const isJs = (f: string) => f.endsWith('.js');
+const builds: [string, Dist][] = [];
+if (args.baseline) builds.push(['baseline', new Dist(resolve(args.baseline))]);
+builds.push(['this build', new Dist(join(root, 'web', 'dist'))]);
 
 console.log(
-  'gzip sizes: Node zlib gzip, level 9 (the landing JavaScript at level 6, a usual server default, is printed too)',
+  `load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')} on this machine; ${LOADS} throttled loads per build`,
 );
-console.log('\nentry (every route loads it):');
-console.log(`  ${'index.html'.padEnd(44)} ${kb(gzipSync(html, { level: 9 }).length).padStart(10)}`);
-for (const f of entryFiles) console.log(`  ${f.padEnd(44)} ${kb(gzip(f)).padStart(10)}   (${kb(read(f).length)} raw)`);
-
-const landing = routeChunk('/');
-const landingFiles = new Set([...entryFiles, ...(landing?.deps ?? [])]);
-console.log('\nlanding page (/): entry plus its lazy chunk');
-for (const f of landing?.deps ?? []) console.log(`  ${f.padEnd(44)} ${kb(gzip(f)).padStart(10)}`);
-const landingJs = sum(landingFiles, isJs);
-console.log(
-  `  JavaScript ${kb(landingJs)}, with styles and HTML ${kb(sum(landingFiles) + gzipSync(html, { level: 9 }).length)}; target ≤ ${TARGET_KB} KB of JavaScript: ${landingJs <= TARGET_KB * 1024 ? 'met' : `over by ${kb(landingJs - TARGET_KB * 1024)}`}`,
-);
-
-const level6 = [...landingFiles].filter(isJs).reduce((n, f) => n + gzipSync(read(f), { level: 6 }).length, 0);
-console.log(`  JavaScript at gzip level 6: ${kb(level6)}`);
-
-console.log('\nper route, beyond the entry:');
-for (const [mod, path] of lazyRoutes) {
-  const d = lazy.find((x) => basename(x.chunk).startsWith(`${mod}-`));
-  console.log(`  ${path.padEnd(20)} ${d ? `${d.deps.join(' + ')}: ${kb(sum(d.deps))}` : 'no chunk found'}`);
+const browser = await launchBrowser();
+try {
+  const reports: [Report, Dist][] = [];
+  for (const [label, dist] of builds) reports.push([await measure(label, dist, browser), dist]);
+  for (const [report, dist] of reports) print(report, dist);
+} finally {
+  await browser.close();
 }
 console.log(
-  `  every other route    nothing: no route-level splitting today, their pages are in the entry chunk (${kb(sum(entryFiles, isJs))} of JavaScript)`,
+  `\nload average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')} at the end`,
 );
-
-const onAction = lazy.filter((d) => !landing || d.chunk !== landing.chunk);
-if (onAction.length > 0) {
-  console.log('\nloaded on an action, not by a route (e.g. reading an order file on the bulk order page):');
-  for (const d of onAction) {
-    const files = [
-      ...new Set(d.deps.flatMap((f) => (existsSync(fileOf(f)) && isJs(f) ? [...closure(f)] : [f]))),
-    ].filter((f) => !entryFiles.has(f));
-    console.log(`  ${files.join(' + ').padEnd(44)} ${kb(sum(files)).padStart(10)}`);
-  }
-}

@@ -65,7 +65,8 @@ async function noticeEndedSession(request: Request, response: Response): Promise
 
 /** The one HTTP client of the app; every feature's `*-api.ts` goes through it. */
 export const http = ky.create({
-  prefixUrl: `${window.location.origin}/api`,
+  // No window when the landing page is pre-rendered at build time (web/prerender/), where nothing is requested.
+  prefixUrl: `${typeof window === 'undefined' ? '' : window.location.origin}/api`,
   // Writes are never repeated behind the user's back (a retried label purchase could charge twice).
   retry: { limit: 1, methods: ['get'] },
   hooks: {

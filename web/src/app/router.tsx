@@ -1,34 +1,117 @@
-import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Link, Navigate, type RouteObject, useRouteError } from 'react-router';
-import { Loader } from '../components/spinner';
-import { AccountPage } from '../features/account/account-page';
-import { AddressPage } from '../features/addresses/address-page';
-import { AdminDashboardPage, AdminLayout, AdminNotFoundPage } from '../features/admin/admin-layout';
-import { AdminDashboard } from '../features/admin/dashboard/admin-dashboard';
-import { DefaultServicesPage } from '../features/admin/default-services/default-services-page';
-import { OrderLabelsPage } from '../features/admin/order-labels/order-labels-page';
-import { RankingsPage } from '../features/admin/rankings/rankings-page';
-import { ReferralManagementPage } from '../features/admin/referrals/referral-management-page';
-import { UserManagementPage } from '../features/admin/users/user-management-page';
-import { AuthLayout } from '../features/auth/auth-layout';
-import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
-import { LoginPage } from '../features/auth/login-page';
-import { OnboardingPage } from '../features/auth/onboarding-page';
-import { RegisterPage } from '../features/auth/register-page';
 import { RequireAdmin, RequireAuth } from '../features/auth/require-auth';
-import { ResetPasswordPage } from '../features/auth/reset-password-page';
-import { BatchOrdersPage } from '../features/batch-orders/batch-orders-page';
-import { BulkOrderPage } from '../features/bulk-order/bulk-order-page';
-import { DashboardPage } from '../features/dashboard/dashboard-page';
-import { DepositPage } from '../features/deposits/deposit-page';
-import { InvitePage } from '../features/invites/invite-page';
-import { OrderLabelPage } from '../features/order-label/order-label-page';
-import { OrdersPage } from '../features/orders/orders-page';
-import { UserShell } from '../features/shell/user-shell';
-import { SkuPage } from '../features/skus/sku-page';
+import { lazyPage } from './lazy-page';
 
-// The landing page is heavy (images, animations) and only for visitors: its own chunk.
-const LandingPage = lazy(() => import('../features/landing/landing-page').then((m) => ({ default: m.LandingPage })));
+// Every page is its own chunk, downloaded when it is first shown: a visitor of the landing page
+// downloads none of the signed-in or admin pages (see lazyPage for the loader and the retry).
+const LandingPage = lazyPage(
+  () => import('../features/landing/landing-page'),
+  (m) => m.LandingPage,
+);
+const AuthLayout = lazyPage(
+  () => import('../features/auth/auth-layout'),
+  (m) => m.AuthLayout,
+);
+const LoginPage = lazyPage(
+  () => import('../features/auth/login-page'),
+  (m) => m.LoginPage,
+);
+const RegisterPage = lazyPage(
+  () => import('../features/auth/register-page'),
+  (m) => m.RegisterPage,
+);
+const ForgotPasswordPage = lazyPage(
+  () => import('../features/auth/forgot-password-page'),
+  (m) => m.ForgotPasswordPage,
+);
+const ResetPasswordPage = lazyPage(
+  () => import('../features/auth/reset-password-page'),
+  (m) => m.ResetPasswordPage,
+);
+const OnboardingPage = lazyPage(
+  () => import('../features/auth/onboarding-page'),
+  (m) => m.OnboardingPage,
+);
+const UserShell = lazyPage(
+  () => import('../features/shell/user-shell'),
+  (m) => m.UserShell,
+);
+const DashboardPage = lazyPage(
+  () => import('../features/dashboard/dashboard-page'),
+  (m) => m.DashboardPage,
+);
+const OrderLabelPage = lazyPage(
+  () => import('../features/order-label/order-label-page'),
+  (m) => m.OrderLabelPage,
+);
+const BulkOrderPage = lazyPage(
+  () => import('../features/bulk-order/bulk-order-page'),
+  (m) => m.BulkOrderPage,
+);
+const OrdersPage = lazyPage(
+  () => import('../features/orders/orders-page'),
+  (m) => m.OrdersPage,
+);
+const BatchOrdersPage = lazyPage(
+  () => import('../features/batch-orders/batch-orders-page'),
+  (m) => m.BatchOrdersPage,
+);
+const DepositPage = lazyPage(
+  () => import('../features/deposits/deposit-page'),
+  (m) => m.DepositPage,
+);
+const AddressPage = lazyPage(
+  () => import('../features/addresses/address-page'),
+  (m) => m.AddressPage,
+);
+const SkuPage = lazyPage(
+  () => import('../features/skus/sku-page'),
+  (m) => m.SkuPage,
+);
+const AdminDashboard = lazyPage(
+  () => import('../features/admin/dashboard/admin-dashboard'),
+  (m) => m.AdminDashboard,
+);
+const AccountPage = lazyPage(
+  () => import('../features/account/account-page'),
+  (m) => m.AccountPage,
+);
+const InvitePage = lazyPage(
+  () => import('../features/invites/invite-page'),
+  (m) => m.InvitePage,
+);
+const AdminLayout = lazyPage(
+  () => import('../features/admin/admin-layout'),
+  (m) => m.AdminLayout,
+);
+const AdminDashboardPage = lazyPage(
+  () => import('../features/admin/admin-layout'),
+  (m) => m.AdminDashboardPage,
+);
+const AdminNotFoundPage = lazyPage(
+  () => import('../features/admin/admin-layout'),
+  (m) => m.AdminNotFoundPage,
+);
+const RankingsPage = lazyPage(
+  () => import('../features/admin/rankings/rankings-page'),
+  (m) => m.RankingsPage,
+);
+const OrderLabelsPage = lazyPage(
+  () => import('../features/admin/order-labels/order-labels-page'),
+  (m) => m.OrderLabelsPage,
+);
+const UserManagementPage = lazyPage(
+  () => import('../features/admin/users/user-management-page'),
+  (m) => m.UserManagementPage,
+);
+const DefaultServicesPage = lazyPage(
+  () => import('../features/admin/default-services/default-services-page'),
+  (m) => m.DefaultServicesPage,
+);
+const ReferralManagementPage = lazyPage(
+  () => import('../features/admin/referrals/referral-management-page'),
+  (m) => m.ReferralManagementPage,
+);
 
 function RouteError() {
   const error = useRouteError();
@@ -69,11 +152,7 @@ export const routes: RouteObject[] = [
     children: [
       {
         path: '/',
-        element: (
-          <Suspense fallback={<Loader />}>
-            <LandingPage />
-          </Suspense>
-        ),
+        element: <LandingPage />,
       },
       {
         element: <AuthLayout />,

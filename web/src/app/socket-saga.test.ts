@@ -9,6 +9,8 @@ import { bulkOrderInitialized } from '../features/bulk-progress/bulk-progress-ac
 import { makeUser } from '../test/fixtures';
 import { api } from '../test/handlers';
 import { noLiveChatHandler } from '../test/msw';
+// A followed order lives in the user area's state, which arrives with its pages.
+import '../features/shell/user-area';
 import { createAppStore } from './store';
 
 let verifyCalls = 0;

@@ -1,7 +1,7 @@
 import { type OrderProgress, orderRoomName, REALTIME_EVENTS } from '@flatship/proto';
 import { type END, type EventChannel, eventChannel, type SagaIterator } from 'redux-saga';
 import { call, cancelled, delay, getContext, put, race, select, take } from 'redux-saga/effects';
-import { io, type Socket } from 'socket.io-client';
+import type { io as connect, Socket } from 'socket.io-client';
 import { sessionVerifyRequested } from '../features/auth/auth-slice';
 import { progressUpdated, timerTicked } from '../features/bulk-progress/bulk-progress-slice';
 import type { RootState } from './store';
@@ -35,7 +35,11 @@ type ProgressMessage = Partial<OrderProgress>;
  */
 type SocketEvent = { kind: 'progress'; message: ProgressMessage } | { kind: 'ended' };
 
-const followed = (state: RootState) => ({ token: state.auth.token, orderId: state.bulkProgress.orderId });
+// The progress state arrives with the user area's code (registerFeature): until then no order is followed.
+const followed = (state: RootState) => ({
+  token: state.auth.token,
+  orderId: (state as Partial<RootState>).bulkProgress?.orderId ?? null,
+});
 
 /**
  * Opens one socket for (token, order). The socket stays open for the whole
@@ -46,6 +50,7 @@ const followed = (state: RootState) => ({ token: state.auth.token, orderId: stat
  * fills in whatever was missed while offline.
  */
 export function createOrderChannel(
+  io: typeof connect,
   url: string,
   token: string,
   orderId: string | null,
@@ -79,6 +84,14 @@ export function createOrderChannel(
   });
 }
 
+/**
+ * The socket.io client is downloaded only once someone is signed in: a visitor of the
+ * public pages never opens a real-time connection, so never needs it.
+ */
+export async function loadSocketClient(): Promise<typeof connect> {
+  return (await import('socket.io-client')).io;
+}
+
 function fileDataOf(value: unknown) {
   if (!value || typeof value !== 'object') return null;
   const v = value as Record<string, unknown>;
@@ -94,8 +107,18 @@ function* followOrder(token: string, orderId: string | null): SagaIterator {
   const url: string | null | undefined = yield getContext('socketUrl');
   const transports: SocketContext['socketTransports'] = yield getContext('socketTransports');
   if (url === null) return;
+  let io: typeof connect;
+  try {
+    io = yield call(loadSocketClient);
+  } catch (error) {
+    // Offline, or a deploy replaced the chunk: treated as a refused connection (verify, then retry later).
+    console.warn('Real-time connection failed: the client could not be loaded', error);
+    yield put(sessionVerifyRequested());
+    return;
+  }
   const events: EventChannel<SocketEvent> = yield call(
     createOrderChannel,
+    io,
     url ?? window.location.origin,
     token,
     orderId,

@@ -1,10 +1,16 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
+import { beforeAll } from 'vitest';
 import { App } from '../app/app';
+import { preloadPages } from '../app/lazy-page';
 import { routes } from '../app/router';
 import type { SocketContext } from '../app/socket-saga';
 import { createAppStore } from '../app/store';
+
+// The pages are lazily loaded chunks; here their modules are read once before the tests, so a test's
+// first render does not spend its time budget on compiling them (their loader and retry: lazy-page.test.tsx).
+beforeAll(preloadPages, 120_000);
 
 /**
  * Renders the real app (store, sagas, routes) at `path`. A `token` is put in

@@ -4,6 +4,7 @@ import { afterEach } from 'vitest';
 
 afterEach(() => {
   cleanup();
-  localStorage.clear();
-  sessionStorage.clear();
+  // Absent in the few tests that run in Node (the production build's).
+  globalThis.localStorage?.clear();
+  globalThis.sessionStorage?.clear();
 });

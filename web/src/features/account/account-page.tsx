@@ -1,3 +1,4 @@
+import '../shell/user-area';
 import { type AccountUpdateBody, LIMITS } from '@flatship/proto';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';

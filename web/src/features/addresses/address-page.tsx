@@ -1,3 +1,4 @@
+import '../shell/user-area';
 import { type Address, LIMITS, US_STATES } from '@flatship/proto';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';

@@ -1,3 +1,4 @@
+import './admin-area';
 import { Link, Outlet } from 'react-router';
 import {
   ChevronsLeftIcon,

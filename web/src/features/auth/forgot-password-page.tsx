@@ -1,3 +1,4 @@
+import './password-reset-feature';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';

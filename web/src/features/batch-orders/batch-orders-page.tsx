@@ -1,3 +1,4 @@
+import '../shell/user-area';
 import type { BulkFileType } from '@flatship/proto';
 import { useEffect } from 'react';
 import { formatDateTime, formatMoney } from '../../app/format';

@@ -1,3 +1,4 @@
+import '../shell/user-area';
 import { ORDER_FILE_EXTENSIONS, summarizeValidation } from '@flatship/order-files/rows';
 import { type DragEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { formatMoney } from '../../app/format';

@@ -15,7 +15,7 @@ interface LandingSectionProps {
  * inside it key their own entrance off the `is-visible` class set here.
  */
 export function LandingSection({ id, eyebrow, title, intro, tone = 'light', children }: LandingSectionProps) {
-  const [ref, inView] = useInView<HTMLElement>();
+  const [ref, inView] = useInView<HTMLElement>(undefined, id);
   const headingId = `${id}-title`;
   return (
     <section

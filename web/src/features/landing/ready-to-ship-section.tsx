@@ -3,6 +3,7 @@ import { ArrowRightIcon, LayersIcon, TruckIcon } from './icons';
 import { MONEY_BACK_DAYS, READY_BENEFITS } from './landing-content';
 import { LandingSection } from './landing-section';
 import { cardDelay } from './motion';
+import { RegisterForm } from './register-form';
 
 const BENEFIT_ICONS = [TruckIcon, LayersIcon];
 
@@ -33,14 +34,12 @@ export function ReadyToShipSection() {
             );
           })}
         </div>
-        <button
-          type="button"
-          className="lp-button lp-button--primary lp-button--large lp-ready__cta"
-          onClick={() => navigate('/register')}
-        >
-          Start Shipping Today
-          <ArrowRightIcon className="lp-button__icon" />
-        </button>
+        <RegisterForm onSubmit={() => navigate('/register')}>
+          <button type="submit" className="lp-button lp-button--primary lp-button--large lp-ready__cta">
+            Start Shipping Today
+            <ArrowRightIcon className="lp-button__icon" />
+          </button>
+        </RegisterForm>
       </div>
     </LandingSection>
   );

@@ -1,3 +1,4 @@
+import '../shell/user-area';
 import type { Address } from '@flatship/proto';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { formatMoney } from '../../app/format';

@@ -1,3 +1,4 @@
+import '../shell/user-area';
 import { useEffect } from 'react';
 import { formatDateTime } from '../../app/format';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';

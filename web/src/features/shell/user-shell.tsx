@@ -1,3 +1,4 @@
+import './user-area';
 import { Outlet, useLocation } from 'react-router';
 import { useAppSelector } from '../../app/hooks';
 import { ShieldIcon } from '../../components/icons';

@@ -1,3 +1,4 @@
+import '../shell/user-area';
 import { readDecimal, SKU_LIMITS, type Sku } from '@flatship/proto';
 import { type ChangeEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';

@@ -1,3 +1,4 @@
+import '../admin-area';
 import { useEffect } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { Loader } from '../../../components/spinner';

@@ -1,3 +1,4 @@
+import '../admin-area';
 import {
   type AdminBulkOrderRow,
   type AdminLabelRow,

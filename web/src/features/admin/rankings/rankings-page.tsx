@@ -1,3 +1,4 @@
+import '../admin-area';
 import {
   RANKING_LIMITS,
   RANKINGS_CUSTOM_DATES_MESSAGE,

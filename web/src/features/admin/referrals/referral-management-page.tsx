@@ -1,3 +1,4 @@
+import '../admin-area';
 import { type FormEvent, useEffect, useState } from 'react';
 import { formatDateTime, formatMoney } from '../../../app/format';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';

@@ -1,3 +1,4 @@
+import '../admin-area';
 import {
   ADMIN_USERS_PAGE_SIZES,
   type AdminUserRow,

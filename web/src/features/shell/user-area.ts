@@ -1,0 +1,62 @@
+import { all, fork } from 'redux-saga/effects';
+import { registerFeature } from '../../app/store';
+import { accountSaga } from '../account/account-saga';
+import { accountReducer } from '../account/account-slice';
+import { addressSaga } from '../addresses/address-saga';
+import { addressesReducer } from '../addresses/address-slice';
+import { batchOrdersSaga } from '../batch-orders/batch-orders-saga';
+import { batchOrdersReducer } from '../batch-orders/batch-orders-slice';
+import { bulkOrderSaga } from '../bulk-order/bulk-order-saga';
+import { bulkOrderReducer } from '../bulk-order/bulk-order-slice';
+import { bulkDownloadReducer } from '../bulk-progress/bulk-download-slice';
+import { bulkProgressSaga } from '../bulk-progress/bulk-progress-saga';
+import { bulkProgressReducer } from '../bulk-progress/bulk-progress-slice';
+import { dashboardSaga } from '../dashboard/dashboard-saga';
+import { dashboardReducer } from '../dashboard/dashboard-slice';
+import { depositsSaga } from '../deposits/deposits-saga';
+import { depositsReducer } from '../deposits/deposits-slice';
+import { invitesSaga } from '../invites/invites-saga';
+import { invitesReducer } from '../invites/invites-slice';
+import { orderLabelSaga } from '../order-label/order-label-saga';
+import { orderLabelReducer } from '../order-label/order-label-slice';
+import { ordersSaga } from '../orders/orders-saga';
+import { ordersReducer } from '../orders/orders-slice';
+import { skuSaga } from '../skus/sku-saga';
+import { skusReducer } from '../skus/sku-slice';
+
+/**
+ * The signed-in user area's state and sagas (/main/*). Imported by the shell and by each of its
+ * pages, so whichever arrives first brings them; a visitor of the public pages never downloads them.
+ */
+registerFeature({
+  name: 'user-area',
+  reducers: {
+    account: accountReducer,
+    addresses: addressesReducer,
+    batchOrders: batchOrdersReducer,
+    bulkDownloads: bulkDownloadReducer,
+    bulkOrder: bulkOrderReducer,
+    bulkProgress: bulkProgressReducer,
+    dashboard: dashboardReducer,
+    deposits: depositsReducer,
+    invites: invitesReducer,
+    orderLabel: orderLabelReducer,
+    orders: ordersReducer,
+    skus: skusReducer,
+  },
+  *saga() {
+    yield all([
+      fork(accountSaga),
+      fork(addressSaga),
+      fork(dashboardSaga),
+      fork(depositsSaga),
+      fork(invitesSaga),
+      fork(orderLabelSaga),
+      fork(ordersSaga),
+      fork(skuSaga),
+      fork(batchOrdersSaga),
+      fork(bulkOrderSaga),
+      fork(bulkProgressSaga),
+    ]);
+  },
+});
