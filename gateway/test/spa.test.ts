@@ -1,5 +1,6 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { ServiceApp } from '@flatship/kit';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildGateway } from '../src/app';
@@ -52,6 +53,49 @@ describe('web app', () => {
         expect(res.body).toBe('<!doctype html><div id="root"></div>');
         expect(res.headers['cache-control']).toBe('no-cache');
       }
+    } finally {
+      await gw.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('an asset built with compressed copies goes out as the copy the browser accepts, else as itself', async () => {
+    const dir = createStaticDir();
+    const source = `console.log(${JSON.stringify('y'.repeat(4000))})`;
+    writeFileSync(join(dir, 'assets', 'y.js'), source);
+    writeFileSync(join(dir, 'assets', 'y.js.br'), brotliCompressSync(source));
+    writeFileSync(join(dir, 'assets', 'y.js.gz'), gzipSync(source));
+    writeFileSync(join(dir, 'index.html.br'), brotliCompressSync('<!doctype html><div id="root"></div>'));
+    const gw = await buildGateway(
+      gatewayDeps({ upstreams: { auth: auth.url }, tokenState: users.tokenState, staticDir: dir }),
+    );
+    try {
+      const get = (url: string, acceptEncoding?: string) =>
+        gw.inject({ method: 'GET', url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+
+      const br = await get('/assets/y.js', 'gzip, deflate, br');
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['content-type']).toMatch(/javascript/);
+      expect(br.headers.vary).toMatch(/accept-encoding/i);
+      expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(source);
+      expect(br.rawPayload.length).toBeLessThan(source.length / 10);
+
+      const gz = await get('/assets/y.js', 'gzip');
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.rawPayload).toString()).toBe(source);
+
+      const plain = await get('/assets/y.js');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(source);
+
+      // The page itself too; a file built without copies is still sent, uncompressed.
+      const page = await get('/', 'br');
+      expect(page.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(page.rawPayload).toString()).toContain('<div id="root">');
+      const small = await get('/assets/x.js', 'br, gzip');
+      expect(small.headers['content-encoding']).toBeUndefined();
+      expect(small.body).toBe('console.log("x")');
     } finally {
       await gw.close();
       rmSync(dir, { recursive: true, force: true });

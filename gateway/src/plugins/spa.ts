@@ -46,7 +46,9 @@ function fileFor(root: string, urlPath: string): string | null {
  */
 export async function spaPlugin(app: FastifyInstance, opts: SpaOptions) {
   const root = opts.staticDir;
-  await app.register(fastifyStatic, { root, serve: false, cacheControl: false });
+  // The build writes a Brotli and a gzip copy of every text file (web/prerender/compress.ts): sent as they
+  // are to a browser that accepts them, so nothing is compressed per request and nothing goes out uncompressed.
+  await app.register(fastifyStatic, { root, serve: false, cacheControl: false, preCompressed: true });
 
   app.get('/*', async (request, reply) => {
     const q = request.url.indexOf('?');

@@ -1,7 +1,8 @@
 // @vitest-environment node
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -64,5 +65,26 @@ describe('the built index.html', () => {
     expect(appHtml).not.toContain('landing-boot');
     const entry = assetsOf(indexHtml, /<script type="module"[^>]*src="\/([^"]+)"/g);
     expect(assetsOf(appHtml, /<script type="module"[^>]*src="\/([^"]+)"/g)).toEqual(entry);
+  });
+});
+
+describe('the compressed copies', () => {
+  it('sit beside every script, stylesheet and page, and unpack to exactly the file', () => {
+    const assets = readdirSync(join(outDir, 'assets'));
+    // Below 1 KB a compressed copy saves less than its headers cost, so small files have none.
+    const texts = [
+      'index.html',
+      'app.html',
+      ...assets.filter((f) => /\.(js|css)$/.test(f)).map((f) => `assets/${f}`),
+    ].filter((file) => readFileSync(join(outDir, file)).length >= 1024);
+    expect(texts).toContain('index.html');
+    expect(texts.length).toBeGreaterThan(4);
+    for (const file of texts) {
+      const original = readFileSync(join(outDir, file));
+      const br = readFileSync(join(outDir, `${file}.br`));
+      expect(brotliDecompressSync(br).equals(original)).toBe(true);
+      expect(gunzipSync(readFileSync(join(outDir, `${file}.gz`))).equals(original)).toBe(true);
+      expect(br.length).toBeLessThan(original.length);
+    }
   });
 });
