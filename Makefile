@@ -9,7 +9,7 @@ NODE_MODULES_STAMP := node_modules/.install-stamp
 # the Kafka bus tests run on librdkafka's mock cluster, started through kcat; zbarimg scans the label barcodes.
 SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core kcat librdkafka1 zbar-tools
 
-.PHONY: help install start test test-distributed lint typecheck build build-stale system-deps bench bench-rankings bench-files bench-web
+.PHONY: help install start test test-distributed lint typecheck build build-stale system-deps bench bench-rankings bench-files bench-web bench-footprint
 
 help:
 	@echo "make start   run the whole product on embedded defaults and print its URL (Ctrl-C stops it)"
@@ -21,6 +21,7 @@ help:
 	@echo "make bench-rankings   user volume rankings over 1,000,000 labels; prints the month and year query times"
 	@echo "make bench-files   reads and validates 10,000-package Amazon, Walmart and CSV files; prints ms per format against 250 ms"
 	@echo "make bench-web   gzip size of what the landing page and each route load; prints it against 100 KB"
+	@echo "make bench-footprint   start time and idle memory of the embedded stack (RUNS=3; BASELINE=<other checkout> to compare)"
 
 # npm dependencies, installed when missing or when the lockfile changed: exactly
 # the locked versions (`npm ci`), never a fresh resolution. The lockfile has every
@@ -96,3 +97,7 @@ test: install system-deps
 	$(MAKE) --no-print-directory typecheck
 	$(MAKE) --no-print-directory build
 	npx vitest run
+
+# Start time (fresh and set-up data directory) and idle memory per process of the embedded stack, as make start runs it.
+bench-footprint: build-stale
+	node --import tsx infra/bench/footprint/run.ts --runs $(RUNS) $(if $(BASELINE),--baseline $(BASELINE))
