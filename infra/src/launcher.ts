@@ -13,6 +13,7 @@ import {
   GATEWAY,
   GATEWAY_METRICS_PORT,
   mainFile,
+  nodeArgsOf,
   OWNED_VARIABLES,
   POSTGRES_PORT,
   presentServices,
@@ -306,6 +307,7 @@ async function launch(config: LauncherConfig) {
         name: def.name,
         cwd: join(config.servicesRoot, def.dir),
         entry: mainFile(config.servicesRoot, def),
+        nodeArgs: nodeArgsOf(def),
         env: { ...env, ...def.env(ctx, { port }) },
         port,
       });

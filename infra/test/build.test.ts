@@ -56,6 +56,19 @@ describe('the product build', () => {
     expect(existsSync(join(REPO_ROOT, 'gateway/dist/main.bundle.js.map'))).toBe(true);
   });
 
+  test("a bundle loads only the npm packages of the workspace modules it uses, and carries typebox's modules in", async () => {
+    const launcher = await readFile(join(REPO_ROOT, 'infra/dist/launcher.bundle.js'), 'utf8');
+    // The launcher takes its configuration reader from @flatship/kit; the rest of kit, and what it loads, stays out.
+    expect(launcher).toContain('// services/kit/src/config.ts');
+    expect(launcher).not.toContain('// services/kit/src/app.ts');
+    expect(launcher).not.toMatch(/from ["'](fastify|knex|kafkajs|prom-client)["']/);
+    expect(launcher).toMatch(/from ["']pg["']/);
+    for (const entry of presentRunnables()) {
+      const code = await readFile(join(REPO_ROOT, entry.out.replace(/\.js$/, '.bundle.js')), 'utf8');
+      expect(code, entry.name).not.toMatch(/from ["']typebox[/"']/);
+    }
+  });
+
   test('tsx and esbuild are development tools: no workspace needs them to run, and no bundle loads them', async () => {
     const rootPkg = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as {
       workspaces: string[];

@@ -64,8 +64,8 @@ interface Slot {
 
 /**
  * A fixed set of worker threads rendering labels, so PDF layout (the costliest step of a purchase) runs on every
- * core instead of blocking the caller's event loop. Jobs wait in one FIFO queue; a thread that dies fails only the
- * label it held and is replaced.
+ * core instead of blocking the caller's event loop. The threads start on the first render. Jobs wait in one FIFO
+ * queue; a thread that dies fails only the label it held and is replaced.
  */
 export function createRenderPool(opts: RenderPoolOptions = {}): LabelRenderer {
   const size = opts.size ?? defaultRenderThreads();
@@ -124,11 +124,17 @@ export function createRenderPool(opts: RenderPoolOptions = {}): LabelRenderer {
     }
   }
 
-  for (let i = 0; i < size; i++) spawn();
+  // The threads start with the first label, not with the pool: each one loads the renderer and its fonts (about
+  // 20 MB), which a process that has nothing to render yet does not need to hold.
+  let started = false;
 
   return {
     render(data) {
       if (closed) return Promise.reject(new Error('label render pool is closed'));
+      if (!started) {
+        started = true;
+        for (let i = 0; i < size; i++) spawn();
+      }
       return new Promise<Buffer>((resolve, reject) => {
         queue.push({ id: nextId++, data, resolve, reject });
         dispatch();
