@@ -189,8 +189,18 @@ async function bundle(esbuild, { root, source, out, bundleWorkspaces, runnable }
   const codeFile = runnable ? codeFileOf(out) : out;
   const result = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: [join(root, source)],
-    outfile: join(root, codeFile),
+    // A program's code is split where it imports a module with `await import()`: that module, and the npm packages
+    // only it needs, load the first time they are used instead of at start (the label renderer and its fonts in a
+    // service that has not rendered yet). The shared chunks go to chunks/ beside the bundle.
+    ...(runnable
+      ? {
+          entryPoints: { [basename(codeFile, '.js')]: join(root, source) },
+          outdir: join(root, dirname(codeFile)),
+          entryNames: '[name]',
+          chunkNames: 'chunks/[name]-[hash]',
+          splitting: true,
+        }
+      : { entryPoints: [join(root, source)], outfile: join(root, codeFile) }),
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -209,6 +219,12 @@ async function bundle(esbuild, { root, source, out, bundleWorkspaces, runnable }
   return result;
 }
 
+/** The split-off chunks a build wrote (relative to the root), without their source maps. */
+const chunksOf = (result, root) =>
+  Object.keys(result.metafile.outputs)
+    .map((file) => relative(root, resolve(root, file)))
+    .filter((file) => /\/chunks\/[^/]+\.js$/.test(file));
+
 /** Builds one runnable (and its companions) and records what it was built from. */
 export async function buildRunnable(entry, root = REPO_ROOT) {
   const esbuild = await loadEsbuild();
@@ -222,7 +238,8 @@ export async function buildRunnable(entry, root = REPO_ROOT) {
   });
   const inputs = new Set(Object.keys(main.metafile.inputs));
   const outputs = [...main.outputFiles];
-  const companions = [];
+  // The chunks the bundle loads later: a missing one makes it stale, as a missing companion does.
+  const companions = chunksOf(main, root);
   for (const companion of COMPANIONS) {
     if (!inputs.has(companion.when)) continue;
     const out = join(dirname(entry.out), companion.out);
@@ -235,7 +252,7 @@ export async function buildRunnable(entry, root = REPO_ROOT) {
     });
     for (const input of Object.keys(built.metafile.inputs)) inputs.add(input);
     outputs.push(...built.outputFiles);
-    companions.push(out, codeFileOf(out));
+    companions.push(out, codeFileOf(out), ...chunksOf(built, root));
   }
   await writeOutputs(outputs);
   const manifest = { builtAt, source: entry.source, inputs: [...inputs].sort(), companions };

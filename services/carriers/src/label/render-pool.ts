@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { LabelData } from './label-data';
-import { renderLabel } from './render-label';
 
 export interface RenderRequest {
   id: number;
@@ -35,6 +34,17 @@ export interface RenderPoolOptions {
  */
 export function defaultRenderThreads(): number {
   return Math.max(1, availableParallelism());
+}
+
+let renderModule: Promise<typeof import('./render-label')> | undefined;
+
+/**
+ * Renders one label on the calling thread. The renderer (pdfmake, its fonts, the barcode encoder) is loaded by the
+ * first call, so a process that never renders a label, or renders them only on its render threads, never holds it.
+ */
+export async function renderLabel(data: LabelData): Promise<Buffer> {
+  renderModule ??= import('./render-label');
+  return (await renderModule).renderLabel(data);
 }
 
 export function createInlineRenderer(): LabelRenderer {
