@@ -9,7 +9,7 @@ NODE_MODULES_STAMP := node_modules/.install-stamp
 # the Kafka bus tests run on librdkafka's mock cluster, started through kcat; zbarimg scans the label barcodes.
 SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core kcat librdkafka1 zbar-tools
 
-.PHONY: help install start test test-distributed lint typecheck build build-stale system-deps bench bench-rankings bench-files bench-web bench-api bench-totals
+.PHONY: help install start test test-distributed lint typecheck build build-stale system-deps bench bench-rankings bench-files bench-web bench-api bench-totals bench-footprint
 
 help:
 	@echo "make start   run the whole product on embedded defaults and print its URL (Ctrl-C stops it)"
@@ -23,6 +23,7 @@ help:
 	@echo "make bench-web   in Chromium: gzip JS/CSS the landing and each route load (against 100 KB), landing paint vs app JS on Fast 3G"
 	@echo "make bench-totals   one user's money read (what verify shows) and one ledger append with 10,000 entries (BASELINE=<checkout> measures it too)"
 	@echo "make bench-api   gateway overhead, quotes and mixed traffic at concurrency 50 (BASELINE=<checkout> measures it too); prints req/s, p50/p99, CPU per 1,000 requests"
+	@echo "make bench-footprint   start time and idle memory of the embedded stack (RUNS=3; BASELINE=<other checkout> to compare)"
 
 # npm dependencies, installed when missing or when the lockfile changed: exactly
 # the locked versions (`npm ci`), never a fresh resolution. The lockfile has every
@@ -110,3 +111,7 @@ test: install system-deps
 BASELINE ?=
 bench-api: build-stale
 	node --import tsx infra/bench/api/run.ts --runs $(RUNS) $(if $(BASELINE),--baseline $(BASELINE))
+
+# Start time (fresh and set-up data directory) and idle memory per process of the embedded stack, as make start runs it.
+bench-footprint: build-stale
+	node --import tsx infra/bench/footprint/run.ts --runs $(RUNS) $(if $(BASELINE),--baseline $(BASELINE))

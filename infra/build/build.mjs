@@ -99,14 +99,53 @@ export function staleReason(entry, root = REPO_ROOT) {
   return null;
 }
 
-/** Bundles workspace packages in and leaves npm packages (bare imports outside @flatship) to node_modules. */
+/**
+ * npm packages compiled into a program's bundle rather than loaded from node_modules: plain JavaScript made of many
+ * small modules, no native code, no files read beside themselves, so the bundle carries them as they are. Every
+ * process loads them at start, and reading and compiling each of their files is most of what starting costs:
+ * typebox alone is 700 ES modules, about 0.3 CPU seconds per process.
+ */
+export const BUNDLED_NPM_PACKAGES = ['typebox'];
+
+const packageName = (specifier) => specifier.split('/', specifier.startsWith('@') ? 2 : 1).join('/');
+
+/**
+ * Bundles workspace packages in (and BUNDLED_NPM_PACKAGES, with them) and leaves other npm packages (bare imports
+ * outside @flatship) to node_modules.
+ */
 const externalNpmPackages = (bundleWorkspaces) => ({
   name: 'external-npm-packages',
   setup(build) {
     build.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.path.startsWith('node:')) return { path: args.path, external: true };
       if (bundleWorkspaces && args.path.startsWith('@flatship/')) return undefined;
+      if (bundleWorkspaces && BUNDLED_NPM_PACKAGES.includes(packageName(args.path))) return undefined;
       return { path: args.path, external: true };
+    });
+  },
+});
+
+/**
+ * The repository's own modules do nothing when imported but define things (no module is imported for its effect
+ * alone), so a module none of whose exports a program uses is left out of its bundle, and with it its imports of
+ * npm packages: a service that takes one helper from a workspace barrel (`@flatship/kit`, `@flatship/carriers`)
+ * does not load, at every start, the packages the barrel's other modules need (kafkajs, knex, pdfkit, …). esbuild
+ * cannot know this of an external package, so without it every `import … from 'pkg'` it meets stays in the bundle.
+ */
+const workspaceModulesWithoutSideEffects = (root) => ({
+  name: 'workspace-modules-without-side-effects',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData?.resolving || args.kind === 'entry-point') return undefined;
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: { resolving: true },
+      });
+      if (resolved.errors.length > 0 || resolved.external || !resolved.path) return undefined;
+      const inRepo = resolved.path.startsWith(`${root}/`) && !resolved.path.includes('/node_modules/');
+      return inRepo ? { ...resolved, sideEffects: false } : undefined;
     });
   },
 });
@@ -150,18 +189,31 @@ async function bundle(esbuild, { root, source, out, bundleWorkspaces, runnable }
   const codeFile = runnable ? codeFileOf(out) : out;
   const result = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: [join(root, source)],
-    outfile: join(root, codeFile),
+    // A program's code is split where it imports a module with `await import()`: that module, and the npm packages
+    // only it needs, load the first time they are used instead of at start (the label renderer and its fonts in a
+    // service that has not rendered yet). The shared chunks go to chunks/ beside the bundle.
+    ...(runnable
+      ? {
+          entryPoints: { [basename(codeFile, '.js')]: join(root, source) },
+          outdir: join(root, dirname(codeFile)),
+          entryNames: '[name]',
+          chunkNames: 'chunks/[name]-[hash]',
+          splitting: true,
+        }
+      : { entryPoints: [join(root, source)], outfile: join(root, codeFile) }),
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
     sourcemap: true,
+    // Stack traces need only the mappings and the source names; the sources themselves are in the repository.
+    // Without copies of them in every map, each process parses and holds a few MB less at start.
+    sourcesContent: false,
     keepNames: true,
     metafile: true,
     write: false,
     logLevel: 'silent',
-    plugins: [externalNpmPackages(bundleWorkspaces)],
+    plugins: [externalNpmPackages(bundleWorkspaces), workspaceModulesWithoutSideEffects(root)],
   });
   if (runnable) {
     const contents = new TextEncoder().encode(launcherOf(basename(codeFile)));
@@ -169,6 +221,12 @@ async function bundle(esbuild, { root, source, out, bundleWorkspaces, runnable }
   }
   return result;
 }
+
+/** The split-off chunks a build wrote (relative to the root), without their source maps. */
+const chunksOf = (result, root) =>
+  Object.keys(result.metafile.outputs)
+    .map((file) => relative(root, resolve(root, file)))
+    .filter((file) => /\/chunks\/[^/]+\.js$/.test(file));
 
 /** Builds one runnable (and its companions) and records what it was built from. */
 export async function buildRunnable(entry, root = REPO_ROOT) {
@@ -183,7 +241,8 @@ export async function buildRunnable(entry, root = REPO_ROOT) {
   });
   const inputs = new Set(Object.keys(main.metafile.inputs));
   const outputs = [...main.outputFiles];
-  const companions = [];
+  // The chunks the bundle loads later: a missing one makes it stale, as a missing companion does.
+  const companions = chunksOf(main, root);
   for (const companion of COMPANIONS) {
     if (!inputs.has(companion.when)) continue;
     const out = join(dirname(entry.out), companion.out);
@@ -196,7 +255,7 @@ export async function buildRunnable(entry, root = REPO_ROOT) {
     });
     for (const input of Object.keys(built.metafile.inputs)) inputs.add(input);
     outputs.push(...built.outputFiles);
-    companions.push(out, codeFileOf(out));
+    companions.push(out, codeFileOf(out), ...chunksOf(built, root));
   }
   await writeOutputs(outputs);
   const manifest = { builtAt, source: entry.source, inputs: [...inputs].sort(), companions };

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { ConfigError } from '@flatship/kit';
 import { type LauncherConfig, loadLauncherConfig } from './config';
@@ -13,6 +14,7 @@ import {
   GATEWAY,
   GATEWAY_METRICS_PORT,
   mainFile,
+  nodeArgsOf,
   OWNED_VARIABLES,
   POSTGRES_PORT,
   presentServices,
@@ -66,18 +68,31 @@ async function explain(e: unknown, logsDir: string): Promise<string> {
   }
 }
 
-async function readyzStatus(host: string, port: number): Promise<string | null> {
-  try {
-    const res = await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${port}/readyz`, {
-      signal: AbortSignal.timeout(2000),
+/**
+ * GET /readyz through node:http rather than fetch, whose HTTP client (undici) would cost the launcher, which
+ * stays running beside the services, its start-up time and memory for a handful of requests.
+ */
+function readyzStatus(host: string, port: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    const req = httpGet({ host, port, path: '/readyz', timeout: 2000, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        if (body.length < 200) body += chunk;
+      });
+      res.on('error', (e) => resolve(`did not answer (${e.message})`));
+      res.on('end', () => {
+        if (res.statusCode === 200) resolve(null);
+        else resolve(`answers ${res.statusCode}${body ? `: ${body.slice(0, 200)}` : ''}`);
+      });
     });
-    if (res.status === 200) return null;
-    const body = await res.text();
-    return `answers ${res.status}${body ? `: ${body.slice(0, 200)}` : ''}`;
-  } catch (e) {
-    const cause = (e as { cause?: { code?: string } }).cause?.code;
-    return cause === 'ECONNREFUSED' ? 'is not listening yet' : `did not answer (${(e as Error).message})`;
-  }
+    req.on('timeout', () => req.destroy(new Error('no answer within 2 s')));
+    req.on('error', (e) =>
+      resolve(
+        (e as NodeJS.ErrnoException).code === 'ECONNREFUSED' ? 'is not listening yet' : `did not answer (${e.message})`,
+      ),
+    );
+  });
 }
 
 /** Polls /readyz of each service until all answer 200; returns what is still not ready at the deadline. */
@@ -95,7 +110,8 @@ async function waitUntilReady(
         else p.why = why;
       }),
     );
-    if (pending.size > 0) await sleep(250);
+    // Each round is one small local request per process still starting; polling often gets the URL out sooner.
+    if (pending.size > 0) await sleep(50);
   }
   return [...pending].map(([name, p]) => ({ name, why: p.why }));
 }
@@ -306,6 +322,7 @@ async function launch(config: LauncherConfig) {
         name: def.name,
         cwd: join(config.servicesRoot, def.dir),
         entry: mainFile(config.servicesRoot, def),
+        nodeArgs: nodeArgsOf(def),
         env: { ...env, ...def.env(ctx, { port }) },
         port,
       });
@@ -318,10 +335,14 @@ async function launch(config: LauncherConfig) {
       .map((s) => ({ name: s.name, host: hostOf(s), port: ports[s.name]! }));
     // A wildcard listener answers on loopback; one bound to a specific interface only there.
     const gatewayHost = reachableHost(config.HOST);
-    let notReady = await waitUntilReady(backends, deadline, aborted);
-    if (notReady.length === 0) {
-      notReady = await waitUntilReady([{ name: GATEWAY, host: gatewayHost, port: config.PORT }], deadline, aborted);
-    }
+    // Everyone is polled together; the gateway is ready only once the others are, so while any of them is not,
+    // only they are named.
+    let notReady = await waitUntilReady(
+      [...backends, { name: GATEWAY, host: gatewayHost, port: config.PORT }],
+      deadline,
+      aborted,
+    );
+    if (notReady.some(({ name }) => name !== GATEWAY)) notReady = notReady.filter(({ name }) => name !== GATEWAY);
     if (aborted()) return;
     if (notReady.length > 0) {
       const reasons = notReady.map(({ name, why }) => `${name} ${why} (its log: ${sup.logPath(name)})`);

@@ -10,6 +10,8 @@ export interface ChildSpec {
   cwd: string;
   /** A JavaScript file, run with plain `node` (services are built to dist/main.js). */
   entry: string;
+  /** Node and V8 options given before the entry, e.g. heap sizes. */
+  nodeArgs?: readonly string[];
   env: Record<string, string>;
   port: number;
 }
@@ -107,6 +109,7 @@ export function createSupervisor(opts: SupervisorOptions) {
       process.execPath,
       [
         ...(process.env.FLATSHIP_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.FLATSHIP_PROFILE_DIR] : []),
+        ...(s.spec.nodeArgs ?? []),
         s.spec.entry,
       ],
       {

@@ -56,6 +56,37 @@ describe('the product build', () => {
     expect(existsSync(join(REPO_ROOT, 'gateway/dist/main.bundle.js.map'))).toBe(true);
   });
 
+  test("a bundle loads only the npm packages of the workspace modules it uses, and carries typebox's modules in", async () => {
+    const launcher = await readFile(join(REPO_ROOT, 'infra/dist/launcher.bundle.js'), 'utf8');
+    // The launcher takes its configuration reader from @flatship/kit; the rest of kit, and what it loads, stays out.
+    expect(launcher).toContain('// services/kit/src/config.ts');
+    expect(launcher).not.toContain('// services/kit/src/app.ts');
+    expect(launcher).not.toMatch(/from ["'](fastify|knex|kafkajs|prom-client)["']/);
+    expect(launcher).toMatch(/from ["']pg["']/);
+    for (const entry of presentRunnables()) {
+      const code = await readFile(join(REPO_ROOT, entry.out.replace(/\.js$/, '.bundle.js')), 'utf8');
+      expect(code, entry.name).not.toMatch(/from ["']typebox[/"']/);
+    }
+  });
+
+  test('the label renderer is split off the services that render labels, and loads with their first label', async () => {
+    for (const service of ['services-pricing', 'admin', 'orders', 'label-worker']) {
+      const dist = join(REPO_ROOT, 'services', service, 'dist');
+      const bundle = await readFile(join(dist, 'main.bundle.js'), 'utf8');
+      expect(bundle, service).not.toMatch(/from ["'](pdfmake|bwip-js)/);
+      const { companions } = JSON.parse(await readFile(join(dist, 'main.build.json'), 'utf8')) as {
+        companions: string[];
+      };
+      const chunks = await Promise.all(
+        companions.filter((f) => f.includes('/chunks/')).map((f) => readFile(join(REPO_ROOT, f), 'utf8')),
+      );
+      expect(
+        chunks.some((code) => /from ["']pdfmake["']/.test(code)),
+        service,
+      ).toBe(true);
+    }
+  });
+
   test('tsx and esbuild are development tools: no workspace needs them to run, and no bundle loads them', async () => {
     const rootPkg = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as {
       workspaces: string[];
@@ -153,5 +184,23 @@ describe('building only what is stale', () => {
     await writeFile(join(root, 'src', 'main.ts'), "console.log('alone');\n");
     await rm(join(root, 'src', 'greeting.ts'));
     expect(staleReason(entry, root)).toBe('src/greeting.ts is gone');
+  });
+
+  test('a module imported with await import() is a chunk of its own, loaded when used; a missing chunk makes the bundle stale', async () => {
+    await writeFile(join(root, 'src', 'later.ts'), "export const later = (): string => 'loaded later';\n");
+    await writeFile(
+      join(root, 'src', 'main.ts'),
+      "console.log('first');\nconst { later } = await import('./later');\nconsole.log(later());\n",
+    );
+    await buildRunnables({ root, entries: [entry] });
+    const bundle = await readFile(join(root, 'dist', 'main.bundle.js'), 'utf8');
+    expect(bundle).not.toContain('loaded later');
+    const chunks = (await readdir(join(root, 'dist', 'chunks'))).filter((f) => f.endsWith('.js'));
+    expect(chunks).toHaveLength(1);
+    const { stdout } = await run(process.execPath, [join(root, 'dist', 'main.js')]);
+    expect(stdout.trim().split('\n')).toEqual(['first', 'loaded later']);
+    expect(staleReason(entry, root)).toBeNull();
+    await rm(join(root, 'dist', 'chunks', chunks[0]!));
+    expect(staleReason(entry, root)).toBe(`dist/chunks/${chunks[0]} is missing`);
   });
 });

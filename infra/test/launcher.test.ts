@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort } from '../src/net';
+import { BUSY_HEAP, LEAN_HEAP } from '../src/services';
 import { type LauncherProcess, logTails, runLauncher, stopLauncher } from '../src/testing/start-stack';
 import { alivePids, allPids, buildFixtureStack, eventually, FIXTURE_ROOT, readRunFile, readyzStatus } from './helpers';
 
@@ -71,6 +72,17 @@ describe('launcher (fixture services)', () => {
       body: JSON.stringify({ text: 'kept across restarts' }),
     });
     expect(res.status).toBe(200);
+  });
+
+  test("each service's process starts with its V8 heap settings", async () => {
+    const run = await readRunFile(dataDir);
+    const argsOf = async (pid: number) => (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+    const auth = await argsOf(run.services.auth!.pid!);
+    const gateway = await argsOf(run.services.gateway!.pid!);
+    // The options come before the entry, where node reads them as its own.
+    expect(auth.slice(1, -2)).toEqual([...LEAN_HEAP]);
+    expect(gateway.slice(1, -2)).toEqual([...BUSY_HEAP]);
+    expect(auth.at(-2)).toMatch(/auth\/dist\/main\.js$/);
   });
 
   test('a service killed with SIGKILL is restarted and the stack becomes ready again', async () => {

@@ -1,7 +1,6 @@
 export { formatShipDate, formatWeight } from './label/format';
 export type { LabelData } from './label/label-data';
 export { mergePdfs, mergeWithPdfLib } from './label/pdf-merge';
-export { labelDocument, renderLabel } from './label/render-label';
 export {
   createInlineRenderer,
   createRenderPool,
@@ -9,6 +8,7 @@ export {
   type LabelRenderer,
   type RenderPoolOptions,
   RenderThreadError,
+  renderLabel,
 } from './label/render-pool';
 export { observePurchases, type PurchaseObservation } from './observe';
 export { type CarrierPool, type CarrierPoolOptions, createCarrierPool } from './pool/carrier-pool';

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -66,6 +66,24 @@ describe('label rendering on worker threads', { timeout: 30_000 }, () => {
       expect(b.pdf.subarray(0, 5).toString()).toBe('%PDF-');
       expect(pdfText(b.pdf)).toBe(pdfText(a.pdf));
     }
+  });
+
+  it('starts its threads with the first label, not when the pool is made', async () => {
+    const log = join(scratch, 'thread-starts.log');
+    process.env.RENDER_THREAD_LOG = log;
+    const pool = createRenderPool({
+      size: 2,
+      workerUrl: new URL('./fixtures/counting-render-worker.ts', import.meta.url),
+    });
+    const lazy = carrier({ renderer: pool });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(existsSync(log)).toBe(false);
+
+    const result = await purchase(lazy, request('lazy-1'));
+    expect(pdfText(result.pdf).replace(/\s+/g, '')).toContain(result.trackingNumber);
+    for (let waited = 0; readFileSync(log, 'utf8').trim().split('\n').length < 2 && waited < 20_000; waited += 100)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(2);
   });
 
   it('reports a render thread crash as a retryable failure and keeps rendering on a new thread', async () => {

@@ -1,5 +1,3 @@
-import { PDFDocument } from 'pdf-lib';
-
 /**
  * Merging label PDFs into one document, in order.
  *
@@ -25,6 +23,8 @@ export async function mergePdfs(pdfs: Buffer[]): Promise<Buffer> {
 
 /** The general path: every document loaded and its pages copied by pdf-lib. */
 export async function mergeWithPdfLib(pdfs: Buffer[]): Promise<Buffer> {
+  // Loaded only when a merge needs it (the sandbox's labels never do): pdf-lib is 137 modules to load at start.
+  const { PDFDocument } = await import('pdf-lib');
   const merged = await PDFDocument.create();
   for (const pdf of pdfs) {
     const doc = await PDFDocument.load(pdf);

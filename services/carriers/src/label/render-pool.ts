@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { LabelData } from './label-data';
-import { renderLabel } from './render-label';
 
 export interface RenderRequest {
   id: number;
@@ -37,6 +36,17 @@ export function defaultRenderThreads(): number {
   return Math.max(1, availableParallelism());
 }
 
+let renderModule: Promise<typeof import('./render-label')> | undefined;
+
+/**
+ * Renders one label on the calling thread. The renderer (pdfmake, its fonts, the barcode encoder) is loaded by the
+ * first call, so a process that never renders a label, or renders them only on its render threads, never holds it.
+ */
+export async function renderLabel(data: LabelData): Promise<Buffer> {
+  renderModule ??= import('./render-label');
+  return (await renderModule).renderLabel(data);
+}
+
 export function createInlineRenderer(): LabelRenderer {
   return { render: renderLabel, close: async () => undefined };
 }
@@ -64,8 +74,8 @@ interface Slot {
 
 /**
  * A fixed set of worker threads rendering labels, so PDF layout (the costliest step of a purchase) runs on every
- * core instead of blocking the caller's event loop. Jobs wait in one FIFO queue; a thread that dies fails only the
- * label it held and is replaced.
+ * core instead of blocking the caller's event loop. The threads start on the first render. Jobs wait in one FIFO
+ * queue; a thread that dies fails only the label it held and is replaced.
  */
 export function createRenderPool(opts: RenderPoolOptions = {}): LabelRenderer {
   const size = opts.size ?? defaultRenderThreads();
@@ -124,11 +134,17 @@ export function createRenderPool(opts: RenderPoolOptions = {}): LabelRenderer {
     }
   }
 
-  for (let i = 0; i < size; i++) spawn();
+  // The threads start with the first label, not with the pool: each one loads the renderer and its fonts (about
+  // 20 MB), which a process that has nothing to render yet does not need to hold.
+  let started = false;
 
   return {
     render(data) {
       if (closed) return Promise.reject(new Error('label render pool is closed'));
+      if (!started) {
+        started = true;
+        for (let i = 0; i < size; i++) spawn();
+      }
       return new Promise<Buffer>((resolve, reject) => {
         queue.push({ id: nextId++, data, resolve, reject });
         dispatch();

@@ -1,4 +1,3 @@
-import { createPdf, pdfReady } from '../label/pdf';
 import type { CarrierService, LabelRequest, LabelResult } from '../port';
 import type { ClosableCarrier } from '../registry';
 import { DEFAULT_SANDBOX_CARRIER_BALANCE } from '../sandbox/balance';
@@ -33,6 +32,8 @@ export function createTestParcelCarrier(opts: { balanceCents?: number } = {}): C
       }
       // Same key, same number: a retried purchase gives the same label.
       const trackingNumber = `TP${digitsFromKey(req.idempotencyKey, 12)}`;
+      // pdfmake loads with the first label, as the sandbox's renderer does.
+      const { createPdf, pdfReady } = await import('../label/pdf');
       await pdfReady;
       const pdf = await createPdf({
         pageSize: { width: 288, height: 432 },

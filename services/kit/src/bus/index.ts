@@ -5,7 +5,8 @@ export {
   type DeadLetterReason,
   deadLetterTopic,
 } from './delivery';
-export { createKafkaBus, isKafkaBus, type KafkaBus, type KafkaBusOptions } from './kafka-bus';
+// The Kafka adapter itself is not exported: openBus loads it (and kafkajs) only when Kafka is the bus.
+export type { KafkaBus, KafkaBusOptions } from './kafka-bus';
 export { CONSUMER_LAG_METRIC } from './lag';
 export { migrateBus, migrateOutbox } from './migrate';
 export { DEFAULT_BUS_SCHEMA, type OpenBusOptions, type OpenedBus, openBus } from './open';

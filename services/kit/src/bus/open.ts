@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { Registry } from 'prom-client';
 import { type BusSettings, chooseBus } from './config';
-import { createKafkaBus, type KafkaBusOptions } from './kafka-bus';
+import type { KafkaBusOptions } from './kafka-bus';
 import { CONSUMER_LAG_METRIC } from './lag';
 import { migrateBus } from './migrate';
 import type { BusLogger, EventBus } from './port';
@@ -52,6 +52,8 @@ export async function openBus(opts: OpenBusOptions): Promise<OpenedBus> {
     if (lag && !registry.getSingleMetric(CONSUMER_LAG_METRIC)) registry.registerMetric(lag);
   };
   if (chosen.kind === 'kafka') {
+    // kafkajs loads only when Kafka is the bus: the embedded stack's services run on PostgreSQL and never need it.
+    const { createKafkaBus } = await import('./kafka-bus');
     const bus = createKafkaBus({
       ...opts.kafka,
       ...(chosen.idempotent === false ? { idempotent: false } : {}),

@@ -4,7 +4,8 @@ import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import knex, { type Knex } from 'knex';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type BusLogger, createKafkaBus, type EventBus, type KafkaBusOptions, partitionFor } from '../../src/bus/index';
+import { type BusLogger, type EventBus, partitionFor } from '../../src/bus/index';
+import { createKafkaBus, type KafkaBusOptions } from '../../src/bus/kafka-bus';
 import { createTestDatabase } from '../../src/testing/database';
 import {
   type BusContractHarness,

@@ -1,7 +1,8 @@
 import knex, { type Knex } from 'knex';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { isKafkaBus, isPostgresBus, openBus } from '../../src/bus/index';
+import { isPostgresBus, openBus } from '../../src/bus/index';
+import { isKafkaBus } from '../../src/bus/kafka-bus';
 import { ConfigError } from '../../src/config';
 import { createTestDatabase } from '../../src/testing/database';
 import { waitFor } from '../../src/testing/index';
