@@ -126,31 +126,6 @@ const externalNpmPackages = (bundleWorkspaces) => ({
 });
 
 /**
- * The repository's own modules do nothing when imported but define things (no module is imported for its effect
- * alone), so a module none of whose exports a program uses is left out of its bundle, and with it its imports of
- * npm packages: a service that takes one helper from a workspace barrel (`@flatship/kit`, `@flatship/carriers`)
- * does not load, at every start, the packages the barrel's other modules need (kafkajs, knex, pdfkit, …). esbuild
- * cannot know this of an external package, so without it every `import … from 'pkg'` it meets stays in the bundle.
- */
-const workspaceModulesWithoutSideEffects = (root) => ({
-  name: 'workspace-modules-without-side-effects',
-  setup(build) {
-    build.onResolve({ filter: /.*/ }, async (args) => {
-      if (args.pluginData?.resolving || args.kind === 'entry-point') return undefined;
-      const resolved = await build.resolve(args.path, {
-        kind: args.kind,
-        importer: args.importer,
-        resolveDir: args.resolveDir,
-        pluginData: { resolving: true },
-      });
-      if (resolved.errors.length > 0 || resolved.external || !resolved.path) return undefined;
-      const inRepo = resolved.path.startsWith(`${root}/`) && !resolved.path.includes('/node_modules/');
-      return inRepo ? { ...resolved, sideEffects: false } : undefined;
-    });
-  },
-});
-
-/**
  * What `node dist/<name>.js` runs: it turns source maps on, so stack traces name the TypeScript sources, and then
  * loads the bundled code from `<name>.bundle.js`. Node maps only code loaded after that switch, which is why the
  * switch and the code are two files.
@@ -213,7 +188,12 @@ async function bundle(esbuild, { root, source, out, bundleWorkspaces, runnable }
     metafile: true,
     write: false,
     logLevel: 'silent',
-    plugins: [externalNpmPackages(bundleWorkspaces), workspaceModulesWithoutSideEffects(root)],
+    // Every workspace's package.json says `"sideEffects": false`: the repository's modules define things and do
+    // nothing when imported, so a module none of whose exports a program uses is left out of its bundle, and with it
+    // its imports of npm packages. A service taking one helper from a barrel (`@flatship/kit`, `@flatship/carriers`)
+    // then does not load, at every start, what the barrel's other modules need (kafkajs, knex, pdfkit, …).
+    // infra/test/build.test.ts checks that every workspace declares it.
+    plugins: [externalNpmPackages(bundleWorkspaces)],
   });
   if (runnable) {
     const contents = new TextEncoder().encode(launcherOf(basename(codeFile)));

@@ -56,6 +56,18 @@ describe('the product build', () => {
     expect(existsSync(join(REPO_ROOT, 'gateway/dist/main.bundle.js.map'))).toBe(true);
   });
 
+  test('every workspace the services are built from says its modules have no import-time effects', async () => {
+    // The bundles leave out what a program does not use only where package.json says so (see bundle() in build.mjs).
+    // The web app is built by Vite, and its stylesheet imports are effects.
+    const root = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { workspaces: string[] };
+    const files = (await workspacePackageFiles(root.workspaces)).filter((f) => f !== 'web/package.json');
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) {
+      const pkg = JSON.parse(await readFile(join(REPO_ROOT, file), 'utf8')) as { sideEffects?: unknown };
+      expect(pkg.sideEffects, file).toBe(false);
+    }
+  });
+
   test("a bundle loads only the npm packages of the workspace modules it uses, and carries typebox's modules in", async () => {
     const launcher = await readFile(join(REPO_ROOT, 'infra/dist/launcher.bundle.js'), 'utf8');
     // The launcher takes its configuration reader from @flatship/kit; the rest of kit, and what it loads, stays out.
