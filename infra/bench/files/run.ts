@@ -18,7 +18,8 @@ import { amazonRows } from '../bulk/rows';
 import { browserMedians, chromiumAvailable } from './browser';
 
 const TARGET_MS = 250;
-const FIXTURES = '/work/shared/fixtures';
+// The repository's copies of the marketplace samples (the order-files tests check they match the shared originals).
+const FIXTURES = join(import.meta.dirname, '../../../services/order-files/test/fixtures');
 
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
