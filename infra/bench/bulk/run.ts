@@ -22,8 +22,8 @@ import { amazonRows } from './rows';
 import { cpuTotals, lifetimePeaksMb, readStackProcesses, type StackProcesses, sampleRss } from './rss';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const TARGET_SECONDS = 15;
-const TARGET_RATIO = 0.5;
+const TARGET_SECONDS = 3;
+const TARGET_RATIO = 0.8;
 /** With a carrier that answers in 700 ms, 1,000 labels on one worker. */
 const LATENCY_TARGET = { latencyMs: 700, secondsPer1000: 4 };
 const RUN_TIMEOUT_MS = 180_000;
@@ -345,7 +345,7 @@ async function main() {
   out.push(`pipeline / (ceiling × cores): ${fmt(ratio, 2)}`);
   out.push('');
   out.push(
-    `target: ${rows} labels with all three files in under ${TARGET_SECONDS} s — ${medSeconds < TARGET_SECONDS ? 'MET' : 'MISSED'} (median ${fmt(medSeconds, 2)} s)`,
+    `target: ${rows} labels with all three files in at most ${TARGET_SECONDS} s — ${medSeconds <= TARGET_SECONDS ? 'MET' : 'MISSED'} (median ${fmt(medSeconds, 2)} s)`,
   );
   out.push(
     `target: ratio ≥ ${TARGET_RATIO} — ${ratio >= TARGET_RATIO ? 'MET' : 'MISSED'} (${fmt(ratio, 2)}; needs ${fmt(capacity * TARGET_RATIO)} labels/s)`,
