@@ -32,7 +32,8 @@ function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   }
 }
 
-function children(pid: number): number[] {
+/** The pids of a process's live children. */
+export function children(pid: number): number[] {
   try {
     return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {
@@ -63,7 +64,7 @@ export const POSTGRES = 'postgres (all backends)';
 const TICKS_PER_SECOND = 100;
 
 /** User + system CPU seconds of a process (with its reaped children's when `withChildren`). */
-function cpuSeconds(pid: number, withChildren = false): number {
+export function cpuSeconds(pid: number, withChildren = false): number {
   try {
     // Fields after the command name, which may itself contain spaces and parentheses.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -22,6 +22,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildRunnables, describeBuild } from '../../build/build.mjs';
 import { freePort, sleep } from '../../src/net';
+import { children, cpuSeconds } from '../bulk/rss';
 
 const TARGET_MB = 600;
 const TARGET_START_S = 5;
@@ -74,25 +75,6 @@ function smaps(pid: number): Mem {
   }
 }
 
-function children(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
-
-/** User + system CPU seconds of a process, with those of its reaped children. */
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
 interface RunFile {
   launcherPid: number;
   postgres: { pid: number };
@@ -110,7 +92,7 @@ async function stackMemory(dataDir: string): Promise<{ mem: Record<string, Mem>;
   let cpu = 0;
   for (const [name, pid] of Object.entries(nodes)) {
     mem[name] = smaps(pid);
-    cpu += cpuSeconds(pid);
+    cpu += cpuSeconds(pid, true);
   }
   const pgPids = [run.postgres.pid, ...children(run.postgres.pid)];
   const pg: Mem = { rss: 0, pss: 0, anon: 0 };
@@ -119,7 +101,7 @@ async function stackMemory(dataDir: string): Promise<{ mem: Record<string, Mem>;
     pg.rss += m.rss;
     pg.pss += m.pss;
     pg.anon += m.anon;
-    cpu += cpuSeconds(pid);
+    cpu += cpuSeconds(pid, true);
   }
   mem[POSTGRES] = pg;
   return { mem, backends: pgPids.length - 1, cpu };
