@@ -50,6 +50,14 @@ export function createLocalFileStore(root: string): FileStore {
     if (!full.startsWith(base + sep)) throw new Error(`file key escapes the store: ${key}`);
     return full;
   };
+  /** A key's path for reading: a key that cannot name a file in the store names no file at all. */
+  const readablePathOf = (key: string): string | null => {
+    try {
+      return pathOf(key);
+    } catch {
+      return null;
+    }
+  };
 
   return {
     async put(key, data) {
@@ -79,12 +87,8 @@ export function createLocalFileStore(root: string): FileStore {
     },
 
     async open(key) {
-      let path: string;
-      try {
-        path = pathOf(key);
-      } catch {
-        return null;
-      }
+      const path = readablePathOf(key);
+      if (path === null) return null;
       try {
         const st = await stat(path);
         if (!st.isFile()) return null;
@@ -96,12 +100,8 @@ export function createLocalFileStore(root: string): FileStore {
     },
 
     async read(key) {
-      let path: string;
-      try {
-        path = pathOf(key);
-      } catch {
-        return null;
-      }
+      const path = readablePathOf(key);
+      if (path === null) return null;
       try {
         return await readFile(path);
       } catch (e) {
