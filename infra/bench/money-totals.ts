@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { createDb, createTransactor, type Knex, migrate } from '@flatship/kit';
 import { createOutbox, createPostgresBus, migrateBus } from '@flatship/kit/bus';
 import { createTestDatabase, startThrowawayPostgres } from '@flatship/kit/testing';
+import { median } from './stats';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,11 +36,6 @@ for (const [name, v] of [
 }
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 

@@ -13,6 +13,7 @@ import type { InternalUser, RankingPeriod } from '@flatship/proto';
 import { ADMIN_SCHEMA, migrations } from '../../services/admin/src/db/migrations';
 import { createRankingsStore, rebuildRankings } from '../../services/admin/src/db/rankings-repo';
 import { getRankings } from '../../services/admin/src/domain/rankings/get-rankings';
+import { median } from './stats';
 
 const TARGET_MS = 50;
 const { values: args } = parseArgs({
@@ -34,11 +35,6 @@ for (const [name, v] of [
 }
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
 
 const pg = await startThrowawayPostgres();
 const tdb = await createTestDatabase('rankings_bench', pg.adminUrl);

@@ -8,6 +8,7 @@ import pg from 'pg';
 // Straight from the files: the testing entry point also brings in vitest, which a plain script cannot load.
 import { startThrowawayPostgres } from '../../../services/kit/src/testing/embedded-pg';
 import { generateTokenKeys } from '../../../services/kit/src/testing/keys';
+import { median } from '../stats';
 
 // How long the admin user table takes to answer with many users: the real admin app and its read model on a
 // throw-away PostgreSQL, the table filled with one insert … select generate_series, each query timed through
@@ -68,12 +69,6 @@ const app = await buildApp({
   tokenState: createCachedTokenState(async (id) => (id === adminState.id ? adminState : null), 60_000),
 });
 await app.ready();
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
 
 const cases: [string, string][] = [
   ['first page, newest first (default)', ''],

@@ -25,6 +25,7 @@ import { Agent, request } from 'undici';
 import { buildRunnables, describeBuild } from '../../build/build.mjs';
 import { freePort } from '../../src/net';
 import { cpuTotals, readStackProcesses, type StackProcesses } from '../bulk/rss';
+import { median } from '../stats';
 import type { LoadKind, LoadPhase, LoadRequest, PhaseResult } from './load';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -65,12 +66,6 @@ for (const [name, v] of Object.entries({ runs, seconds, warmup, concurrency, lat
 }
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
-const median = (xs: number[]) => {
-  const s = [...xs].filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  if (s.length === 0) return Number.NaN;
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
 const load = () =>
   loadavg()

@@ -17,6 +17,7 @@ import { type BulkFilesReply, isTerminalBulkStatus, type OrderProgress } from '@
 import { io, type Socket } from 'socket.io-client';
 import { type BusKind, startDistributedStack } from '../../src/testing/distributed';
 import { createStackApi, logTails, registerFundedCustomer, startStack } from '../../src/testing/start-stack';
+import { median } from '../stats';
 import { startExtraWorkers } from './extra-workers';
 import { amazonRows } from './rows';
 import { cpuTotals, lifetimePeaksMb, readStackProcesses, type StackProcesses, sampleRss } from './rss';
@@ -78,11 +79,6 @@ if (!(Number.isInteger(runs) && runs >= 1)) throw new Error(`--runs must be a wh
 if (!(Number.isInteger(rows) && rows >= 1)) throw new Error(`--rows must be a whole number ≥ 1, got ${args.rows}`);
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 const load = () =>
   loadavg()

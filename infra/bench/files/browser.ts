@@ -10,6 +10,7 @@ import type { Address, Sku } from '@flatship/proto';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/browser';
+import { median } from '../stats';
 
 export interface BrowserFile {
   name: string;
@@ -104,11 +105,6 @@ export async function browserMedians(
   } finally {
     await browser.close();
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 type ReadOrderFile = (file: { name: string; data: Uint8Array }, ctx: unknown) => unknown;

@@ -15,6 +15,7 @@ import * as XLSX from '@e965/xlsx';
 import { readOrderFile, TEMPLATE_HEADERS } from '@flatship/order-files';
 import type { Address, Sku } from '@flatship/proto';
 import { amazonRows } from '../bulk/rows';
+import { median } from '../stats';
 import { browserMedians, chromiumAvailable } from './browser';
 
 const TARGET_MS = 250;
@@ -168,11 +169,6 @@ function csvFile(): Uint8Array {
     lines.push(TEMPLATE_HEADERS.map((h) => quote(value[h])).join(','));
   }
   return new TextEncoder().encode(`${lines.join('\n')}\n`);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 const files = [

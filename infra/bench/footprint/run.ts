@@ -23,6 +23,7 @@ import { join, resolve } from 'node:path';
 import { buildRunnables, describeBuild } from '../../build/build.mjs';
 import { freePort, sleep } from '../../src/net';
 import { children, cpuSeconds } from '../bulk/rss';
+import { median } from '../stats';
 
 const TARGET_MB = 600;
 const TARGET_START_S = 5;
@@ -190,11 +191,6 @@ async function startOnce(tree: Tree, dataDir: string): Promise<StartResult> {
 
 // ---------- figures ----------
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 const mb = (kb: number) => (kb / 1024).toFixed(0);
 const load = () =>
   loadavg()

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createSandboxCarrier, mergePdfs, mergeWithPdfLib } from '@flatship/carriers';
+import { median } from '../stats';
 
 // How long merging bulk label PDFs takes: the fast path against pdf-lib on the same labels, in the same run.
 const { values } = parseArgs({
@@ -27,11 +28,6 @@ for (let i = 0; i < count; i++) {
 }
 await carrier.close();
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
 const time = async (merge: (p: Buffer[]) => Promise<Buffer>) => {
   const t = performance.now();
   const out = await merge(pdfs);

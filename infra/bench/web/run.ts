@@ -27,6 +27,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../../e2e/browser';
 import { buildWeb, webBuildReason } from '../../src/web-build';
+import { median } from '../stats';
 
 const TARGET_KB = 100;
 const root = resolve(import.meta.dirname, '../../..');
@@ -82,10 +83,6 @@ const TYPES: Record<string, string> = {
 };
 
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 /**
  * The build's files, gzipped once (level 9 served and counted; level 6 counted too), and their Brotli size
