@@ -76,11 +76,11 @@ describe('Admin dashboard', () => {
     expect(stat('Users')).toBe('Users124837 new this month');
   });
 
-  it('sends anyone but an admin away from /main/admin without reading the figures', async () => {
+  it('sends anyone but an admin from /main/admin to their dashboard without reading the figures', async () => {
     const calls = dashboardHandler(figures());
     server.use(verifyHandler(makeUser({ user_role: 'friend' })));
     const app = renderApp('/main/admin', { token: 'good-token' });
-    await waitFor(() => expect(app.path()).toBe('/'));
+    await waitFor(() => expect(app.path()).toBe('/main/dashboard'));
     expect(calls.count).toBe(0);
   });
 
