@@ -141,8 +141,14 @@ describe.skipIf(!hasStack)('bodies that are not UTF-8', () => {
     const webhook = await send('POST', '/api/payment/webhook/btcpay', withBadBytes({ type: `x${BAD}` }));
     expect(webhook.status).toBe(401);
 
-    // The gateway reads a login itself (to limit attempts per email): such a body is refused there.
-    const badLogin = await send('POST', '/api/auth/login', withBadBytes({ email, password: `x${BAD}` }));
-    expect(badLogin.status).toBe(400);
+    // The gateway reads a login and a reset request itself (to limit attempts per email): refused there alike.
+    expect(await send('POST', '/api/auth/login', withBadBytes({ email, password: `x${BAD}` }))).toEqual({
+      status: 400,
+      body: { code: 'VALIDATION_FAILED', message: 'password is not valid UTF-8 text' },
+    });
+    expect(await send('POST', '/api/auth/forgot-password', withBadBytes({ email: `x${BAD}@example.com` }))).toEqual({
+      status: 400,
+      body: { code: 'VALIDATION_FAILED', message: 'email is not valid UTF-8 text' },
+    });
   });
 });

@@ -112,6 +112,19 @@ function describeJsonBody(bytes: Uint8Array, ranges: [number, number][]): string
   return notUtf8Message('body');
 }
 
+/**
+ * The message naming where a JSON body's bytes are not UTF-8, or null when they all are: for callers that read a
+ * body themselves (the gateway reads a login to count it), so they refuse it as the services do.
+ */
+export function notUtf8JsonProblem(bytes: Uint8Array): string | null {
+  try {
+    strict.decode(bytes);
+    return null;
+  } catch {
+    return describeJsonBody(bytes, invalidRanges(bytes));
+  }
+}
+
 /** `bytes` as text, or an error naming where they are not UTF-8. A leading byte order mark is dropped. */
 function decode(bytes: Buffer, describe: (ranges: [number, number][]) => string): string | AppError {
   try {
