@@ -1,3 +1,4 @@
+import { notUtf8JsonProblem } from '@flatship/kit';
 import { normaliseEmail } from '@flatship/proto';
 
 /** A login body as the gateway read it, and the only form in which auth will see it. */
@@ -24,6 +25,15 @@ function isUtf8Json(contentType: string | undefined): boolean {
       .toLowerCase();
     return charset === 'utf-8' || charset === 'utf8';
   });
+}
+
+/**
+ * What is wrong with a body declared as UTF-8 JSON whose bytes are not UTF-8 (the message naming the field that
+ * holds them, as the services word it), or null; any other body is for `readLoginBody` to judge.
+ */
+export function notUtf8LoginBody(contentType: string | undefined, body: unknown): string | null {
+  if (!Buffer.isBuffer(body) || !isUtf8Json(contentType)) return null;
+  return notUtf8JsonProblem(body);
 }
 
 /**

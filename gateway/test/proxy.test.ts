@@ -311,13 +311,50 @@ describe('security headers', () => {
       expect(csp).toContain("script-src 'self'");
       expect(csp).toContain("style-src 'self' 'unsafe-inline'");
       expect(csp).toContain("img-src 'self' data: blob:");
-      expect(csp).toContain("connect-src 'self' ws: wss:");
+      expect(csp).toContain("connect-src 'self';");
       expect(csp).toContain("font-src 'self' data:");
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).not.toContain('upgrade-insecure-requests');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
       expect(res.headers['x-frame-options']).toBe('DENY');
+    }
+  });
+
+  test('connect-src is the app itself: no ws: or wss: to anywhere (the socket is same-origin)', async () => {
+    const res = await app.inject({ method: 'GET', url: '/main/dashboard' });
+    const connect = String(res.headers['content-security-policy'])
+      .split(';')
+      .map((d) => d.trim())
+      .find((d) => d.startsWith('connect-src'));
+    expect(connect).toBe("connect-src 'self'");
+  });
+
+  test('Strict-Transport-Security only on a request that came over HTTPS', async () => {
+    // Plain HTTP: a browser ignores it there, and it says nothing true about this connection.
+    for (const url of ['/main/dashboard', '/api/auth/verify']) {
+      const res = await app.inject({ method: 'GET', url, headers: { token } });
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    }
+    // Without a trusted proxy, a client's own X-Forwarded-Proto proves nothing.
+    const claimed = await app.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'https' } });
+    expect(claimed.headers['strict-transport-security']).toBeUndefined();
+
+    const deps = gatewayDeps({ upstreams: { auth: auth.url }, tokenState: users.tokenState });
+    const behindProxy = await buildGateway({ ...deps, config: { ...deps.config, trustProxy: true } });
+    try {
+      const https = await behindProxy.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'https' } });
+      expect(https.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      const api = await behindProxy.inject({
+        method: 'GET',
+        url: '/api/auth/verify',
+        headers: { 'x-forwarded-proto': 'https', token },
+      });
+      expect(api.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      const http = await behindProxy.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'http' } });
+      expect(http.headers['strict-transport-security']).toBeUndefined();
+    } finally {
+      await behindProxy.close();
     }
   });
 
@@ -338,6 +375,8 @@ describe('security headers', () => {
       for (const name of ['script-src', 'frame-src', 'connect-src']) {
         expect(directives[name]).toContain('https://chat.example.com');
       }
+      // The chat's own socket, and no other.
+      expect(directives['connect-src']).toEqual(["'self'", 'https://chat.example.com', 'wss://chat.example.com']);
       expect(directives['default-src']).toEqual(["'self'"]);
       // Public: the chat settings are read before anyone signs in.
       expect(res.statusCode).toBe(200);

@@ -155,13 +155,36 @@ describe('rate limits', () => {
         ['application/json', '["victim@example.com","x"]'],
         ['application/json', '"victim@example.com"'],
         ['application/json', '\ufeff\ufeff{"email":"victim@example.com","password":"x"}'],
-        ['application/json', Buffer.from([0x7b, 0x22, 0x65, 0xff, 0x22, 0x3a, 0x31, 0x7d])],
         ['application/json', '{"email":"victim@example.com",'],
       ];
       for (const [i, [type, body]] of cases.entries()) {
         const res = await rawLogin(app, body, `10.3.0.${i + 1}`, type);
         expect(res.statusCode, `${type} ${body.toString()}`).toBe(400);
         expect(res.json()).toEqual({ code: 'BAD_REQUEST', message: GATEWAY_MESSAGES.badLoginBody });
+      }
+      // JSON whose bytes are not UTF-8 is refused naming the field that held them, as every service does.
+      const notUtf8: [Buffer, string][] = [
+        [
+          Buffer.from([0x7b, 0x22, 0x65, 0xff, 0x22, 0x3a, 0x31, 0x7d]),
+          'body has a field name that is not valid UTF-8 text',
+        ],
+        [
+          Buffer.concat([
+            Buffer.from('{"email":"victim@example.com","password":"a'),
+            Buffer.from([0xff, 0xfe]),
+            Buffer.from('b"}'),
+          ]),
+          'password is not valid UTF-8 text',
+        ],
+        [
+          Buffer.concat([Buffer.from('{"email":"vic'), Buffer.from([0xc3]), Buffer.from('@example.com"}')]),
+          'email is not valid UTF-8 text',
+        ],
+      ];
+      for (const [i, [body, message]] of notUtf8.entries()) {
+        const res = await rawLogin(app, body, `10.3.1.${i + 1}`);
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toEqual({ code: 'VALIDATION_FAILED', message });
       }
       expect(auth.seen).toHaveLength(0);
     } finally {

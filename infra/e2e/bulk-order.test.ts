@@ -69,19 +69,31 @@ async function seller(stack: Stack) {
   return { email, password };
 }
 
-async function signIn(
-  stack: Stack,
-  who: { email: string; password: string },
-): Promise<{ context: BrowserContext; page: Page }> {
+interface SignedIn {
+  context: BrowserContext;
+  page: Page;
+  /** The URLs of the WebSockets the page opened. */
+  sockets: string[];
+  /** What the browser said it refused under the Content Security Policy. */
+  cspRefusals: string[];
+}
+
+async function signIn(stack: Stack, who: { email: string; password: string }): Promise<SignedIn> {
   const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
+  const sockets: string[] = [];
+  const cspRefusals: string[] = [];
+  page.on('websocket', (ws) => sockets.push(ws.url()));
+  page.on('console', (m) => {
+    if (m.text().includes('Content Security Policy')) cspRefusals.push(m.text());
+  });
   await page.goto(`${stack.url}/login`);
   await page.getByLabel('Email').fill(who.email);
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Login' }).click();
   await page.waitForURL('**/main/dashboard');
-  return { context, page };
+  return { context, page, sockets, cspRefusals };
 }
 
 /** Loads the sample, fixes the flagged row, picks a service and submits. */
@@ -125,11 +137,15 @@ describe('bulk orders from an Amazon file', () => {
     const stack = await startStack();
     try {
       const who = await seller(stack);
-      const { context, page } = await signIn(stack, who);
+      const { context, page, sockets, cspRefusals } = await signIn(stack, who);
+      // The live updates come over a WebSocket to the app's own origin, which the CSP allows ('self').
+      const socketUrl = `${stack.url.replace(/^http/, 'ws')}/socket.io/`;
+      await expect.poll(() => sockets.some((u) => u.startsWith(socketUrl)), { timeout: 20_000 }).toBe(true);
       await submitSample(page, stack);
 
       const window = page.getByRole('dialog', { name: 'Order Processed Successfully!' });
       await window.waitFor({ timeout: 60_000 });
+      expect(cspRefusals).toEqual([]);
       await page.screenshot({ path: await artifactPath('bulk-processed.png') });
       await window.getByText('10 / 10').waitFor();
 

@@ -28,7 +28,7 @@ const Paging = {
 
 /**
  * GET /api/orders/admin/labels?page&limit&userId&bulkOrderId&from&to&status&service&tracking — newest first.
- * `from`/`to` are UTC days, both included; `service` is a service uid; `tracking` matches anywhere in the
+ * `from`/`to` are UTC days, both included, each a real day from 2000-01-01 to 2100-12-31 (`calendarDayProblem`); `service` is a service uid; `tracking` matches anywhere in the
  * tracking number, ignoring case.
  */
 export const AdminLabelsQuerySchema = Type.Object({

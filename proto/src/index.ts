@@ -7,6 +7,7 @@ export * from './auth-api';
 export * from './body-limits';
 export * from './btcpay';
 export * from './bulk-api';
+export * from './calendar-day';
 export * from './courier';
 export * from './errors';
 export * from './events';

@@ -1,5 +1,5 @@
 // No schema library here: the browser bundle imports these values.
-import { NUMBER_RULES } from './numbers';
+import { type DecimalResult, type DecimalRule, NUMBER_RULES, parseDecimal } from './numbers';
 
 /** Limits shared by the browser and the server. */
 export const LIMITS = {
@@ -29,6 +29,34 @@ export const SKU_LIMITS = {
   /** Used by the bulk screen when a row's SKU has no preset. */
   defaultMaxQty: 4,
 } as const;
+
+/** The numbers of a SKU preset, as messages name them, in the order the SKU table shows them. */
+export const SKU_NUMBER_LABELS = {
+  maxQty: 'Max Quantity',
+  weight: 'Weight',
+  length: 'Length',
+  width: 'Width',
+  height: 'Height',
+} as const;
+export type SkuNumberKey = keyof typeof SKU_NUMBER_LABELS;
+
+/** Each above 0 (spec doc 2 §5), a quantity whole, weight and sizes to two decimals, within USPS's limits. */
+export const SKU_NUMBER_RULES: Record<SkuNumberKey, DecimalRule> = {
+  maxQty: NUMBER_RULES.skuMaxQty,
+  weight: NUMBER_RULES.skuWeightLb,
+  length: NUMBER_RULES.skuDimensionIn,
+  width: NUMBER_RULES.skuDimensionIn,
+  height: NUMBER_RULES.skuDimensionIn,
+};
+
+/**
+ * One number of a SKU preset, checked as the server stores it and the SKU page checks it before sending, with the
+ * spec's texts ('Max Quantity must be greater than 0', doc 2 §5). A blank is not a positive number either.
+ */
+export function checkSkuNumber(key: SkuNumberKey, raw: unknown): DecimalResult {
+  const label = SKU_NUMBER_LABELS[key];
+  return parseDecimal(raw, label, SKU_NUMBER_RULES[key], { blank: `${label} must be greater than 0` });
+}
 
 /** The longest file name a bulk order keeps (POST /api/orders/bulk/process); the bulk screen cuts a longer one. */
 export const BULK_FILE_NAME_MAX = 255;

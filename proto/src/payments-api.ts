@@ -28,19 +28,20 @@ export type TopUpReply = Static<typeof TopUpReplySchema>;
 /**
  * POST /internal/ledger/charge — takes amountCents from the balance, never below zero.
  * `key` makes it idempotent: the same key returns the first result and moves no money.
+ * A $0 charge (a free label) is recorded too, so a refund of it finds its charge.
  */
 export const ChargeBodySchema = Type.Object({
   userId: IdSchema,
-  amountCents: Type.Integer({ minimum: 1 }),
+  amountCents: Type.Integer({ minimum: 0 }),
   key: Type.String({ minLength: 1, maxLength: 200 }),
   memo: Type.Optional(MultilineString({ maxLength: 500 })),
 });
 export type ChargeBody = Static<typeof ChargeBodySchema>;
 
-/** POST /internal/ledger/refund — returns (part of) an earlier charge, at most what it took, once per key. */
+/** POST /internal/ledger/refund — returns (part of) an earlier charge, at most what it took, once per key ($0 for a free label). */
 export const RefundBodySchema = Type.Object({
   userId: IdSchema,
-  amountCents: Type.Integer({ minimum: 1 }),
+  amountCents: Type.Integer({ minimum: 0 }),
   key: Type.String({ minLength: 1, maxLength: 200 }),
   chargeKey: Type.String({ minLength: 1, maxLength: 200 }),
   memo: Type.Optional(MultilineString({ maxLength: 500 })),

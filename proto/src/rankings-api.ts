@@ -9,7 +9,8 @@ import { ActivationSchema, RoleSchema } from './users';
  * - week: the last 7 days, today included;
  * - month (default): the current calendar month, from its 1st to today;
  * - year: the current calendar year, from 1 January to today;
- * - custom: startDate to endDate (YYYY-MM-DD, both required, start ≤ end, both days included).
+ * - custom: startDate to endDate (YYYY-MM-DD, both required, start ≤ end, both days included, each a real day
+ *   from FIRST_CALENDAR_DAY to LAST_CALENDAR_DAY: 2000-01-01 … 2100-12-31).
  *
  * A label counts on the UTC day it was bought; a refunded label no longer counts.
  * averageLabelsPerDay = labelCount / days in the period, to 2 decimals.

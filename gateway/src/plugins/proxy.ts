@@ -5,7 +5,7 @@ import replyFrom from '@fastify/reply-from';
 import { AppError, extractToken, INTERNAL_SECRET_HEADER, REQUEST_ID_HEADER, setRouteLabel } from '@flatship/kit';
 import { BODY_LIMITS } from '@flatship/proto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type LoginAttempt, readLoginBody } from '../login-body';
+import { type LoginAttempt, notUtf8LoginBody, readLoginBody } from '../login-body';
 import { GATEWAY_MESSAGES } from '../messages';
 import { bodyLimitOf, isPublicRoute, pathOfUrl, resolveRoute, routeEntryOf, type ServiceName } from '../route-table';
 
@@ -184,6 +184,8 @@ export async function proxyPlugin(app: FastifyInstance, opts: ProxyOptions) {
       {
         ...limited,
         preValidation: async (request) => {
+          const notUtf8 = notUtf8LoginBody(request.headers['content-type'], request.body);
+          if (notUtf8) throw new AppError('VALIDATION_FAILED', notUtf8);
           // Whatever auth could accept is counted, so whatever cannot be counted is refused here.
           const attempt = readLoginBody(request.headers['content-type'], request.body);
           if (!attempt) throw new AppError('BAD_REQUEST', GATEWAY_MESSAGES.badLoginBody);
@@ -210,6 +212,8 @@ export async function proxyPlugin(app: FastifyInstance, opts: ProxyOptions) {
       {
         ...limited,
         preValidation: async (request) => {
+          const notUtf8 = notUtf8LoginBody(request.headers['content-type'], request.body);
+          if (notUtf8) throw new AppError('VALIDATION_FAILED', notUtf8);
           const attempt = readLoginBody(request.headers['content-type'], request.body);
           if (!attempt) throw new AppError('BAD_REQUEST', GATEWAY_MESSAGES.badResetBody);
           request.body = attempt;

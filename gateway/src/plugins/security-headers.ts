@@ -9,22 +9,35 @@ export interface SecurityHeadersOptions {
 
 /**
  * Helmet with a policy the built SPA runs under: its own scripts only, inline
- * styles because component libraries set style attributes, socket.io over
- * ws/wss, and never framed by another site. Every response gets it, API
- * answers included, because a JSON error rendered as a page must not run code either.
+ * styles because component libraries set style attributes, connections to
+ * itself only (socket.io is same-origin, which 'self' covers for ws and wss
+ * too) and to the configured extra origins, and never framed by another site.
+ * Every response gets it, API answers included, because a JSON error rendered
+ * as a page must not run code either.
+ *
+ * Strict-Transport-Security goes only on answers to requests that came over
+ * HTTPS (directly, or per X-Forwarded-Proto from a trusted proxy): over plain
+ * HTTP it is ignored by browsers and would claim what this connection is not.
  */
 export const securityHeaders = fp(
   async (app: FastifyInstance, opts: SecurityHeadersOptions) => {
     // @fastify/helmet builds helmet's middleware anew (parsing the whole policy) for every request, yet the
     // headers depend only on these options: they are worked out once, by helmet itself, and set as they are.
-    const headers = await helmetHeaders(helmetOptions(opts.extraOrigins));
-    app.addHook('onRequest', (_request, reply, done) => {
+    const { [HSTS]: hsts, ...headers } = await helmetHeaders(helmetOptions(opts.extraOrigins));
+    app.addHook('onRequest', (request, reply, done) => {
       reply.headers(headers);
+      // `protocol` believes X-Forwarded-Proto only when the gateway trusts its proxy (TRUST_PROXY).
+      if (hsts && request.protocol === 'https') reply.header(HSTS, hsts);
       done();
     });
   },
   { name: 'gateway-security-headers' },
 );
+
+const HSTS = 'strict-transport-security';
+
+/** The socket origin of an extra origin (a chat widget's live updates): wss for https, ws for http. */
+const socketOriginOf = (origin: string) => origin.replace(/^http/, 'ws');
 
 function helmetOptions(extra: string[]): FastifyHelmetOptions {
   return {
@@ -36,7 +49,7 @@ function helmetOptions(extra: string[]): FastifyHelmetOptions {
         scriptSrc: ["'self'", ...extra],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...extra],
-        connectSrc: ["'self'", 'ws:', 'wss:', ...extra],
+        connectSrc: ["'self'", ...extra.flatMap((origin) => [origin, socketOriginOf(origin)])],
         fontSrc: ["'self'", 'data:'],
         frameSrc: ["'self'", ...extra],
         frameAncestors: ["'none'"],

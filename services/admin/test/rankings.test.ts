@@ -112,6 +112,28 @@ test('limit keeps the top users while the summary still counts everyone', async 
   expect(many.statusCode).toBe(400);
 });
 
+test('dates outside 2000-01-01 … 2100-12-31 are refused naming the field, at both edges of the calendar', async () => {
+  const cases: [string, string, string][] = [
+    ['9999-12-31', '9999-12-31', 'startDate'],
+    ['0000-01-01', '0000-01-01', 'startDate'],
+    ['2026-01-01', '9999-12-31', 'endDate'],
+    ['0000-01-01', '2026-01-01', 'startDate'],
+    ['1999-12-31', '2000-01-01', 'startDate'],
+    ['2100-12-31', '2101-01-01', 'endDate'],
+  ];
+  for (const [start, end, field] of cases) {
+    const res = await rankings(`?period=custom&startDate=${start}&endDate=${end}`);
+    expect(res.statusCode, `${start} ${end}: ${res.body}`).toBe(400);
+    expect(res.json()).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: `${field} must be between 2000-01-01 and 2100-12-31; got '${field === 'startDate' ? start : end}'`,
+    });
+  }
+  // The edges themselves are days like any other.
+  expect((await ok('?period=custom&startDate=2000-01-01&endDate=2000-01-01')).period.days).toBe(1);
+  expect((await ok('?period=custom&startDate=2100-12-31&endDate=2100-12-31')).period.days).toBe(1);
+});
+
 test('a custom period needs both dates, a start on or before its end, and real dates', async () => {
   for (const q of ['?period=custom', '?period=custom&startDate=2026-01-01', '?period=custom&endDate=2026-01-01']) {
     const res = await rankings(q);
@@ -123,10 +145,14 @@ test('a custom period needs both dates, a start on or before its end, and real d
   }
   const reversed = await rankings('?period=custom&startDate=2026-02-02&endDate=2026-02-01');
   expect(reversed.statusCode).toBe(400);
-  expect(reversed.json().message).toBe('Start date must be on or before the end date');
+  expect(reversed.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'startDate must be on or before endDate' });
   const impossible = await rankings('?period=custom&startDate=2026-02-30&endDate=2026-03-01');
   expect(impossible.statusCode).toBe(400);
   expect(impossible.json().message).toContain('startDate');
+
+  const impossibleEnd = await rankings('?period=custom&startDate=2026-02-01&endDate=2026-02-30');
+  expect(impossibleEnd.statusCode).toBe(400);
+  expect(impossibleEnd.json().message).toContain('endDate');
 
   const body = await ok('?period=custom&startDate=2025-12-31&endDate=2026-01-02');
   expect(body.period).toEqual({ start: '2025-12-31', end: '2026-01-02', days: 3 });

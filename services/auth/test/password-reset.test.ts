@@ -31,7 +31,8 @@ async function requestLink(email: string): Promise<string> {
   const before = t.mails.length;
   const res = await forgot(email);
   expect(res.statusCode).toBe(200);
-  expect(t.mails).toHaveLength(before + 1);
+  // The link is made after the answer.
+  await expect.poll(() => t.mails.length).toBe(before + 1);
   return tokenOf(t.mails.at(-1)?.link as string);
 }
 
@@ -40,9 +41,11 @@ const INVALID = { code: 'AUTH_RESET_LINK_INVALID', message: MESSAGES.resetLinkIn
 describe('asking for a reset', () => {
   test('sends a single link to the reset page of the web app, and stores only its hash', async () => {
     const user = await register(t.app, { name: 'Rita Reset' });
+    const before = t.mails.length;
     const res = await forgot(`  ${user.email.toUpperCase()} `);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: MESSAGES.resetRequested });
+    await expect.poll(() => t.mails.length).toBe(before + 1);
     const mail = t.mails.at(-1);
     expect(mail).toMatchObject({ to: user.email, name: 'Rita Reset' });
     expect(mail?.link.startsWith(`${PUBLIC_URL}/reset-password?token=`)).toBe(true);
@@ -56,15 +59,70 @@ describe('asking for a reset', () => {
 
   test('never tells whether the email has an account: same status and body, and nothing is sent', async () => {
     const user = await register(t.app);
-    const known = await forgot(user.email);
     const sent = t.mails.length;
-    for (const email of [uniqueEmail('nobody'), 'not an email', '']) {
-      const unknown = await forgot(email);
+    const unknowns = [];
+    for (const email of [uniqueEmail('nobody'), 'not an email', '']) unknowns.push(await forgot(email));
+    const known = await forgot(user.email);
+    for (const unknown of unknowns) {
       expect(unknown.statusCode).toBe(known.statusCode);
       expect(unknown.body).toBe(known.body);
     }
-    expect(t.mails).toHaveLength(sent);
+    // The one mail is the known email's, asked for last.
+    await expect.poll(() => t.mails.length).toBe(sent + 1);
+    expect(t.mails.at(-1)?.to).toBe(user.email);
   });
+});
+
+describe('the answer comes before any work on the email', () => {
+  /** Holds `table` locked against everything, reads included, until the returned function is called. */
+  async function lockTable(table: string): Promise<() => Promise<void>> {
+    const trx = await t.db.transaction();
+    await trx.raw(`lock table ${table} in access exclusive mode`);
+    return async () => {
+      await trx.commit();
+    };
+  }
+
+  /** The reply, or a failure if none came while the tables are locked (the handler waited on them). */
+  async function answeredWhileLocked(email: string) {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer for ${email} while the tables were locked`)), 3000);
+    });
+    try {
+      return await Promise.race([forgot(email), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  test('known and unknown emails are answered without reading users or writing a reset; the link follows', async () => {
+    const user = await register(t.app, { name: 'Lou Locked' });
+    const sent = t.mails.length;
+    const unlockUsers = await lockTable('users');
+    const unlockResets = await lockTable('password_resets');
+    let released = false;
+    try {
+      const known = await answeredWhileLocked(user.email);
+      const unknown = await answeredWhileLocked(uniqueEmail('nobody'));
+      expect(known.statusCode).toBe(200);
+      expect(unknown.statusCode).toBe(200);
+      expect(unknown.body).toBe(known.body);
+      expect(t.mails).toHaveLength(sent);
+      await unlockUsers();
+      await unlockResets();
+      released = true;
+    } finally {
+      if (!released) {
+        await unlockUsers();
+        await unlockResets();
+      }
+    }
+    // The work carries on once the tables are free: one row, one mail, for the known email only.
+    await expect.poll(() => t.mails.length, { timeout: 5000 }).toBe(sent + 1);
+    expect(t.mails.at(-1)).toMatchObject({ to: user.email, name: 'Lou Locked' });
+    expect(await t.db('password_resets').where({ user_id: user.user._id })).toHaveLength(1);
+  }, 20_000);
 });
 
 describe('using the link', () => {

@@ -364,6 +364,23 @@ describe('POST /api/auth/update-sku/{userId}/{skuId}', () => {
     expect(await skus(me)).toEqual([sku]);
   });
 
+  test('takes the smallest values the SKU table takes (Max Quantity 1, Weight 0.01) and refuses what it refuses', async () => {
+    const me = await register(t.app);
+    const sku = await added(me);
+    const smallest = { ...PRESET, maxQty: 1, weight: 0.01, length: 0.01 };
+    const res = await update(me, sku._id, { skuData: smallest });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().sku).toMatchObject({ maxQty: 1, weight: 0.01, length: 0.01 });
+    for (const [over, message] of [
+      [{ maxQty: 1.5 }, 'Max Quantity must be a whole number'],
+      [{ weight: 1.234 }, 'Weight can have at most 2 decimal places'],
+      [{ weight: 70.5 }, 'Weight must be at most 70'],
+    ] as const) {
+      const refused = await update(me, sku._id, { skuData: { ...PRESET, ...over } });
+      expect(refused.json()).toEqual(invalid(message));
+    }
+  });
+
   test('keeping its own SKU in another case is allowed; taking another preset’s SKU is not', async () => {
     const me = await register(t.app);
     const mug = await added(me);

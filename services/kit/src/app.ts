@@ -15,6 +15,7 @@ import { isDatabaseUnavailable } from './db';
 import { AppError, isAppError, statusOf, UNAVAILABLE_MESSAGE } from './errors';
 import { createMetricsRegistry, observeHttpRequests } from './metrics';
 import { bindRequestContext, REQUEST_ID_HEADER } from './request-context';
+import { parseBodiesAsStrictUtf8 } from './utf8-body';
 import { findTextProblem, typeboxValidatorCompiler } from './validation';
 
 export type ServiceApp = FastifyInstance<
@@ -140,6 +141,8 @@ export function createServiceApp(opts: CreateServiceAppOptions): ServiceApp {
   } as Parameters<typeof Fastify>[0]).withTypeProvider<TypeBoxTypeProvider>() as unknown as ServiceApp;
 
   app.setValidatorCompiler(typeboxValidatorCompiler);
+  // Bytes that are not UTF-8 are a 400 naming the field, like text that is not Unicode (below), never U+FFFD.
+  parseBodiesAsStrictUtf8(app);
 
   const registry = opts.metrics ?? createMetricsRegistry(opts.name);
   app.decorate('metrics', registry);

@@ -13,4 +13,5 @@ export * from './request-context';
 export * from './run';
 export * from './subscribe-while-open';
 export * from './transactor';
+export { notUtf8JsonProblem } from './utf8-body';
 export * from './validation';

@@ -131,6 +131,72 @@ describe('text that cannot be stored or shown', () => {
   });
 });
 
+describe('bytes that are not UTF-8', () => {
+  const raw = (parts: (string | number[])[], url = '/things/a', contentType = 'application/json') =>
+    app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': contentType },
+      payload: Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p)))),
+    });
+  const notUtf8 = (path: string) => refused(`${path} is not valid UTF-8 text`);
+
+  test.each([
+    ['two stray bytes', [0xff, 0xfe]],
+    ['a continuation byte alone', [0x80]],
+    ['a cut-off sequence', [0xe2, 0x82]],
+    ['an overlong encoding', [0xc0, 0xaf]],
+    ['an encoded surrogate', [0xed, 0xa0, 0x80]],
+    ['beyond U+10FFFF', [0xf4, 0x90, 0x80, 0x80]],
+  ])('%s in a field is a 400 naming the field; the route never runs', async (_, bytes) => {
+    seen.length = 0;
+    const res = await raw(['{"name":"a', bytes, 'b"}']);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual(notUtf8('name'));
+    expect(seen).toEqual([]);
+  });
+
+  test('the field named is the one holding the bytes, not one holding a real U+FFFD', async () => {
+    const res = await raw([
+      '{"name":"Ada \ufffd","note":"\ufffd escaped","rows":[{"address1":"ok �"},{"address1":"x',
+      [0xff],
+      '"}]}',
+    ]);
+    expect(res.json()).toEqual(notUtf8('rows[1].address1'));
+    const sameField = await raw(['{"name":"� then ', [0xfe], '"}']);
+    expect(sameField.json()).toEqual(notUtf8('name'));
+  });
+
+  test('in a field name, or outside any string, the body is named', async () => {
+    expect((await raw(['{"name":"Ada","ba', [0xff], 'd":1}'])).json()).toEqual(
+      refused('body has a field name that is not valid UTF-8 text'),
+    );
+    expect((await raw(['{"name":"Ada"}', [0xff]])).json()).toEqual(notUtf8('body'));
+    expect((await raw(['{"name":"Ada","rows":[', [0xff], ']}'])).json()).toEqual(notUtf8('body'));
+  });
+
+  test('routes without a schema and text bodies are refused the same way', async () => {
+    expect((await raw(['{"a":{"b":"', [0xc3], '"}}'], '/loose')).json()).toEqual(notUtf8('a.b'));
+    expect((await raw(['{"a":"', [0xc3], '"}'], '/loose', 'application/json; charset=utf-8')).json()).toEqual(
+      notUtf8('a'),
+    );
+    expect((await raw(['a,b\n', [0xff]], '/loose', 'text/plain')).json()).toEqual(notUtf8('body'));
+  });
+
+  test('valid UTF-8, a real U+FFFD included, passes untouched; JSON errors stay JSON errors', async () => {
+    const body = { name: 'Zoë � 📦', note: '�' };
+    const res = await raw([JSON.stringify(body)]);
+    expect(res.statusCode).toBe(200);
+    expect(seen.at(-1)).toEqual(body);
+    const bad = await raw(['{"name":'], '/loose');
+    expect(bad.json()).toEqual({ code: 'BAD_JSON', message: 'The request body is not valid JSON' });
+    const empty = await raw([''], '/loose');
+    expect(empty.json().code).toBe('BAD_JSON');
+    const poisoned = await raw(['{"__proto__":{"x":1}}'], '/loose');
+    expect(poisoned.statusCode).toBe(400);
+  });
+});
+
 describe('tabs and line breaks', () => {
   test.each([
     ['a line feed', 'Ada\nLovelace'],

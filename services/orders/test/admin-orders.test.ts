@@ -91,6 +91,18 @@ describe('GET /api/orders/admin/labels', () => {
     const reversed = await get('/api/orders/admin/labels?from=2026-02-02&to=2026-02-01');
     expect(reversed.statusCode).toBe(400);
     expect(reversed.json().message).toBe('The start date must be on or before the end date');
+    for (const [query, field, value] of [
+      ['from=9999-12-31&to=9999-12-31', 'from', '9999-12-31'],
+      ['from=0000-01-01', 'from', '0000-01-01'],
+      ['to=9999-12-31', 'to', '9999-12-31'],
+    ]) {
+      const res = await get(`/api/orders/admin/labels?${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().message).toBe(`${field} must be between 2000-01-01 and 2100-12-31; got '${value}'`);
+    }
+    const impossible = await get('/api/orders/admin/labels?from=2026-02-30');
+    expect(impossible.statusCode).toBe(400);
+    expect(impossible.json().message).toBe("from must be a calendar date (YYYY-MM-DD); got '2026-02-30'");
     expect((await get('/api/orders/admin/labels?userId=nope')).statusCode).toBe(400);
     expect((await get('/api/orders/admin/labels', ann.token)).statusCode).toBe(403);
     expect((await s.app.inject({ url: '/api/orders/admin/labels' })).statusCode).toBe(401);

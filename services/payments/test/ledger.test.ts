@@ -156,7 +156,7 @@ describe('POST /internal/ledger/charge', () => {
   test('bad input is refused with a message naming it', async () => {
     const userId = await funded(1000);
     const cases: [object, string][] = [
-      [{ userId, amountCents: 0, key: 'k' }, 'amountCents'],
+      [{ userId, amountCents: -1, key: 'k' }, 'amountCents'],
       [{ userId, amountCents: 1.5, key: 'k' }, 'amountCents'],
       [{ userId, amountCents: 10, key: '' }, 'key'],
       [{ userId: 'not-a-user', amountCents: 10, key: 'k' }, 'userId'],
@@ -167,6 +167,22 @@ describe('POST /internal/ledger/charge', () => {
       expect(res.json().message).toContain(field);
     }
     expect(await balanceOf(t.db, userId)).toBe(1000);
+  });
+});
+
+describe('a free label ($0)', () => {
+  test('is charged $0 under its key, once, and refunded $0 under its charge, once', async () => {
+    const userId = await funded(0);
+    const first = await charge(userId, 0, 'free-1');
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ entryId: expect.any(String), balanceCents: 0, replayed: false });
+    expect((await charge(userId, 0, 'free-1')).json()).toEqual({ ...first.json(), replayed: true });
+    const back = await refund(userId, 0, 'free-1', 'free-1:refund');
+    expect(back.statusCode).toBe(200);
+    expect((await refund(userId, 0, 'free-1', 'free-1:refund')).json()).toEqual({ ...back.json(), replayed: true });
+    expect((await refund(userId, 1, 'free-1', 'free-1:more')).statusCode).toBe(409);
+    expect((await refund(userId, 0, 'never-charged', 'x:refund')).json().code).toBe('PAYMENTS_CHARGE_NOT_FOUND');
+    expect(await balanceOf(t.db, userId)).toBe(0);
   });
 });
 

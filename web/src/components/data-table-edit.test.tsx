@@ -75,10 +75,25 @@ describe('editable DataTable: validation', () => {
     expect(validateCell('abc', 'Weight', { type: 'number' })).toBe('Weight must be a number');
     expect(validateCell('0', 'Weight', { type: 'number', min: 1 })).toBe('Weight must be greater than 1');
     expect(validateCell('71', 'Weight', { type: 'number', max: 70 })).toBe('Weight must be less than 70');
-    expect(validateCell('70', 'Weight', { type: 'number', min: 1, max: 70 })).toBeNull();
+    // The bounds are what the texts say: 1 is not greater than 1, and 70 is not less than 70.
+    expect(validateCell('1', 'Weight', { type: 'number', min: 1 })).toBe('Weight must be greater than 1');
+    expect(validateCell('70', 'Weight', { type: 'number', max: 70 })).toBe('Weight must be less than 70');
+    expect(validateCell('69.99', 'Weight', { type: 'number', min: 1, max: 70 })).toBeNull();
+    expect(validateCell('1.01', 'Weight', { type: 'number', min: 1, max: 70 })).toBeNull();
     expect(validateCell('(555) 0100', 'Phone', { type: 'phone' })).toBe('Invalid phone number');
     expect(validateCell('+1 555-0100', 'Phone', { type: 'phone' })).toBeNull();
     expect(validateCell('', 'Phone', { type: 'phone' })).toBeNull();
+  });
+
+  it('a column with its own check uses it for every value, after the required check', () => {
+    const rule = {
+      type: 'number' as const,
+      required: true,
+      check: (value: string) => (value === '0' ? 'Qty must be greater than 0' : null),
+    };
+    expect(validateCell('', 'Qty', rule)).toBe('Qty is required');
+    expect(validateCell(' 0 ', 'Qty', rule)).toBe('Qty must be greater than 0');
+    expect(validateCell('1', 'Qty', rule)).toBeNull();
   });
 
   it('reads number cells as plain decimals only, as the server does', () => {

@@ -16,9 +16,17 @@ export interface SelectOption {
 export interface EditRule {
   type?: EditableType;
   required?: boolean;
-  /** Inclusive bounds of a number column. */
+  /**
+   * Bounds of a number column, themselves outside, as the spec's texts say: 'must be greater than {min}',
+   * 'must be less than {max}'. The editor's spinner takes them as its own bounds.
+   */
   min?: number;
   max?: number;
+  /**
+   * The column's own rule for a value that is not blank (the trimmed text), as the message the user sees, or null;
+   * used instead of the number check and the bounds, so a screen can run exactly what its server runs.
+   */
+  check?: (value: string) => string | null;
   /** Step of a number column's spinner (e.g. 0.1, or 1 for whole numbers); with it the editor is a number input. */
   step?: number;
   options?: readonly SelectOption[];
@@ -28,14 +36,15 @@ export interface EditRule {
 export function validateCell(raw: string, header: string, rule: EditRule): string | null {
   const value = raw.trim();
   if (value === '') return rule.required ? `${header} is required` : null;
+  if (rule.check) return rule.check(value);
   switch (rule.type) {
     case 'number': {
       // Plain decimals only (the server's parser): Number() would read '0x10' as 16 and '1e3' as 1000.
       const read = readDecimal(value);
       if (typeof read !== 'object') return `${header} must be a number`;
       const number = read.value;
-      if (rule.min !== undefined && number < rule.min) return `${header} must be greater than ${rule.min}`;
-      if (rule.max !== undefined && number > rule.max) return `${header} must be less than ${rule.max}`;
+      if (rule.min !== undefined && number <= rule.min) return `${header} must be greater than ${rule.min}`;
+      if (rule.max !== undefined && number >= rule.max) return `${header} must be less than ${rule.max}`;
       return null;
     }
     case 'phone':

@@ -10,9 +10,9 @@ export interface RequestPasswordResetDeps extends ResetLinkDeps {
 
 /**
  * Sends a reset link to the account with this email, if there is one. The
- * caller answers the same way either way, so the answer never tells whether
- * an email is registered; the mail goes out after the answer for the same
- * reason (a slow mail server would otherwise give the difference away).
+ * caller answers the same way either way, and before calling this, so neither
+ * the answer nor its timing tells whether an email is registered (the lookup,
+ * the reset row and the mail all come after it).
  */
 export async function requestPasswordReset(deps: RequestPasswordResetDeps, rawEmail: string): Promise<void> {
   const email = normaliseEmail(rawEmail);

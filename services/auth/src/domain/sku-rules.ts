@@ -1,29 +1,10 @@
 import { AppError } from '@flatship/kit';
-import { type DecimalRule, NUMBER_RULES, parseDecimal, SKU_LIMITS } from '@flatship/proto';
+import { checkSkuNumber, SKU_LIMITS, SKU_NUMBER_LABELS, type SkuNumberKey } from '@flatship/proto';
 import { SKU_MESSAGES } from './sku-messages';
 import type { SkuFields } from './sku-ports';
 
 // The SKU preset rules (spec doc 2 §3 and §5), pure: the add, upsert and update use cases all go through
 // validateSku, so they cannot drift apart.
-
-type NumberKey = 'maxQty' | 'weight' | 'length' | 'width' | 'height';
-
-/** How each number is named in messages, in the order the table shows them (and problems are reported). */
-const NUMBER_LABELS = {
-  maxQty: 'Max Quantity',
-  weight: 'Weight',
-  length: 'Length',
-  width: 'Width',
-  height: 'Height',
-} as const satisfies Record<NumberKey, string>;
-
-const RULES: Record<NumberKey, DecimalRule> = {
-  maxQty: NUMBER_RULES.skuMaxQty,
-  weight: NUMBER_RULES.skuWeightLb,
-  length: NUMBER_RULES.skuDimensionIn,
-  width: NUMBER_RULES.skuDimensionIn,
-  height: NUMBER_RULES.skuDimensionIn,
-};
 
 class SkuRuleError extends Error {}
 
@@ -31,12 +12,9 @@ const text = (raw: unknown): string =>
   typeof raw === 'string' ? raw.trim() : typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : '';
 
 /** Plain decimals only (proto's parseDecimal): Number() would also take '0x1A', '1e3' or 'Infinity'. */
-function positiveNumber(raw: unknown, key: NumberKey): number {
-  const label = NUMBER_LABELS[key];
-  // The spec's text (doc 2 §5) for a value that is not above 0, and for a blank cell: what a user who
-  // skipped the field sends is not a positive number.
-  const notPositive = `${label} must be greater than 0`;
-  const checked = parseDecimal(raw, label, RULES[key], { blank: notPositive, 'too-small': notPositive });
+function positiveNumber(raw: unknown, key: SkuNumberKey): number {
+  // The same check, texts and bounds as the SKU page's table and form (proto's checkSkuNumber).
+  const checked = checkSkuNumber(key, raw);
   if (!checked.ok) throw new SkuRuleError(checked.message);
   return checked.value;
 }
@@ -47,8 +25,9 @@ function checkFields(raw: unknown): SkuFields {
   const sku = text(input.sku);
   if (!sku) throw new SkuRuleError(SKU_MESSAGES.skuRequired);
   if (sku.length > SKU_LIMITS.textMax) throw new SkuRuleError(`SKU must be at most ${SKU_LIMITS.textMax} characters`);
-  const numbers = {} as Record<NumberKey, number>;
-  for (const key of Object.keys(NUMBER_LABELS) as NumberKey[]) numbers[key] = positiveNumber(input[key], key);
+  const numbers = {} as Record<SkuNumberKey, number>;
+  // In the order the table shows them, which is the order problems are reported in.
+  for (const key of Object.keys(SKU_NUMBER_LABELS) as SkuNumberKey[]) numbers[key] = positiveNumber(input[key], key);
   const description = text(input.description);
   if (description.length > SKU_LIMITS.textMax) {
     throw new SkuRuleError(`Description must be at most ${SKU_LIMITS.textMax} characters`);

@@ -10,6 +10,7 @@ import {
   type AdminLabelsReply,
   type AdminRefundLabelReply,
   type BulkStatus,
+  calendarDayProblem,
   centsToDollars,
   type LabelRefundedEvent,
 } from '@flatship/proto';
@@ -75,6 +76,11 @@ const pageOf = (q: { page?: number | undefined; limit?: number | undefined }): P
 });
 
 function checkDays(q: { from?: string | undefined; to?: string | undefined }): void {
+  for (const field of ['from', 'to'] as const) {
+    const value = q[field];
+    const problem = value === undefined ? null : calendarDayProblem(field, value);
+    if (problem) throw new AppError('VALIDATION_FAILED', problem);
+  }
   if (q.from && q.to && q.from > q.to) throw new AppError('VALIDATION_FAILED', ADMIN_ORDERS_MESSAGES.fromAfterTo);
 }
 

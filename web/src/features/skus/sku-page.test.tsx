@@ -305,12 +305,11 @@ describe('SKU page', () => {
       const edit = editingRow();
       const weight = edit.getByLabelText('Weight');
       expect(weight).toHaveAttribute('step', '0.1');
-      expect(weight).toHaveAttribute('min', '0.1');
       expect(edit.getByLabelText('Max Quantity')).toHaveAttribute('step', '1');
       await app.user.clear(weight);
-      await app.user.type(weight, '0.05');
+      await app.user.type(weight, '0');
       await app.user.click(edit.getByRole('button', { name: 'Save' }));
-      expect(edit.getByText('Weight must be greater than 0.1')).toBeInTheDocument();
+      expect(edit.getByText('Weight must be greater than 0')).toBeInTheDocument();
       expect(bodies).toEqual([]);
       await app.user.clear(weight);
       await app.user.type(weight, '2.3');
@@ -322,6 +321,62 @@ describe('SKU page', () => {
         { skuData: { sku: 'SKU-02', maxQty: 4, weight: 2.3, length: 10, width: 8, height: 6, description: 'Item 2' } },
       ]);
       expect(tableRow('SKU-02').getByText('2.3')).toBeInTheDocument();
+    });
+
+    it('checks numbers with the server’s bounds and the spec’s texts: above 0, whole quantities, USPS maximums', async () => {
+      const bodies: { skuData: Omit<Sku, '_id'> }[] = [];
+      server.use(
+        http.post(api('auth/update-sku/:userId/:skuId'), async ({ request }) => {
+          const body = (await request.json()) as { skuData: Omit<Sku, '_id'> };
+          bodies.push(body);
+          return HttpResponse.json({ message: 'SKU updated successfully', sku: { _id: 's-2', ...body.skuData } });
+        }),
+      );
+      const app = await openSkuPage([sku(1), sku(2)]);
+      await app.user.click(
+        (await screen.findByText('SKU-02')) && tableRow('SKU-02').getByRole('button', { name: 'Edit' }),
+      );
+      const refused: [string, string, string][] = [
+        ['Max Quantity', '0', 'Max Quantity must be greater than 0'],
+        ['Max Quantity', '-1', 'Max Quantity must be greater than 0'],
+        ['Max Quantity', '1.5', 'Max Quantity must be a whole number'],
+        ['Max Quantity', '10001', 'Max Quantity must be at most 10000'],
+        ['Weight', '0', 'Weight must be greater than 0'],
+        ['Weight', '70.5', 'Weight must be at most 70'],
+        ['Weight', '1.234', 'Weight can have at most 2 decimal places'],
+        ['Length', '0', 'Length must be greater than 0'],
+        ['Height', '109', 'Height must be at most 108'],
+      ];
+      for (const [label, value, message] of refused) {
+        const edit = editingRow();
+        const input = edit.getByLabelText(label, { exact: true });
+        const before = (input as HTMLInputElement).value;
+        await app.user.clear(input);
+        await app.user.type(input, value);
+        await app.user.click(edit.getByRole('button', { name: 'Save' }));
+        expect(editingRow().getByText(message)).toBeInTheDocument();
+        await app.user.clear(input);
+        await app.user.type(input, before);
+      }
+      expect(bodies).toEqual([]);
+      // The smallest values the server takes are taken here too.
+      const edit = editingRow();
+      for (const [label, value] of [
+        ['Max Quantity', '1'],
+        ['Weight', '0.01'],
+        ['Length', '0.5'],
+      ] as const) {
+        const input = edit.getByLabelText(label, { exact: true });
+        await app.user.clear(input);
+        await app.user.type(input, value);
+      }
+      await app.user.click(edit.getByRole('button', { name: 'Save' }));
+      await screen.findByRole('status');
+      expect(bodies).toEqual([
+        {
+          skuData: { sku: 'SKU-02', maxQty: 1, weight: 0.01, length: 0.5, width: 8, height: 6, description: 'Item 2' },
+        },
+      ]);
     });
 
     it('a refused edit toasts the failure with the server’s reason and keeps the row in edit', async () => {

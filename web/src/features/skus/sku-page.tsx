@@ -1,5 +1,13 @@
 import '../shell/user-area';
-import { readDecimal, SKU_LIMITS, type Sku } from '@flatship/proto';
+import {
+  checkSkuNumber,
+  readDecimal,
+  SKU_LIMITS,
+  SKU_NUMBER_LABELS,
+  SKU_NUMBER_RULES,
+  type Sku,
+  type SkuNumberKey,
+} from '@flatship/proto';
 import { type ChangeEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { type Column, DataTable, type RowChanges } from '../../components/data-table';
@@ -40,48 +48,35 @@ const FORM_FIELDS: FormField[] = [
 
 const EMPTY_FORM: FormValues = { sku: '', maxQty: '', weight: '', length: '', width: '', height: '', description: '' };
 
-const dimension = (key: 'length' | 'width' | 'height', label: string): Column<Sku> => ({
+/**
+ * A number column of the table, checked with the server's own rule and texts ('Weight must be greater than 0'),
+ * so a value the server takes is never refused here, nor the other way round.
+ */
+const numberColumn = (key: SkuNumberKey, header: string, step: number): Column<Sku> => ({
   key,
-  header: `${label} (in)`,
-  label,
+  header,
+  label: SKU_NUMBER_LABELS[key],
   editable: true,
   required: true,
   type: 'number',
-  min: 0.1,
-  max: dimensionMax,
-  step: DECIMAL_STEP,
+  check: (value) => {
+    const checked = checkSkuNumber(key, value);
+    return checked.ok ? null : checked.message;
+  },
+  // The spinner's bounds; the check above decides.
+  min: SKU_NUMBER_RULES[key].min,
+  max: SKU_NUMBER_RULES[key].max,
+  step,
   align: 'right',
 });
 
 const COLUMNS: Column<Sku>[] = [
   { key: 'sku', header: 'SKU', editable: true, required: true, className: 'sku-page__sku' },
-  {
-    key: 'maxQty',
-    header: 'Max Qty',
-    label: 'Max Quantity',
-    editable: true,
-    required: true,
-    type: 'number',
-    min: 1,
-    max: maxQtyMax,
-    step: 1,
-    align: 'right',
-  },
-  {
-    key: 'weight',
-    header: 'Weight (lb)',
-    label: 'Weight',
-    editable: true,
-    required: true,
-    type: 'number',
-    min: 0.1,
-    max: weightMax,
-    step: DECIMAL_STEP,
-    align: 'right',
-  },
-  dimension('length', 'Length'),
-  dimension('width', 'Width'),
-  dimension('height', 'Height'),
+  numberColumn('maxQty', 'Max Qty', 1),
+  numberColumn('weight', 'Weight (lb)', DECIMAL_STEP),
+  numberColumn('length', 'Length (in)', DECIMAL_STEP),
+  numberColumn('width', 'Width (in)', DECIMAL_STEP),
+  numberColumn('height', 'Height (in)', DECIMAL_STEP),
   { key: 'description', header: 'Description', editable: true, className: 'sku-page__description' },
 ];
 

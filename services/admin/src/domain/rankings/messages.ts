@@ -1,6 +1,5 @@
-/** The texts of the rankings an admin sees. */
+/** The texts of the rankings an admin sees (a bad day: `calendarDayProblem` in proto). */
 export const RANKINGS_MESSAGES = {
-  invalidDate: (field: string, value: string) => `${field} must be a calendar date (YYYY-MM-DD); got '${value}'`,
-  startAfterEnd: 'Start date must be on or before the end date',
+  startAfterEnd: 'startDate must be on or before endDate',
   periodTooLong: 'A custom period can span at most 10 years',
 } as const;

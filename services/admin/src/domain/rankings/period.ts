@@ -1,5 +1,5 @@
 import { AppError } from '@flatship/kit';
-import { RANKINGS_CUSTOM_DATES_MESSAGE, type RankingPeriod } from '@flatship/proto';
+import { calendarDayProblem, RANKINGS_CUSTOM_DATES_MESSAGE, type RankingPeriod } from '@flatship/proto';
 import { RANKINGS_MESSAGES } from './messages';
 import type { RankingWindow } from './ports';
 
@@ -7,11 +7,9 @@ const DAY_MS = 86_400_000;
 const iso = (d: Date) => d.toISOString().slice(0, 10);
 
 function parseDay(value: string, field: string): Date {
-  const d = new Date(`${value}T00:00:00Z`);
-  if (Number.isNaN(d.getTime()) || iso(d) !== value) {
-    throw new AppError('VALIDATION_FAILED', RANKINGS_MESSAGES.invalidDate(field, value));
-  }
-  return d;
+  const problem = calendarDayProblem(field, value);
+  if (problem) throw new AppError('VALIDATION_FAILED', problem);
+  return new Date(`${value}T00:00:00Z`);
 }
 
 /** The days a period covers, in UTC (see proto/src/rankings-api.ts), and how many there are. */
