@@ -7,6 +7,7 @@ import { addBulkSubmitHash } from './0005-bulk-submit-hash';
 import { addLabelRefundStarted } from './0006-label-refund-started';
 import { relaxLabelCourier } from './0007-label-courier-any-carrier';
 import { addLabelVoid } from './0008-label-void';
+import { addBulkRefundedCount } from './0009-bulk-refunded-count';
 
 export { ORDERS_SCHEMA } from './schema';
 
@@ -20,4 +21,5 @@ export const migrations: Migration[] = [
   addLabelRefundStarted,
   relaxLabelCourier,
   addLabelVoid,
+  addBulkRefundedCount,
 ];
