@@ -65,6 +65,8 @@ export const ERROR_STATUS = {
   ORDERS_LABEL_ALREADY_REFUNDED: 409,
   /** A label an admin refunds that was never bought (pending or failed). */
   ORDERS_LABEL_NOT_REFUNDABLE: 409,
+  /** A label refunded and voided: its PDF is not handed out any more, to its owner or to an admin. */
+  ORDERS_LABEL_VOID: 410,
   ADDRESS_INVALID: 400,
   ADDRESS_ID_TAKEN: 409,
   ADDRESS_NOT_FOUND: 404,

@@ -9,7 +9,7 @@ import { parseDelimited, startWorkerStack, type WorkerStack, waitForStatus } fro
 // Rows an admin refunded (their labels void) in a bulk order: the order still adds up and ends, whatever the
 // refund met — a running order, a finished one, a retry, every row refunded — and its files leave them out.
 const PRIORITY_CENTS = 895;
-const REFUNDED_NOTE = 'Label refunded and void: do not use it';
+const REFUNDED_NOTE = 'Label refunded; it is void and must not be used';
 
 /** Recipients named like this are refused, held until let go, or bought, as `special` says. */
 const SPECIAL = 'Special Receiver';
@@ -252,6 +252,30 @@ describe('a row refunded by an admin', () => {
     const again = await refund((await rowsOf(orderId))[1].id);
     expect(again.statusCode).toBe(409);
     await expectLedgerSums(u.id, 10_000 - PRIORITY_CENTS);
+
+    // The refunded label's own PDF is refused too; the one still valid downloads.
+    const [kept, voided] = await rowsOf(orderId);
+    const label = (r: { pdf_name: string }) =>
+      s.app.inject({ url: `/api/orders/download/v2/${r.pdf_name}?token=${u.token}` });
+    const refused = await label(voided);
+    expect(refused.statusCode).toBe(410);
+    expect(refused.json().code).toBe('ORDERS_LABEL_VOID');
+    expect((await label(kept)).statusCode).toBe(200);
+  }, 60_000);
+
+  test('while an order is writing its files again, the earlier ones are not handed out', async () => {
+    special = 'buy';
+    const u = await funded(10_000);
+    const orderId = await submit(u, items(2));
+    await waitForStatus(s, orderId);
+    expect((await download(u, 'pdf', orderId)).statusCode).toBe(200);
+    // As a refund leaves it until its files are written again.
+    await s.db('bulk_orders').where({ id: orderId }).update({ status: 'generating_files' });
+    for (const type of ['pdf', 'result-csv']) {
+      const res = await download(u, type, orderId);
+      expect(res.statusCode).toBe(202);
+      expect(res.json()).toEqual({ message: 'File is still being processed. Please try again in a few moments.' });
+    }
   }, 60_000);
 
   test('during a retry: the retry ends, counting the refund, and recovers the row it retried', async () => {
@@ -327,7 +351,10 @@ describe('a row refunded by an admin', () => {
         retry_count: 1,
         last_progress_at: new Date(Date.now() - 10 * 60_000),
       });
-    await s.db('labels').where({ bulk_order_id: orderId, row_index: 1 }).update({ charge_key: `bulk-retry:${orderId}:1` });
+    await s
+      .db('labels')
+      .where({ bulk_order_id: orderId, row_index: 1 })
+      .update({ charge_key: `bulk-retry:${orderId}:1` });
 
     await sweepStalledBulkOrders({ ...s.workerDeps, now: () => new Date() }, { stallMs: 60_000 });
     expect(await s.db('bulk_orders').where({ id: orderId }).first()).toMatchObject({

@@ -52,7 +52,10 @@ export type BulkDownload =
 
 /**
  * One of an order's files. Not generated yet while the order is still working
- * → not ready (202); never generated, or gone → FILE_NOT_FOUND.
+ * → not ready (202); never generated, or gone → FILE_NOT_FOUND. While the
+ * order is generating its files, those of an earlier generation are not handed
+ * out either (202): after an admin refunded one of its labels, they still hold
+ * that label.
  */
 export async function getBulkFile(
   deps: { bulk: BulkRepo; files: FileStore },
@@ -66,6 +69,7 @@ export async function getBulkFile(
   } catch {
     throw new AppError('FILE_NOT_FOUND', BULK_MESSAGES.fileNotFound);
   }
+  if (o.status === 'generating_files') return { ready: false, message: BULK_MESSAGES.fileNotReady };
   const spec = FILES[type];
   const name = spec.name(o);
   if (!name) {

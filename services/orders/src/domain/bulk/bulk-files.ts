@@ -64,7 +64,7 @@ const INPUT_COLUMNS: [string, (i: BulkOrderItem) => Cell][] = [
 export const RESULT_COLUMNS = ['row', ...INPUT_COLUMNS.map(([name]) => name), 'status', 'tracking_number', 'error'];
 
 /** What the error column says of a refunded row, whose label must not be shipped with. */
-export const REFUNDED_ROW_NOTE = 'Label refunded and void: do not use it';
+export const REFUNDED_ROW_NOTE = 'Label refunded; it is void and must not be used';
 
 const rowStatus = (r: BulkRowRecord) =>
   r.status === 'completed'

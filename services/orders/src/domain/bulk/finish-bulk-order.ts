@@ -20,11 +20,7 @@ export const isSettled = (o: Counts): boolean => o.processedCount + o.failedCoun
  * for it. So an order with failures and refunds stays completed_with_errors, whose failed rows may be retried.
  */
 export const finalStatusOf = (o: Omit<Counts, 'totalCount'>): BulkStatus =>
-  o.failedCount === 0
-    ? 'completed'
-    : o.processedCount + o.refundedCount === 0
-      ? 'failed'
-      : 'completed_with_errors';
+  o.failedCount === 0 ? 'completed' : o.processedCount + o.refundedCount === 0 ? 'failed' : 'completed_with_errors';
 
 async function readLabelPdfs(deps: BulkDeps, orderId: string, done: BulkRowRecord[]): Promise<Buffer[]> {
   const pdfs: Buffer[] = new Array(done.length);

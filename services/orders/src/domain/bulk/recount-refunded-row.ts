@@ -33,7 +33,10 @@ export async function regenerateAfterRowRefund(deps: BulkDeps, order: BulkOrderR
   try {
     return (await finishBulkOrder(deps, order.id, { isRegeneration: true })) ?? order;
   } catch (err) {
-    deps.logger.error({ err, orderId: order.id }, 'files of a bulk order with a refunded label could not be regenerated yet');
+    deps.logger.error(
+      { err, orderId: order.id },
+      'files of a bulk order with a refunded label could not be regenerated yet',
+    );
     return order;
   }
 }
