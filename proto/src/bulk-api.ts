@@ -228,6 +228,19 @@ export const BulkFixReplySchema = Type.Object({
 });
 export type BulkFixReply = Static<typeof BulkFixReplySchema>;
 
+/**
+ * Statuses Force Recovery accepts: an order stuck generating its files (the Batch Orders list reads 'Files
+ * Generation Stuck - Use Force Recovery'), or one whose recovery failed ('Recovery Failed - Try Again').
+ */
+export const FORCE_RECOVERABLE_BULK_STATUSES: readonly BulkStatus[] = ['generating_files', 'recovery_failed'];
+
+/**
+ * POST /api/orders/bulk/force-recovery/{userId}/{orderId}: the order's files generated again, and the order as
+ * it then stands (the fix reply's shape). Any other status is refused with 409 ORDERS_NOT_STUCK.
+ */
+export const BulkForceRecoveryReplySchema = BulkFixReplySchema;
+export type BulkForceRecoveryReply = BulkFixReply;
+
 /** GET /api/orders/bulk/files/{orderId}: which files can be downloaded now. */
 export const BulkFilesReplySchema = Type.Object({
   pdf: Type.Boolean(),
