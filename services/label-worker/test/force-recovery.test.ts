@@ -156,7 +156,10 @@ describe('POST /api/orders/bulk/force-recovery/{userId}/{orderId}', () => {
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ code: 'NOT_FOUND', message: 'Bulk order not found' });
     }
-    expect((await s.app.inject({ method: 'POST', url: `/api/orders/bulk/force-recovery/${owner.id}/${orderId}` })).statusCode).toBe(401);
+    expect(
+      (await s.app.inject({ method: 'POST', url: `/api/orders/bulk/force-recovery/${owner.id}/${orderId}` }))
+        .statusCode,
+    ).toBe(401);
     expect((await recover(owner.token, owner.id, 'not-an-id')).statusCode).toBe(400);
     expect(await order(orderId)).toMatchObject({ status: 'generating_files' });
 

@@ -1,9 +1,5 @@
 import { AppError, type AuthContext } from '@flatship/kit';
-import {
-  type BulkForceRecoveryReply,
-  FORCE_RECOVERABLE_BULK_STATUSES,
-  isTerminalBulkStatus,
-} from '@flatship/proto';
+import { type BulkForceRecoveryReply, FORCE_RECOVERABLE_BULK_STATUSES, isTerminalBulkStatus } from '@flatship/proto';
 import { visibleOrder } from './access';
 import { BULK_MESSAGES } from './bulk-messages';
 import { fileDataOf } from './bulk-view';
