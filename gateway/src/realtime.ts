@@ -75,6 +75,7 @@ function progressOf(e: BulkProgressEvent): OrderProgress {
     orderId: e.orderId,
     processedCount: e.processedCount,
     failedCount: e.failedCount,
+    refundedCount: e.refundedCount ?? 0,
     totalCount: e.totalCount,
     status: e.status,
     fileData: e.fileData,

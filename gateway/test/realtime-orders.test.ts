@@ -97,6 +97,7 @@ function order(userId: string, patch: Partial<BulkProgressEvent> = {}): BulkProg
     userId,
     processedCount: 0,
     failedCount: 0,
+    refundedCount: 0,
     totalCount: 10,
     status: 'processing',
     fileData: null,
@@ -154,7 +155,8 @@ describe('joinOrderRoom', () => {
 
     const done: BulkProgressEvent = {
       ...state,
-      processedCount: 9,
+      processedCount: 8,
+      refundedCount: 1,
       status: 'completed_with_errors',
       fileData: { pdfName: 'a.pdf', resultCSVName: 'a.csv', autoConfirmCSVName: null },
     };

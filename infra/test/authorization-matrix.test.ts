@@ -297,6 +297,18 @@ const TABLE: Row[] = [
     access: SIGNED_IN,
   },
   { method: 'POST', route: '/api/orders/bulk/fix/:orderId', params: (i) => ({ orderId: i.ghost }), access: SIGNED_IN },
+  {
+    method: 'POST',
+    route: '/api/orders/bulk/force-recovery/:userId/:orderId',
+    params: (i) => ({ userId: i.me, orderId: i.ghost }),
+    access: SIGNED_IN,
+  },
+  {
+    method: 'POST',
+    route: '/api/orders/bulk/force-recovery/:userId/:orderId',
+    params: (i) => ({ userId: i.other, orderId: i.ghost }),
+    access: OTHERS,
+  },
   { method: 'GET', route: '/api/orders/bulk/files/:orderId', params: (i) => ({ orderId: i.ghost }), access: SIGNED_IN },
   {
     method: 'GET',

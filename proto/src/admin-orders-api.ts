@@ -99,6 +99,8 @@ export const AdminBulkOrderRowSchema = Type.Object({
   totalCount: Type.Integer(),
   processedCount: Type.Integer(),
   failedCount: Type.Integer(),
+  /** Rows whose label an admin refunded (void). */
+  refundedCount: Type.Integer(),
   cost: Type.Number(),
   /** Which files exist, for `/api/orders/download/{pdf|result-csv|auto-csv}/{orderId}`. */
   hasPdf: Type.Boolean(),

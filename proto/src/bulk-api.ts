@@ -111,12 +111,18 @@ export const FileDataSchema = Type.Object({
 });
 export type FileData = Static<typeof FileDataSchema>;
 
-/** The real-time progress event (gateway emits it as `orderProgress` to room `order_<orderId>`). */
+/**
+ * The real-time progress event (gateway emits it as `orderProgress` to room `order_<orderId>`). Rows are
+ * bought (processed), failed, or bought and then refunded by an admin (refunded: the label is void); once
+ * every row is settled the three add up to totalCount.
+ */
 export const BulkProgressEventSchema = Type.Object({
   orderId: Type.String(),
   userId: Type.String(),
   processedCount: Type.Integer(),
   failedCount: Type.Integer(),
+  /** Rows an admin refunded; absent in events recorded before refunded rows were counted (read as 0). */
+  refundedCount: Type.Optional(Type.Integer()),
   totalCount: Type.Integer(),
   /** One of BULK_STATUSES. */
   status: Type.String(),
@@ -139,6 +145,8 @@ export const RetryReplySchema = Type.Object({
   fileData: Type.Union([FileDataSchema, Type.Null()]),
   finalProcessedCount: Type.Integer(),
   finalFailedCount: Type.Integer(),
+  /** Rows an admin refunded (not part of the spec's retry response; counted so the three add up). */
+  finalRefundedCount: Type.Integer(),
   status: Type.String(),
   updatedTotalCount: Type.Integer(),
   newlySuccessfulCount: Type.Integer(),
@@ -187,6 +195,8 @@ export const BatchOrderSchema = Type.Object({
   processedCount: Type.Integer(),
   totalCount: Type.Integer(),
   failedCount: Type.Integer(),
+  /** Rows whose label an admin refunded (void); not in processedCount. */
+  refundedCount: Type.Integer(),
   /** At most the first 100 failures, in row order. */
   failedLabels: Type.Array(FailedLabelSchema),
   bulkOrderData: Type.Object({ cost: Type.Number() }),
@@ -212,10 +222,24 @@ export const BulkFixReplySchema = Type.Object({
   status: BulkStatusSchema,
   processedCount: Type.Integer(),
   failedCount: Type.Integer(),
+  refundedCount: Type.Integer(),
   totalCount: Type.Integer(),
   fileData: Type.Union([FileDataSchema, Type.Null()]),
 });
 export type BulkFixReply = Static<typeof BulkFixReplySchema>;
+
+/**
+ * Statuses Force Recovery accepts: an order stuck generating its files (the Batch Orders list reads 'Files
+ * Generation Stuck - Use Force Recovery'), or one whose recovery failed ('Recovery Failed - Try Again').
+ */
+export const FORCE_RECOVERABLE_BULK_STATUSES: readonly BulkStatus[] = ['generating_files', 'recovery_failed'];
+
+/**
+ * POST /api/orders/bulk/force-recovery/{userId}/{orderId}: the order's files generated again, and the order as
+ * it then stands (the fix reply's shape). Any other status is refused with 409 ORDERS_NOT_STUCK.
+ */
+export const BulkForceRecoveryReplySchema = BulkFixReplySchema;
+export type BulkForceRecoveryReply = BulkFixReply;
 
 /** GET /api/orders/bulk/files/{orderId}: which files can be downloaded now. */
 export const BulkFilesReplySchema = Type.Object({

@@ -67,6 +67,12 @@ export const ERROR_STATUS = {
   ORDERS_LABEL_ALREADY_REFUNDED: 409,
   /** A label an admin refunds that was never bought (pending or failed). */
   ORDERS_LABEL_NOT_REFUNDABLE: 409,
+  /** A label refunded and voided: its PDF is not handed out any more, to its owner or to an admin. */
+  ORDERS_LABEL_VOID: 410,
+  /** Force Recovery of a bulk order whose file generation is not stuck. */
+  ORDERS_NOT_STUCK: 409,
+  /** Force Recovery could not write the order's files; the order is left recovery_failed, to try again. */
+  ORDERS_RECOVERY_FAILED: 500,
   ADDRESS_INVALID: 400,
   ADDRESS_ID_TAKEN: 409,
   ADDRESS_NOT_FOUND: 404,

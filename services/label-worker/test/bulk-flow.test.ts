@@ -436,6 +436,7 @@ describe('failing rows', () => {
       },
       finalProcessedCount: 5,
       finalFailedCount: 1,
+      finalRefundedCount: 0,
       status: 'completed_with_errors',
       updatedTotalCount: 6,
       newlySuccessfulCount: 2,
@@ -473,6 +474,7 @@ describe('fix and the sweeper', () => {
       status: 'completed',
       processedCount: 3,
       failedCount: 0,
+      refundedCount: 0,
       totalCount: 3,
       fileData: files.fileData,
     });

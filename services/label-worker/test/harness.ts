@@ -1,6 +1,6 @@
 import { createCarrierSet, createSandboxCarrier } from '@flatship/carriers';
 import type { Subscription } from '@flatship/kit/bus';
-import type { CarrierPort, LedgerPort } from '@flatship/orders/worker';
+import type { CarrierPort, FileStore, LedgerPort } from '@flatship/orders/worker';
 import { type Stack, startStack } from '../../orders/test/stack';
 import { createWorkerDeps } from '../src/deps';
 import type { ProgressThrottle } from '../src/progress-throttle';
@@ -33,9 +33,12 @@ export async function startWorkerStack(
     batchSize?: number;
     /** A cluster of the test's own instead of the run's PostgreSQL. */
     adminUrl?: string;
+    /** Wraps the file store orders and the worker write through (e.g. to count writes, or fail one). */
+    files?: (real: FileStore) => FileStore;
   } = {},
 ): Promise<WorkerStack> {
   const s = await startStack({
+    ...(opts.files ? { files: opts.files } : {}),
     ...(opts.ledger ? { ledger: opts.ledger } : {}),
     ...(opts.adminUrl ? { adminUrl: opts.adminUrl } : {}),
     ...(opts.carriers ? { carriers: opts.carriers } : {}),

@@ -11,6 +11,7 @@ const order = (processed: number, status: BulkOrderRecord['status'] = 'processin
   totalCount: 100,
   processedCount: processed,
   failedCount: 0,
+  refundedCount: 0,
   costCents: 0,
   chargeKey: null,
   submitHash: null,

@@ -91,9 +91,8 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
   registerTemplateRoute(app);
   registerInternalRoutes(app, domain, deps.internalSecret);
   registerAdminOrderRoutes(app, {
+    ...domain,
     adminOrders: createAdminOrdersRepo(deps.db),
-    transactor: domain.transactor,
-    ledger: deps.ledger,
     publishLabelRefunded: deps.publishLabelRefunded,
   });
   registerStatsRoutes(app, deps.db, deps.internalSecret);

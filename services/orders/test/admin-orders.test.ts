@@ -168,6 +168,26 @@ describe('POST /api/orders/admin/labels/{id}/refund', () => {
     expect((await labels('?status=void')).labels.map((l) => l._id)).toEqual([label._id]);
   });
 
+  test('a refunded label is no longer handed out: its PDF download is refused to its owner and to admins', async () => {
+    const label = (await labels(`?tracking=${annTracking[0]}`)).labels[0] as AdminLabelRow;
+    expect(label.status).toBe('void');
+    for (const token of [ann.token, admin.token]) {
+      const res = await get(`/api/orders/download/v2/${label.pdfName}?token=${token}`, token);
+      expect(res.statusCode).toBe(410);
+      expect(res.json()).toEqual({
+        code: 'ORDERS_LABEL_VOID',
+        message: 'This label was refunded and is void. It can no longer be downloaded or used for shipping.',
+      });
+    }
+    // Someone else still learns nothing of it.
+    expect((await get(`/api/orders/download/v2/${label.pdfName}`, bob.token)).statusCode).toBe(404);
+    // A label still valid downloads as before.
+    const kept = (await labels(`?tracking=${annTracking[1]}`)).labels[0] as AdminLabelRow;
+    const ok = await get(`/api/orders/download/v2/${kept.pdfName}`, ann.token);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers['content-type']).toBe('application/pdf');
+  });
+
   test('two admins at once move the money back once', async () => {
     const label = (await labels(`?tracking=${annTracking[1]}`)).labels[0] as AdminLabelRow;
     const before = await s.balanceCents(ann.id);

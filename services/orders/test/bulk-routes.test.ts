@@ -215,6 +215,7 @@ describe('GET /internal/bulk-orders/:id', () => {
       userId: u.id,
       processedCount: 0,
       failedCount: 0,
+      refundedCount: 0,
       totalCount: 2,
       status: 'processing',
       fileData: null,

@@ -12,7 +12,7 @@ import { buildApp as buildPayments, PAYMENTS_SCHEMA, migrations as paymentsMigra
 import { buildApp as buildPricing, PRICING_SCHEMA, migrations as pricingMigrations } from '@flatship/services-pricing';
 import { createPaymentsLedger } from '../src/adapters/payments-ledger';
 import { createPricingQuotes } from '../src/adapters/pricing-quotes';
-import type { CarrierPort, LedgerPort } from '../src/domain/ports';
+import type { CarrierPort, FileStore, LedgerPort } from '../src/domain/ports';
 import { INTERNAL_SECRET, type OrdersHarness, signToken, startOrders, type TestUser, user } from './support';
 
 export interface Stack extends OrdersHarness {
@@ -52,6 +52,8 @@ export async function startStack(
     ledger?: (real: LedgerPort) => LedgerPort;
     /** A cluster of the test's own instead of the run's PostgreSQL. */
     adminUrl?: string;
+    /** Wraps the file store orders writes through (e.g. to count writes, or fail one). */
+    files?: (real: FileStore) => FileStore;
   } = {},
 ): Promise<Stack> {
   let payments!: ServiceApp;
@@ -94,6 +96,7 @@ export async function startStack(
     },
     {
       ...(opts.adminUrl ? { adminUrl: opts.adminUrl } : {}),
+      ...(opts.files ? { files: opts.files } : {}),
       async onClose() {
         await payments.close();
         await pricing.close();

@@ -11,7 +11,7 @@ import { createLocalFileStore } from '../src/adapters/local-file-store';
 import { buildApp, createDomainDeps } from '../src/app';
 import { migrations, ORDERS_SCHEMA } from '../src/db/migrations';
 import { createEventRecorder, createLabelPurchasedPublisher, createLabelRefundedPublisher } from '../src/db/outbox';
-import type { CarrierPort, Clock, LedgerPort, QuotePort } from '../src/domain/ports';
+import type { CarrierPort, Clock, FileStore, LedgerPort, QuotePort } from '../src/domain/ports';
 import type { DomainDeps } from '../src/routes/deps';
 
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789';
@@ -56,6 +56,8 @@ export async function startOrders(
     retryWaitMs?: number;
     /** A cluster of the test's own instead of the run's PostgreSQL. */
     adminUrl?: string;
+    /** Wraps the file store the app and the domain write through (e.g. to count writes, or fail one). */
+    files?: (real: FileStore) => FileStore;
   } = {},
 ): Promise<OrdersHarness> {
   const tdb = await createTestDatabase('orders', opts.adminUrl);
@@ -78,7 +80,7 @@ export async function startOrders(
     ledger: ports.ledger,
     carrier: ports.carrier ?? createSandboxCarrier(),
     ...(ports.couriers ? { couriers: ports.couriers } : {}),
-    files: createLocalFileStore(filesDir),
+    files: (opts.files ?? ((real) => real))(createLocalFileStore(filesDir)),
     publishLabelPurchased: createLabelPurchasedPublisher(outbox),
     publishLabelRefunded: createLabelRefundedPublisher(outbox),
     events: createEventRecorder(outbox),

@@ -87,8 +87,9 @@ describe('real-time progress', () => {
 
     io.to(`order_${ORDER}`).emit('orderProgress', {
       orderId: ORDER,
-      processedCount: 3,
+      processedCount: 1,
       failedCount: 1,
+      refundedCount: 1,
       totalCount: 3,
       status: 'completed_with_errors',
       fileData: { pdfName: 'l.pdf', resultCSVName: 'r.csv', autoConfirmCSVName: null },
@@ -96,8 +97,9 @@ describe('real-time progress', () => {
     await vi.waitFor(() =>
       expect(store.getState().bulkProgress).toMatchObject({
         orderStatus: 'completed_with_errors',
-        processedCount: 3,
+        processedCount: 1,
         failedCount: 1,
+        refundedCount: 1,
         fileData: { pdfName: 'l.pdf' },
       }),
     );

@@ -144,6 +144,7 @@ function* followOrder(token: string, orderId: string | null): SagaIterator {
         progressUpdated({
           processedCount: message.processedCount,
           failedCount: message.failedCount,
+          refundedCount: message.refundedCount,
           totalCount: message.totalCount,
           status,
           fileData,

@@ -31,6 +31,7 @@ export function makeBatchOrder(overrides: Partial<BatchOrder> = {}): BatchOrder 
     processedCount: 5,
     totalCount: 5,
     failedCount: 0,
+    refundedCount: 0,
     failedLabels: [],
     bulkOrderData: { cost: 0 },
     ...files,

@@ -95,6 +95,7 @@ export function createAdminOrdersRepo(db: Knex): AdminOrdersRepo {
         totalCount: r.total_count as number,
         processedCount: r.processed_count as number,
         failedCount: r.failed_count as number,
+        refundedCount: r.refunded_count as number,
         costCents: r.cost_cents as number,
         pdfName: (r.pdf_name as string | null) ?? null,
         resultCsvName: (r.result_csv_name as string | null) ?? null,

@@ -15,6 +15,7 @@ interface BulkOrderRow {
   total_count: number;
   processed_count: number;
   failed_count: number;
+  refunded_count: number;
   cost_cents: number;
   charge_key: string | null;
   submit_hash: string | null;
@@ -46,6 +47,7 @@ const toOrder = (r: BulkOrderRow): BulkOrderRecord => ({
   totalCount: r.total_count,
   processedCount: r.processed_count,
   failedCount: r.failed_count,
+  refundedCount: r.refunded_count,
   costCents: r.cost_cents,
   chargeKey: r.charge_key,
   submitHash: r.submit_hash,
@@ -152,6 +154,7 @@ export function createBulkRepo(db: Knex): BulkRepo {
           total_count: rows.length,
           processed_count: 0,
           failed_count: 0,
+          refunded_count: 0,
           last_progress_at: db.fn.now(),
           updated_at: db.fn.now(),
         });
@@ -185,10 +188,11 @@ export function createBulkRepo(db: Knex): BulkRepo {
       // A statement of its own after the order's row lock: it then sees every row change committed before the lock.
       const result = await k(tx).raw(
         `update bulk_orders o
-            set processed_count = c.done, failed_count = c.failed,
+            set processed_count = c.done, failed_count = c.failed, refunded_count = c.refunded,
                 last_progress_at = now(), updated_at = now()
            from (select count(*) filter (where status = 'completed')::int as done,
-                        count(*) filter (where status = 'cancelled')::int as failed
+                        count(*) filter (where status = 'cancelled')::int as failed,
+                        count(*) filter (where status = 'void')::int as refunded
                    from labels where bulk_order_id = ?) c
           where o.id = ?
         returning o.*`,

@@ -1,4 +1,4 @@
-import { AppError, type AuthContext, type Transactor, type Tx } from '@flatship/kit';
+import { AppError, type AuthContext, type Tx } from '@flatship/kit';
 import {
   ADMIN_ORDERS_DEFAULT_QUERY,
   ADMIN_ORDERS_MESSAGES,
@@ -14,8 +14,11 @@ import {
   centsToDollars,
   type LabelRefundedEvent,
 } from '@flatship/proto';
+import type { BulkDeps } from './bulk/deps';
+import type { BulkOrderRecord } from './bulk/ports';
+import { recountAfterRowRefund, regenerateAfterRowRefund } from './bulk/recount-refunded-row';
 import { refundCharge, refundKeyFor } from './buy-and-refund';
-import type { LabelRecord, LedgerPort } from './ports';
+import type { LabelRecord } from './ports';
 
 // Order label management: every user's labels and bulk orders, for admins (see proto/src/admin-orders-api.ts).
 
@@ -34,6 +37,7 @@ export interface AdminBulkOrderRecord {
   totalCount: number;
   processedCount: number;
   failedCount: number;
+  refundedCount: number;
   costCents: number;
   pdfName: string | null;
   resultCsvName: string | null;
@@ -63,10 +67,9 @@ export interface AdminOrdersRepo {
 /** Records `label.refunded` in the caller's transaction, so it exists exactly when the void does. */
 export type PublishLabelRefunded = (tx: Tx, event: LabelRefundedEvent) => Promise<void>;
 
-export interface AdminOrdersDeps {
+/** The bulk domain too: refunding a bulk row recounts its order and may regenerate the order's files. */
+export interface AdminOrdersDeps extends BulkDeps {
   adminOrders: AdminOrdersRepo;
-  transactor: Transactor;
-  ledger: LedgerPort;
   publishLabelRefunded: PublishLabelRefunded;
 }
 
@@ -118,6 +121,7 @@ const toAdminBulkOrderRow = (o: AdminBulkOrderRecord): AdminBulkOrderRow => ({
   totalCount: o.totalCount,
   processedCount: o.processedCount,
   failedCount: o.failedCount,
+  refundedCount: o.refundedCount,
   cost: centsToDollars(o.costCents),
   hasPdf: o.pdfName !== null,
   hasResultCsv: o.resultCsvName !== null,
@@ -176,8 +180,11 @@ export async function refundLabelAsAdmin(
   });
   if (!charged) throw new AppError('ORDERS_LABEL_NOT_REFUNDABLE', ADMIN_ORDERS_MESSAGES.notRefundable);
 
-  const voided = await deps.transactor.run(async (tx) => {
+  const { voided, order } = await deps.transactor.run(async (tx) => {
+    // A bulk row's order is locked first, as for every change of its rows, so its counts never race.
+    if (label.bulkOrderId) await deps.bulk.lock(label.bulkOrderId, tx);
     const row = await deps.adminOrders.voidLabel(label.id, adminId, tx);
+    let order: BulkOrderRecord | null = null;
     if (row) {
       await deps.publishLabelRefunded(tx, {
         userId: row.userId,
@@ -185,9 +192,11 @@ export async function refundLabelAsAdmin(
         priceCents: row.priceCents,
         refundedAt: (row.voidedAt ?? new Date()).toISOString(),
       });
+      if (row.bulkOrderId) order = await recountAfterRowRefund(deps, row.bulkOrderId, tx);
     }
-    return row;
+    return { voided: row, order };
   });
   if (!voided) throw new AppError('ORDERS_LABEL_ALREADY_REFUNDED', ADMIN_ORDERS_MESSAGES.alreadyRefunded);
+  if (order) await regenerateAfterRowRefund(deps, order);
   return { message: ADMIN_ORDERS_MESSAGES.refunded, label: toAdminLabelRow(voided) };
 }

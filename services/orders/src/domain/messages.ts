@@ -4,6 +4,7 @@ export const MESSAGES = {
   inProgress: 'This order is already being processed. Please try again in a moment.',
   keyReused: 'This Idempotency-Key was already used for a different order',
   fileNotFound: 'File not found',
+  labelVoid: 'This label was refunded and is void. It can no longer be downloaded or used for shipping.',
   badIdempotencyKey: 'Idempotency-Key must be 1 to 200 visible characters',
   carrierUnreachable: 'The carrier could not be reached. Please try again.',
   abandoned: 'The order could not be completed. Any charge has been refunded.',

@@ -7,6 +7,7 @@ import {
   BulkFilesReplySchema,
   type BulkFileType,
   BulkFixReplySchema,
+  BulkForceRecoveryReplySchema,
   BulkInitBodySchema,
   BulkInitReplySchema,
   BulkProcessBodySchema,
@@ -17,6 +18,7 @@ import {
 import { Type } from 'typebox';
 import { bulkFileAvailability, getBulkFile } from '../domain/bulk/bulk-file-access';
 import { BULK_MESSAGES } from '../domain/bulk/bulk-messages';
+import { forceRecoverBulkOrder } from '../domain/bulk/force-recover-bulk-order';
 import { initBulkOrder } from '../domain/bulk/init-bulk-order';
 import { listBulkOrders } from '../domain/bulk/list-bulk-orders';
 import { processBulkOrder } from '../domain/bulk/process-bulk-order';
@@ -26,6 +28,7 @@ import type { DomainDeps } from './deps';
 
 const UserIdParamsSchema = Type.Object({ userId: IdSchema });
 const OrderIdParamsSchema = Type.Object({ orderId: IdSchema });
+const UserOrderParamsSchema = Type.Object({ userId: IdSchema, orderId: IdSchema });
 const DownloadParamsSchema = Type.Object({ type: Type.String(), orderId: IdSchema });
 const TokenQuerySchema = Type.Object({ token: Type.Optional(Type.String()) });
 
@@ -80,6 +83,21 @@ export function registerBulkRoutes(app: ServiceApp, deps: DomainDeps): void {
     '/api/orders/bulk/fix/:orderId',
     { onRequest: [app.requireUser], schema: { params: OrderIdParamsSchema, response: { 200: BulkFixReplySchema } } },
     async (request) => fixBulkOrder(deps, requireAuth(request), request.params.orderId),
+  );
+
+  app.post(
+    '/api/orders/bulk/force-recovery/:userId/:orderId',
+    {
+      onRequest: [app.requireUser],
+      schema: { params: UserOrderParamsSchema, response: { 200: BulkForceRecoveryReplySchema } },
+    },
+    async (request) => {
+      assertSelfOrAdmin(request.auth, request.params.userId);
+      const auth = requireAuth(request);
+      const result = await forceRecoverBulkOrder(deps, auth, request.params.userId, request.params.orderId);
+      request.log.info({ orderId: request.params.orderId, status: result.status, by: auth.userId }, 'force recovery');
+      return result;
+    },
   );
 
   app.get(

@@ -1,4 +1,4 @@
-import type { BatchOrdersReply, BulkFixReply } from '@flatship/proto';
+import type { BatchOrdersReply, BulkFixReply, BulkForceRecoveryReply } from '@flatship/proto';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -93,6 +93,7 @@ describe('Batch Orders page', () => {
           status: 'processing_error',
           processedCount: 2,
           failedCount: 0,
+          refundedCount: 0,
           totalCount: 4,
           fileData: null,
         } satisfies BulkFixReply),
@@ -106,6 +107,104 @@ describe('Batch Orders page', () => {
     server.use(http.post(api('orders/bulk/fix/b-1'), () => new HttpResponse(null, { status: 500 })));
     await user.click(await screen.findByRole('button', { name: 'Fix Batch' }));
     expect(await screen.findByText('Failed to fix batch order')).toBeInTheDocument();
+  });
+
+  it('offers Force Recovery for an order stuck generating files, calls it once however often clicked, and shows the outcome', async () => {
+    let recovered = false;
+    let calls = 0;
+    let release = () => {};
+    const answered = new Promise<void>((r) => {
+      release = r;
+    });
+    server.use(
+      http.get(api('orders/bulk/u-1'), () =>
+        listed([
+          recovered
+            ? batch(1)
+            : batch(1, { status: 'generating_files', pdfName: null, resultCSVName: null, processedCount: 4 }),
+        ]),
+      ),
+      http.post(api('orders/bulk/force-recovery/u-1/b-1'), async () => {
+        calls += 1;
+        await answered;
+        recovered = true;
+        return HttpResponse.json({
+          message: 'Order recovered. Its files are ready to download.',
+          status: 'completed',
+          processedCount: 4,
+          failedCount: 0,
+          refundedCount: 0,
+          totalCount: 4,
+          fileData: { pdfName: 'b-1.pdf', resultCSVName: 'b-1.csv', autoConfirmCSVName: null },
+        } satisfies BulkForceRecoveryReply);
+      }),
+    );
+    const { user } = renderApp('/main/batch-orders', { token: 'good-token' });
+    const row = () => rows()[0] as HTMLElement;
+    expect(await screen.findByText('Files Generation Stuck - Use Force Recovery')).toBeInTheDocument();
+    expect(within(row()).getByText('Files Generation Stuck')).toBeInTheDocument();
+    expect(within(row()).queryByText('No Actions')).toBeNull();
+
+    const button = within(row()).getByRole('button', { name: 'Force Recovery' });
+    await user.dblClick(button);
+    expect(await screen.findByText('Recovering the order files...')).toBeInTheDocument();
+    expect(within(row()).getByRole('button', { name: 'Recovering...' })).toBeDisabled();
+    release();
+    expect(await screen.findByText('Order recovered. Its files are ready to download.')).toBeInTheDocument();
+    await waitFor(() => expect(within(row()).getByText('Completed')).toBeInTheDocument());
+    expect(within(row()).getByRole('button', { name: 'PDF' })).toBeInTheDocument();
+    expect(within(row()).getByText('No Actions')).toBeInTheDocument();
+    expect(calls).toBe(1);
+  });
+
+  it("shows the server's reason when Force Recovery is refused, and offers it again after a failed recovery", async () => {
+    server.use(
+      http.get(api('orders/bulk/u-1'), () =>
+        listed([batch(1, { status: 'recovery_failed', stuckAt: new Date().toISOString() })]),
+      ),
+      http.post(api('orders/bulk/force-recovery/u-1/b-1'), () =>
+        HttpResponse.json(
+          {
+            code: 'ORDERS_RECOVERY_FAILED',
+            message:
+              'The order files could not be generated, so the order is marked Recovery Failed. Please try Force Recovery again.',
+          },
+          { status: 500 },
+        ),
+      ),
+    );
+    const { user } = renderApp('/main/batch-orders', { token: 'good-token' });
+    expect(await screen.findByText('Recovery Failed - Try Again')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Force Recovery' }));
+    expect(
+      await screen.findByText(
+        'The order files could not be generated, so the order is marked Recovery Failed. Please try Force Recovery again.',
+      ),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Force Recovery' })).toBeEnabled());
+  });
+
+  it('shows rows an admin refunded next to the processed ones, in the list and in the progress window', async () => {
+    server.use(
+      http.get(api('orders/bulk/u-1'), () =>
+        listed([
+          batch(2, { status: 'retrying_failed', processedCount: 1, failedCount: 1, refundedCount: 2, pdfName: null }),
+          batch(1, { status: 'completed_with_errors', processedCount: 2, failedCount: 1, refundedCount: 1 }),
+        ]),
+      ),
+    );
+    const { user } = renderApp('/main/batch-orders', { token: 'good-token' });
+    expect(await screen.findByText('1 refunded')).toBeInTheDocument();
+    const [running, finished] = rows() as HTMLElement[];
+    expect(within(finished as HTMLElement).getByText('1 refunded')).toBeInTheDocument();
+    expect(within(finished as HTMLElement).getByText('Completed with errors (1 failed)')).toBeInTheDocument();
+    expect(within(finished as HTMLElement).getByRole('button', { name: 'Retry Failed' })).toBeInTheDocument();
+
+    expect(within(running as HTMLElement).getByText('2 refunded')).toBeInTheDocument();
+    await user.click(within(running as HTMLElement).getByRole('button', { name: 'View Progress' }));
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).getByText('Refunded').closest('div')).toHaveTextContent('Refunded2');
+    expect(within(dialog).getByText('Processed').closest('div')).toHaveTextContent('Processed1 / 4');
   });
 
   it("opens a running order's progress window", async () => {

@@ -10,7 +10,12 @@ import { selectDownloads } from '../bulk-progress/bulk-progress-selectors';
 import { progressUpdated, progressWindowShown } from '../bulk-progress/bulk-progress-slice';
 import type { BatchOrder } from './batch-orders-api';
 import { selectBatchBusy, selectBatchOrders, selectBatchOrdersLoading } from './batch-orders-selectors';
-import { batchFixRequested, batchOrdersRequested, batchRetryRequested } from './batch-orders-slice';
+import {
+  batchFixRequested,
+  batchForceRecoveryRequested,
+  batchOrdersRequested,
+  batchRetryRequested,
+} from './batch-orders-slice';
 import { batchActions, batchDownloadCell, batchStatusDisplay } from './batch-orders-view';
 import './batch-orders.css';
 
@@ -39,6 +44,7 @@ export function BatchOrdersPage() {
       progressUpdated({
         processedCount: order.processedCount,
         failedCount: order.failedCount,
+        refundedCount: order.refundedCount,
         totalCount: order.totalCount,
         status: order.status,
         fileData: {
@@ -66,7 +72,20 @@ export function BatchOrdersPage() {
       },
     },
     { key: 'totalCount', header: 'Ordered', align: 'right', render: (o) => o.totalCount ?? 0 },
-    { key: 'processedCount', header: 'Processed', align: 'right', render: (o) => o.processedCount ?? 0 },
+    {
+      key: 'processedCount',
+      header: 'Processed',
+      align: 'right',
+      render: (o) => (
+        <>
+          {o.processedCount ?? 0}
+          {o.refundedCount > 0 ? (
+            // Labels an admin refunded are not among the processed ones; without this the row would not add up.
+            <span className="batch-orders__refunded">{o.refundedCount} refunded</span>
+          ) : null}
+        </>
+      ),
+    },
     {
       key: 'price',
       header: 'Price',
@@ -126,6 +145,16 @@ export function BatchOrdersPage() {
                 onClick={() => userId && dispatch(batchFixRequested({ orderId: o._id, userId }))}
               >
                 Fix Batch
+              </button>
+            ) : null}
+            {actions.includes('forceRecovery') ? (
+              <button
+                type="button"
+                className="button button--primary batch-orders__button"
+                disabled={isBusy || !userId}
+                onClick={() => userId && dispatch(batchForceRecoveryRequested({ orderId: o._id, userId }))}
+              >
+                {isBusy ? 'Recovering...' : 'Force Recovery'}
               </button>
             ) : null}
             {actions.includes('progress') ? (

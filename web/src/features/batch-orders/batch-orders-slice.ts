@@ -5,7 +5,7 @@ export interface BatchOrdersState {
   isLoading: boolean;
   orders: BatchOrder[];
   error: string | null;
-  /** Ids whose retry or fix is in flight: their buttons are disabled. */
+  /** Ids whose retry, fix or Force Recovery is in flight: their buttons are disabled. */
   busy: string[];
 }
 
@@ -33,6 +33,16 @@ export const batchOrdersSlice = createSlice({
     batchFixRequested(state, action: PayloadAction<{ orderId: string; userId: string }>) {
       if (!state.busy.includes(action.payload.orderId)) state.busy.push(action.payload.orderId);
     },
+    /** Force Recovery of an order whose files are stuck; `userId` is the order's owner. */
+    batchForceRecoveryRequested(state, action: PayloadAction<{ orderId: string; userId: string }>) {
+      if (!state.busy.includes(action.payload.orderId)) state.busy.push(action.payload.orderId);
+    },
+    /** The order as Force Recovery left it, shown until the list reloads. */
+    batchOrderRecovered(state, action: PayloadAction<{ orderId: string; changes: Partial<BatchOrder> }>) {
+      state.orders = state.orders.map((o) =>
+        o._id === action.payload.orderId ? { ...o, ...action.payload.changes } : o,
+      );
+    },
     batchActionFinished(state, action: PayloadAction<string>) {
       state.busy = state.busy.filter((id) => id !== action.payload);
     },
@@ -45,6 +55,8 @@ export const {
   batchOrdersFailed,
   batchRetryRequested,
   batchFixRequested,
+  batchForceRecoveryRequested,
+  batchOrderRecovered,
   batchActionFinished,
 } = batchOrdersSlice.actions;
 export const batchOrdersReducer = batchOrdersSlice.reducer;

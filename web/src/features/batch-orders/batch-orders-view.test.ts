@@ -39,7 +39,26 @@ describe('batch actions', () => {
   it('offers Fix Batch when processed is below total and the order is not processing', () => {
     expect(batchActions(order({ status: 'processing_error', processedCount: 2, totalCount: 5 }))).toEqual(['fix']);
     expect(batchActions(order({ status: 'processing', processedCount: 2, totalCount: 5 }))).toEqual(['progress']);
-    expect(batchActions(order({ status: 'generating_files', processedCount: 4, totalCount: 5 }))).toEqual(['fix']);
+    expect(batchActions(order({ status: 'generating_files', processedCount: 4, totalCount: 5 }))).toEqual([
+      'fix',
+      'forceRecovery',
+    ]);
+  });
+  it('offers Force Recovery for an order stuck generating files or whose recovery failed, and only then', () => {
+    expect(batchActions(order({ status: 'generating_files', processedCount: 5, totalCount: 5 }))).toEqual([
+      'forceRecovery',
+    ]);
+    expect(batchActions(order({ status: 'recovery_failed', processedCount: 5, totalCount: 5 }))).toEqual([
+      'forceRecovery',
+    ]);
+    for (const status of ['completed', 'completed_with_errors', 'failed', 'processing', 'processing_error'] as const) {
+      expect(batchActions(order({ status, processedCount: 5, totalCount: 5 }))).not.toContain('forceRecovery');
+    }
+  });
+  it('counts rows an admin refunded as settled: no Fix Batch for a finished order that holds some', () => {
+    expect(batchActions(order({ status: 'completed', processedCount: 3, refundedCount: 2, totalCount: 5 }))).toEqual(
+      [],
+    );
   });
   it('has no actions for a finished order without failures', () => {
     expect(batchActions(order())).toEqual([]);

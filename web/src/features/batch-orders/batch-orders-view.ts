@@ -1,3 +1,4 @@
+import { FORCE_RECOVERABLE_BULK_STATUSES } from '@flatship/proto';
 import type { BatchOrder } from './batch-orders-api';
 
 export type BatchTone = 'green' | 'yellow' | 'red' | 'blue' | 'orange' | 'grey';
@@ -47,15 +48,24 @@ export function batchStatusDisplay(order: BatchOrder, now = Date.now()): { text:
   return { text: status || 'Unknown', tone: 'grey' };
 }
 
-export type BatchAction = 'retry' | 'fix' | 'progress';
+export type BatchAction = 'retry' | 'fix' | 'forceRecovery' | 'progress';
 
-/** Actions column (spec doc 2 §4): an empty list reads 'No Actions'. */
+/** Whether an order's files are stuck, so that Force Recovery is offered (the spec's Download text names it). */
+export const isForceRecoverable = (status: string) =>
+  (FORCE_RECOVERABLE_BULK_STATUSES as readonly string[]).includes(status);
+
+/**
+ * Actions column (spec doc 2 §4): an empty list reads 'No Actions'. Force Recovery, which the Download column's
+ * 'Files Generation Stuck - Use Force Recovery' and 'Recovery Failed - Try Again' point to, comes with them.
+ * Rows an admin refunded are not missing: Fix Batch is offered only while processed and refunded fall short.
+ */
 export function batchActions(order: BatchOrder): BatchAction[] {
   const actions: BatchAction[] = [];
-  const processed = count(order.processedCount);
+  const processed = count(order.processedCount) + count(order.refundedCount);
   const total = count(order.totalCount);
   if (order.status === 'completed_with_errors' && count(order.failedCount) > 0) actions.push('retry');
   if (processed < total && order.status !== 'processing') actions.push('fix');
+  if (isForceRecoverable(order.status)) actions.push('forceRecovery');
   // A running order has no action of its own; its progress can be followed live instead.
   if (RUNNING_STATUSES.includes(order.status)) actions.push('progress');
   return actions;

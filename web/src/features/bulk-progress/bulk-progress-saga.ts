@@ -87,6 +87,7 @@ export function* retryFailedLabels(): SagaIterator {
         update: {
           processedCount: reply.finalProcessedCount,
           failedCount: reply.finalFailedCount,
+          refundedCount: reply.finalRefundedCount,
           totalCount: reply.updatedTotalCount,
           status: reply.status,
           fileData: reply.fileData,
@@ -113,6 +114,7 @@ export function* retryFailedLabels(): SagaIterator {
 const fixUpdate = (reply: BulkFixReply): ProgressUpdate => ({
   processedCount: reply.processedCount,
   failedCount: reply.failedCount,
+  refundedCount: reply.refundedCount,
   totalCount: reply.totalCount,
   status: reply.status,
   fileData: reply.fileData,

@@ -11,6 +11,8 @@ export interface BulkProgressState {
   orderStatus: string;
   processedCount: number;
   failedCount: number;
+  /** Labels bought and then refunded by an admin (void): settled, neither processed nor failed. Not in the spec. */
+  refundedCount: number;
   totalCount: number;
   fileData: FileData | null;
   error: string | null;
@@ -31,6 +33,7 @@ export const initialBulkProgressState = (): BulkProgressState => ({
   orderStatus: 'processing',
   processedCount: 0,
   failedCount: 0,
+  refundedCount: 0,
   totalCount: 0,
   fileData: null,
   error: null,
@@ -46,6 +49,7 @@ export const initialBulkProgressState = (): BulkProgressState => ({
 export interface ProgressUpdate {
   processedCount?: unknown;
   failedCount?: unknown;
+  refundedCount?: unknown;
   totalCount?: unknown;
   status?: string | null | undefined;
   fileData?: FileData | null | undefined;
@@ -56,6 +60,7 @@ const isCount = (value: unknown): value is number => typeof value === 'number' &
 function applyUpdate(state: BulkProgressState, update: ProgressUpdate) {
   if (isCount(update.processedCount)) state.processedCount = update.processedCount;
   if (isCount(update.failedCount)) state.failedCount = update.failedCount;
+  if (isCount(update.refundedCount)) state.refundedCount = update.refundedCount;
   if (isCount(update.totalCount)) state.totalCount = update.totalCount;
   if (update.status) state.orderStatus = update.status;
   if (update.fileData) state.fileData = update.fileData;
@@ -131,6 +136,7 @@ export const bulkProgressSlice = createSlice({
         orderStatus: status ?? 'processing',
         processedCount: 0,
         failedCount: 0,
+        refundedCount: 0,
         isVisible: true,
         isMinimized: false,
         startTime: action.meta.startTime,

@@ -255,6 +255,7 @@ describe('bulk progress window', () => {
           status: 'completed',
           processedCount: 4,
           failedCount: 0,
+          refundedCount: 0,
           totalCount: 4,
           fileData: { ...files, resultCSVName: 'Batch_77_results.csv' },
         };

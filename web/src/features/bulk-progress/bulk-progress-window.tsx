@@ -116,6 +116,7 @@ export function BulkProgressWindow() {
           </span>
           <span>
             {p.processedCount}/{p.totalCount} processed
+            {p.refundedCount > 0 ? `, ${p.refundedCount} refunded` : ''}
           </span>
           <span className="bulk-progress__elapsed">
             <span className="visually-hidden">Elapsed time </span>
@@ -192,6 +193,13 @@ export function BulkProgressWindow() {
               <dt>Failed</dt>
               <dd>{p.failedCount}</dd>
             </div>
+            {p.refundedCount > 0 ? (
+              // Labels an admin refunded are neither processed nor failed: said so, so the counts add up.
+              <div>
+                <dt>Refunded</dt>
+                <dd>{p.refundedCount}</dd>
+              </div>
+            ) : null}
             <div>
               <dt>Status</dt>
               <dd>{STATUS_WORDS[p.orderStatus] ?? p.orderStatus}</dd>

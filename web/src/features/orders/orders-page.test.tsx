@@ -97,6 +97,9 @@ describe('Orders page', () => {
     const [row] = bodyRows();
     expect(row).toHaveClass('orders__row--void');
     expect(within(row as HTMLElement).getByText('Void (refunded)')).toHaveClass('order-status--void');
+    // Its label is not offered for printing: the postage was given back.
+    expect(within(row as HTMLElement).queryByRole('link', { name: /PDF label/ })).toBeNull();
+    expect(within(row as HTMLElement).getByText('Void')).toBeInTheDocument();
   });
 
   it('tints rows by status with a status badge, and offers a PDF only when the order has one', async () => {

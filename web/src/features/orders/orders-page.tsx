@@ -60,7 +60,10 @@ function columns(token: string | null): Column<OrderListItem>[] {
       key: 'download',
       header: 'Download',
       render: (o) =>
-        o.pdfName ? (
+        o.status === 'void' ? (
+          // Refunded: the label must not be printed and shipped with, and the server no longer hands it out.
+          <span className="orders__no-pdf">Void</span>
+        ) : o.pdfName ? (
           <a
             className="button button--ghost orders__pdf"
             href={labelPdfUrl(o.pdfName, token)}

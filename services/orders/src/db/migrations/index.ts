@@ -7,7 +7,8 @@ import { addBulkSubmitHash } from './0005-bulk-submit-hash';
 import { addLabelRefundStarted } from './0006-label-refund-started';
 import { relaxLabelCourier } from './0007-label-courier-any-carrier';
 import { addLabelVoid } from './0008-label-void';
-import { allowFreeLabels } from './0009-free-labels';
+import { addBulkRefundedCount } from './0009-bulk-refunded-count';
+import { allowFreeLabels } from './0010-free-labels';
 
 export { ORDERS_SCHEMA } from './schema';
 
@@ -21,5 +22,6 @@ export const migrations: Migration[] = [
   addLabelRefundStarted,
   relaxLabelCourier,
   addLabelVoid,
+  addBulkRefundedCount,
   allowFreeLabels,
 ];

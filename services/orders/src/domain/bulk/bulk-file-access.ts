@@ -22,6 +22,11 @@ const FILES = {
 } as const;
 
 const STILL_WORKING = new Set(['processing', 'generating_files', 'retrying_failed']);
+/**
+ * Whose files may be a mix of two generations, or hold a label refunded since: an order writing its files,
+ * or whose writing them failed (recovery_failed). Their files are not handed out until they are whole again.
+ */
+const FILES_IN_FLUX = new Set(['generating_files', 'recovery_failed']);
 
 async function exists(files: FileStore, key: string): Promise<boolean> {
   const opened = await files.open(key);
@@ -37,7 +42,9 @@ export async function bulkFileAvailability(
 ): Promise<BulkFilesReply> {
   const o = await visibleOrder(deps, auth, orderId);
   const has = async (type: BulkFileType) =>
-    FILES[type].name(o) !== null && (await exists(deps.files, bulkFileKey(o.userId, o.id, FILES[type].file)));
+    !FILES_IN_FLUX.has(o.status) &&
+    FILES[type].name(o) !== null &&
+    (await exists(deps.files, bulkFileKey(o.userId, o.id, FILES[type].file)));
   return {
     pdf: await has('pdf'),
     resultCSV: await has('result-csv'),
@@ -52,7 +59,11 @@ export type BulkDownload =
 
 /**
  * One of an order's files. Not generated yet while the order is still working
- * → not ready (202); never generated, or gone → FILE_NOT_FOUND.
+ * → not ready (202); never generated, or gone → FILE_NOT_FOUND. While the
+ * order is generating its files, those of an earlier generation are not handed
+ * out either (202): after an admin refunded one of its labels, they still hold
+ * that label. After generating them failed (recovery_failed) they may be half
+ * old, half new: FILE_NOT_FOUND, until Force Recovery writes them whole.
  */
 export async function getBulkFile(
   deps: { bulk: BulkRepo; files: FileStore },
@@ -66,6 +77,8 @@ export async function getBulkFile(
   } catch {
     throw new AppError('FILE_NOT_FOUND', BULK_MESSAGES.fileNotFound);
   }
+  if (o.status === 'generating_files') return { ready: false, message: BULK_MESSAGES.fileNotReady };
+  if (o.status === 'recovery_failed') throw new AppError('FILE_NOT_FOUND', BULK_MESSAGES.fileNotFound);
   const spec = FILES[type];
   const name = spec.name(o);
   if (!name) {

@@ -63,17 +63,29 @@ const INPUT_COLUMNS: [string, (i: BulkOrderItem) => Cell][] = [
 
 export const RESULT_COLUMNS = ['row', ...INPUT_COLUMNS.map(([name]) => name), 'status', 'tracking_number', 'error'];
 
-const rowStatus = (r: BulkRowRecord) =>
-  r.status === 'completed' || r.status === 'void' ? 'success' : r.status === 'cancelled' ? 'failed' : 'pending';
+/** What the error column says of a refunded row, whose label must not be shipped with. */
+export const REFUNDED_ROW_NOTE = 'Label refunded; it is void and must not be used';
 
-/** Results CSV: every submitted row with all its columns, its outcome, tracking number and error. */
+const rowStatus = (r: BulkRowRecord) =>
+  r.status === 'completed'
+    ? 'success'
+    : r.status === 'void'
+      ? 'refunded'
+      : r.status === 'cancelled'
+        ? 'failed'
+        : 'pending';
+
+/**
+ * Results CSV: every submitted row with all its columns, its outcome, tracking number and error. A row an
+ * admin refunded reads `refunded`, keeping its (void) tracking number so the seller can match it up.
+ */
 export function resultsCsv(rows: BulkRowRecord[]): Buffer {
   const records = rows.map((r) => [
     r.rowIndex + 1,
     ...INPUT_COLUMNS.map(([, get]) => get(r.input) ?? ''),
     rowStatus(r),
     r.trackingNumber ?? '',
-    r.error ?? '',
+    r.status === 'void' ? REFUNDED_ROW_NOTE : (r.error ?? ''),
   ]);
   return Buffer.from(stringify(sheetRows([RESULT_COLUMNS, ...records])));
 }

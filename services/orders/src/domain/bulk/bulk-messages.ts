@@ -1,3 +1,14 @@
+/** How a status Force Recovery refuses reads inside a sentence. */
+const STATUS_WORDS: Record<string, string> = {
+  processing: 'still processing',
+  completed: 'completed',
+  completed_with_errors: 'completed with errors',
+  failed: 'failed',
+  retrying_failed: 'retrying its failed labels',
+  processing_error: 'in a processing error (use Fix Batch)',
+  retry_processing_error: 'in a retry processing error (use Fix Batch)',
+};
+
 /** The texts users see about bulk orders. Where the spec gives a text, it is that text. */
 export const BULK_MESSAGES = {
   initialised: 'Bulk order initialized',
@@ -18,5 +29,11 @@ export const BULK_MESSAGES = {
   fileNotFound: 'File not found',
   fileNotReady: 'File is still being processed. Please try again in a few moments.',
   fixed: 'Batch order fixed',
+  notStuck: (status: string) =>
+    `Force Recovery is only for an order whose file generation is stuck. This order is ${STATUS_WORDS[status] ?? status}.`,
+  recovered: 'Order recovered. Its files are ready to download.',
+  recoveredResumed: 'Order recovered. Its remaining labels are being processed.',
+  recoveryFailed:
+    'The order files could not be generated, so the order is marked Recovery Failed. Please try Force Recovery again.',
   abandoned: 'The order could not be submitted. Its charge has been refunded.',
 } as const;

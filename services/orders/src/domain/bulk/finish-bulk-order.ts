@@ -4,66 +4,95 @@ import type { FileStore } from '../ports';
 import { autoConfirmTsv, bulkFileKey, displayNames, mergeLabelPdfs, resultsCsv } from './bulk-files';
 import { progressOf } from './bulk-view';
 import type { BulkDeps } from './deps';
-import type { BulkOrderRecord } from './ports';
+import type { BulkOrderRecord, BulkRowRecord, OrderFiles } from './ports';
 
-export const finalStatusOf = (o: Pick<BulkOrderRecord, 'processedCount' | 'failedCount'>): BulkStatus =>
-  o.failedCount === 0 ? 'completed' : o.processedCount === 0 ? 'failed' : 'completed_with_errors';
+type Counts = Pick<BulkOrderRecord, 'processedCount' | 'failedCount' | 'refundedCount' | 'totalCount'>;
 
 /**
- * Writes an order's files once every row is settled — the labels merged into
- * one PDF in row order, the results CSV, and for Amazon orders the
- * shipping-confirmation TSV — then sets the final status and records the final
- * `bulk.progress` with the file names. Safe to run twice: the files are
- * rewritten whole, and only one run moves the status.
+ * Whether every row of the order has settled: bought, failed, or bought and then refunded by an admin
+ * (void). A row still pending is in none of the three counts.
  */
-export async function finishBulkOrder(deps: BulkDeps, orderId: string): Promise<BulkOrderRecord | null> {
-  const order = await deps.bulk.findById(orderId);
-  if (order?.status !== 'generating_files') return order;
-  const rows = await deps.bulk.rows(orderId);
+export const isSettled = (o: Counts): boolean => o.processedCount + o.failedCount + o.refundedCount === o.totalCount;
+
+/**
+ * The status a settled order ends in. A refunded row was bought before an admin refunded it, so it is no
+ * failure: an order with nothing failed is completed, and one is failed only when no label was ever bought
+ * for it. So an order with failures and refunds stays completed_with_errors, whose failed rows may be retried.
+ */
+export const finalStatusOf = (o: Omit<Counts, 'totalCount'>): BulkStatus =>
+  o.failedCount === 0 ? 'completed' : o.processedCount + o.refundedCount === 0 ? 'failed' : 'completed_with_errors';
+
+async function readLabelPdfs(deps: BulkDeps, orderId: string, done: BulkRowRecord[]): Promise<Buffer[]> {
+  const pdfs: Buffer[] = new Array(done.length);
+  // A few reads at a time: the files are small and many, so waiting on each in turn would dominate.
+  let next = 0;
+  const reader = async () => {
+    for (let i = next++; i < done.length; i = next++) {
+      const r = done[i] as BulkRowRecord;
+      const pdf = await deps.files.read(labelFileKey(r.userId, r.pdfName as string));
+      if (!pdf) throw new Error(`label file of row ${r.rowIndex} of order ${orderId} is missing`);
+      pdfs[i] = pdf;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(16, done.length) }, reader));
+  return pdfs;
+}
+
+/**
+ * Writes every file of a settled order from its rows as they are now: the valid labels (bought, not
+ * refunded) merged in row order, the results CSV, and for Amazon orders the shipping confirmation. A file
+ * the rows no longer call for (every label refunded) is removed, so an earlier version cannot be served.
+ */
+async function writeOrderFiles(deps: BulkDeps, order: BulkOrderRecord, rows: BulkRowRecord[]): Promise<OrderFiles> {
   const names = displayNames(order.createdAt);
+  const key = (file: 'labels.pdf' | 'results.csv' | 'auto-confirm.tsv') => bulkFileKey(order.userId, order.id, file);
   const done = rows.filter((r) => r.status === 'completed' && r.pdfName);
 
   let pdfName: string | null = null;
   if (done.length > 0) {
-    const pdfs: Buffer[] = new Array(done.length);
-    // A few reads at a time: the files are small and many, so waiting on each in turn would dominate.
-    let next = 0;
-    const reader = async () => {
-      for (let i = next++; i < done.length; i = next++) {
-        const r = done[i] as (typeof done)[number];
-        const pdf = await deps.files.read(labelFileKey(r.userId, r.pdfName as string));
-        if (!pdf) throw new Error(`label file of row ${r.rowIndex} of order ${orderId} is missing`);
-        pdfs[i] = pdf;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(16, done.length) }, reader));
-    await deps.files.put(bulkFileKey(order.userId, orderId, 'labels.pdf'), await mergeLabelPdfs(pdfs));
+    await deps.files.put(key('labels.pdf'), await mergeLabelPdfs(await readLabelPdfs(deps, order.id, done)));
     pdfName = names.pdf;
+  } else {
+    await deps.files.remove(key('labels.pdf'));
   }
-  await deps.files.put(bulkFileKey(order.userId, orderId, 'results.csv'), resultsCsv(rows));
+  await deps.files.put(key('results.csv'), resultsCsv(rows));
   let autoConfirmName: string | null = null;
   if (order.source === 'amazon' && done.length > 0) {
-    await deps.files.put(bulkFileKey(order.userId, orderId, 'auto-confirm.tsv'), autoConfirmTsv(rows));
+    await deps.files.put(key('auto-confirm.tsv'), autoConfirmTsv(rows));
     autoConfirmName = names.autoConfirm;
+  } else {
+    await deps.files.remove(key('auto-confirm.tsv'));
   }
+  return { pdfName, resultCsvName: names.resultCsv, autoConfirmName };
+}
 
+/**
+ * Writes an order's files once every row is settled, then sets the final status and records the final
+ * `bulk.progress` with the file names. The whole of it runs under the order's row lock, which every change
+ * of the order's rows takes first (the worker settling rows, an admin refunding one, a retry): the files
+ * are always those of the rows the final status is set for, and two runs at once (the worker, the sweeper,
+ * a Force Recovery clicked twice) generate once — the second finds the order finished and leaves it.
+ * `isRegeneration`: the order had finished before (its files are rewritten after a refund), so its
+ * duration is not measured again.
+ */
+export async function finishBulkOrder(
+  deps: BulkDeps,
+  orderId: string,
+  opts: { isRegeneration?: boolean } = {},
+): Promise<BulkOrderRecord | null> {
   const moved: { final?: BulkOrderRecord } = {};
   const result = await deps.transactor.run(async (tx) => {
-    await deps.bulk.lock(orderId, tx);
+    const order = await deps.bulk.lock(orderId, tx);
+    if (order?.status !== 'generating_files') return order;
     const counted = await deps.bulk.reconcileCounts(orderId, tx);
-    if (counted.processedCount + counted.failedCount !== counted.totalCount) return counted;
-    const final = await deps.bulk.transition(
-      orderId,
-      ['generating_files'],
-      finalStatusOf(counted),
-      { pdfName, resultCsvName: names.resultCsv, autoConfirmName },
-      tx,
-    );
+    if (!isSettled(counted)) return counted;
+    const files = await writeOrderFiles(deps, counted, await deps.bulk.rows(orderId, tx));
+    const final = await deps.bulk.transition(orderId, ['generating_files'], finalStatusOf(counted), files, tx);
     if (final) await deps.events.progress(tx, progressOf(final));
     moved.final = final ?? undefined;
     return final ?? counted;
   });
-  if (moved.final) deps.onOrderFinished?.(moved.final);
+  if (moved.final && !opts.isRegeneration) deps.onOrderFinished?.(moved.final);
   return result;
 }
 

@@ -9,8 +9,12 @@ export interface BulkOrderRecord {
   source: OrderSource;
   fileName: string | null;
   totalCount: number;
+  /** Rows whose label was bought (and is still valid). */
   processedCount: number;
+  /** Rows the carrier refused, their charge refunded. */
   failedCount: number;
+  /** Rows whose label was bought and then refunded by an admin (void): settled, but no usable label. */
+  refundedCount: number;
   costCents: number;
   /** Set when the first charge was asked for; the order's money is `bulk:<id>`. */
   chargeKey: string | null;
@@ -83,7 +87,7 @@ export interface BulkRepo {
   releaseCharge(id: string, tx?: Tx): Promise<void>;
   /** Inserts the rows and marks the order submitted; false (nothing written) when the order was given up meanwhile. */
   submit(id: string, userId: string, chargeKey: string, rows: NewBulkRow[], tx: Tx): Promise<boolean>;
-  /** Counts recomputed from the rows (never incremented), progress time bumped. */
+  /** Counts recomputed from the rows (never incremented), progress time bumped; they add up once every row is settled. */
   reconcileCounts(id: string, tx: Tx): Promise<BulkOrderRecord>;
   /** Moves the order from one of `from` to `to`; null when it was in none of them. */
   transition(

@@ -4,7 +4,7 @@ import { buyLabel, refundCharge } from '../buy-and-refund';
 import { labelFileKey } from '../files';
 import { carrierRequestFor } from '../fulfil-label';
 import { type BulkWorkerDeps, carrierKeyOf, rowRefundKey } from './deps';
-import { finishBulkOrder } from './finish-bulk-order';
+import { finishBulkOrder, isSettled } from './finish-bulk-order';
 import type { BulkOrderRecord, BulkRowRecord } from './ports';
 
 /** Statuses in which rows are being worked on; the last row to settle moves the order to generating_files. */
@@ -127,7 +127,7 @@ export async function processBulkLabels(deps: BulkWorkerDeps, events: LabelReque
     for (const id of orderIds) {
       let order = await deps.bulk.reconcileCounts(id, tx);
       let finishing = false;
-      if (order.processedCount + order.failedCount === order.totalCount) {
+      if (isSettled(order)) {
         const moved = await deps.bulk.transition(id, WORKING_STATUSES, 'generating_files', {}, tx);
         if (moved) {
           order = moved;

@@ -4,7 +4,7 @@ import { visibleOrder } from './access';
 import { BULK_MESSAGES } from './bulk-messages';
 import { fileDataOf, progressOf } from './bulk-view';
 import { type BulkDeps, retryChargeKey } from './deps';
-import { finishBulkOrder, hasAllFiles } from './finish-bulk-order';
+import { finishBulkOrder, hasAllFiles, isSettled } from './finish-bulk-order';
 import type { BulkOrderRecord } from './ports';
 import { WORKING_STATUSES } from './process-bulk-label';
 import { abandonUnsubmitted } from './process-bulk-order';
@@ -60,7 +60,7 @@ export async function resumeBulkOrder(deps: BulkDeps, orderId: string): Promise<
             {},
             tx,
           )) ?? now;
-      } else if (now.processedCount + now.failedCount === now.totalCount) {
+      } else if (isSettled(now)) {
         const from = missingFiles ? [...WORKING_STATUSES, ...TERMINAL_BULK_STATUSES] : WORKING_STATUSES;
         now = (await deps.bulk.transition(orderId, from, 'generating_files', {}, tx)) ?? now;
       }
@@ -88,6 +88,7 @@ export async function fixBulkOrder(deps: BulkDeps, auth: AuthContext, orderId: s
     status: order.status,
     processedCount: order.processedCount,
     failedCount: order.failedCount,
+    refundedCount: order.refundedCount,
     totalCount: order.totalCount,
     fileData: fileDataOf(order),
   };

@@ -81,13 +81,16 @@ export async function retryFailed(
     await sleep(100);
     now = (await deps.bulk.findById(orderId)) ?? now;
   }
-  const recovered = Math.max(0, now.processedCount - started.before.processedCount);
+  // Labels bought, refunded since or not: an admin refunding one meanwhile takes nothing from what the retry recovered.
+  const bought = (o: BulkOrderRecord) => o.processedCount + o.refundedCount;
+  const recovered = Math.max(0, bought(now) - bought(started.before));
   const finished = TERMINAL_BULK_STATUSES.includes(now.status);
   return {
     message: finished ? BULK_MESSAGES.retryDone(recovered, now.failedCount) : BULK_MESSAGES.retryStarted(started.count),
     fileData: fileDataOf(now),
     finalProcessedCount: now.processedCount,
     finalFailedCount: now.failedCount,
+    finalRefundedCount: now.refundedCount,
     status: now.status,
     updatedTotalCount: now.totalCount,
     newlySuccessfulCount: recovered,

@@ -5,6 +5,7 @@ import type {
   AdminLabelsReply,
   AdminRefundLabelReply,
   BulkFileType,
+  BulkForceRecoveryReply,
 } from '@flatship/proto';
 import { getJson, postJson } from '../../../app/http';
 
@@ -23,6 +24,12 @@ export const orderLabelsApi = {
     getJson<AdminBulkOrdersReply>(`orders/admin/bulk-orders?${queryString(query)}`),
   refund: (labelId: string) =>
     postJson<AdminRefundLabelReply>(`orders/admin/labels/${encodeURIComponent(labelId)}/refund`, {}),
+  /** Force Recovery of a user's stuck bulk order (the owner's id in the path, as the customer's own call has it). */
+  forceRecovery: (userId: string, orderId: string) =>
+    postJson<BulkForceRecoveryReply>(
+      `orders/bulk/force-recovery/${encodeURIComponent(userId)}/${encodeURIComponent(orderId)}`,
+      {},
+    ),
 };
 
 /** A bulk order's file, opened in a new tab: the token travels as a query parameter. */

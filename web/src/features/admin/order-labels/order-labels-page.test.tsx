@@ -45,6 +45,7 @@ const bulkOrder: AdminBulkOrderRow = {
   totalCount: 2,
   processedCount: 1,
   failedCount: 1,
+  refundedCount: 0,
   cost: 16.5,
   hasPdf: true,
   hasResultCsv: true,
@@ -274,6 +275,62 @@ describe('Order label management page', () => {
     expect(refunds).toEqual([label(1)._id]);
     expect(labelsTable().getByText('Void (refunded)')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Refund label 94001' })).not.toBeInTheDocument();
+    // A void label is not offered for printing any more.
+    expect(labelsTable().queryByRole('link', { name: 'Download label 94001' })).not.toBeInTheDocument();
+    expect(labelsTable().getByText('PDF void')).toBeInTheDocument();
+  });
+
+  it('offers Force Recovery for a bulk order stuck generating files, for its owner, and shows what became of it', async () => {
+    handlers(() => [label(1)]);
+    let recovered = false;
+    const recoveries: string[] = [];
+    server.use(
+      http.get(api('orders/admin/bulk-orders'), () =>
+        HttpResponse.json({
+          bulkOrders: [
+            recovered
+              ? { ...bulkOrder, totalCount: 3, refundedCount: 1 }
+              : {
+                  ...bulkOrder,
+                  status: 'generating_files',
+                  totalCount: 3,
+                  refundedCount: 1,
+                  hasPdf: false,
+                  hasResultCsv: false,
+                },
+          ],
+          totalCount: 1,
+          page: 1,
+          limit: 25,
+        }),
+      ),
+      http.post(api('orders/bulk/force-recovery/:userId/:orderId'), ({ params }) => {
+        recoveries.push(`${params.userId}/${params.orderId}`);
+        recovered = true;
+        return HttpResponse.json({
+          message: 'Order recovered. Its files are ready to download.',
+          status: 'completed_with_errors',
+          processedCount: 1,
+          failedCount: 1,
+          refundedCount: 1,
+          totalCount: 3,
+          fileData: { pdfName: 'Labels_11-19.pdf', resultCSVName: 'Order_Results_11-19.csv', autoConfirmCSVName: null },
+        });
+      }),
+    );
+    const { user } = renderApp('/admin/order-label-management', { token: 'good-token' });
+    await user.click(await screen.findByRole('tab', { name: 'Bulk orders' }));
+    const orders = within(screen.getByRole('table', { name: 'Bulk orders' }));
+    expect(await orders.findByText('Files generation stuck')).toBeInTheDocument();
+    expect(orders.getByText('1/3, 1 failed, 1 refunded')).toBeInTheDocument();
+    expect(orders.queryByRole('link', { name: 'Labels PDF' })).not.toBeInTheDocument();
+
+    await user.click(orders.getByRole('button', { name: 'Force Recovery of bulk order november.csv' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Order recovered. Its files are ready to download.');
+    expect(recoveries).toEqual([`${USER}/${ORDER}`]);
+    expect(await orders.findByRole('link', { name: 'Labels PDF' })).toBeInTheDocument();
+    expect(orders.getByText('completed_with_errors')).toBeInTheDocument();
+    expect(orders.queryByRole('button', { name: /Force Recovery/ })).not.toBeInTheDocument();
   });
 
   it('tells the server’s reason when a refund is refused', async () => {

@@ -5,6 +5,7 @@ import {
   type AdminLabelStatus,
   BULK_STATUSES,
   type BulkStatus,
+  FORCE_RECOVERABLE_BULK_STATUSES,
 } from '@flatship/proto';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -24,6 +25,7 @@ import {
   labelsRequested,
   ORDER_LABELS_PAGE_SIZE,
   orderRowsRequested,
+  recoveryRequested,
   refundRequested,
   servicesRequested,
 } from './order-labels-slice';
@@ -47,7 +49,10 @@ function LabelActions({ label, onRefund, busy }: { label: AdminLabelRow; onRefun
   const token = useAppSelector(selectToken);
   return (
     <span className="order-labels__actions">
-      {label.pdfName ? (
+      {label.status === 'void' ? (
+        // A refunded label must not be printed again; the server refuses its PDF too.
+        <span className="order-labels__place">PDF void</span>
+      ) : label.pdfName ? (
         <a
           className="button button--ghost"
           href={labelPdfUrl(label.pdfName, token)}
@@ -287,7 +292,14 @@ function BulkOrderFiles({ order }: { order: AdminBulkOrderRow }) {
 
 function BulkOrdersTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) => void; userId: string | null }) {
   const dispatch = useAppDispatch();
-  const { bulkOrders, bulkFilters: stored, openOrderId, orderRows, refunding } = useAppSelector(selectOrderLabels);
+  const {
+    bulkOrders,
+    bulkFilters: stored,
+    openOrderId,
+    orderRows,
+    refunding,
+    recovering,
+  } = useAppSelector(selectOrderLabels);
   const bulkFilters: BulkFilters = userId ? { userId } : stored;
   const [form, setForm] = useState<Required<Record<keyof BulkFilters, string>>>({
     userId: bulkFilters.userId ?? '',
@@ -314,10 +326,35 @@ function BulkOrdersTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) 
     {
       key: 'rows',
       header: 'Rows',
-      render: (o) => `${o.processedCount}/${o.totalCount}${o.failedCount ? `, ${o.failedCount} failed` : ''}`,
+      render: (o) =>
+        `${o.processedCount}/${o.totalCount}${o.failedCount ? `, ${o.failedCount} failed` : ''}${
+          o.refundedCount ? `, ${o.refundedCount} refunded` : ''
+        }`,
     },
     { key: 'cost', header: 'Cost', render: (o) => formatMoney(o.cost) },
-    { key: 'files', header: 'Files', render: (o) => <BulkOrderFiles order={o} /> },
+    {
+      key: 'files',
+      header: 'Files',
+      render: (o) =>
+        (FORCE_RECOVERABLE_BULK_STATUSES as readonly string[]).includes(o.status) ? (
+          <span className="order-labels__actions">
+            <span className="order-labels__place">
+              {o.status === 'recovery_failed' ? 'Recovery failed' : 'Files generation stuck'}
+            </span>
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={recovering.includes(o._id)}
+              onClick={() => dispatch(recoveryRequested({ orderId: o._id, userId: o.userId }))}
+              aria-label={`Force Recovery of bulk order ${o.fileName ?? o._id}`}
+            >
+              {recovering.includes(o._id) ? 'Recovering...' : 'Force Recovery'}
+            </button>
+          </span>
+        ) : (
+          <BulkOrderFiles order={o} />
+        ),
+    },
     {
       key: 'open',
       header: 'Rows',

@@ -1,4 +1,11 @@
-import type { AdminBulkOrdersReply, AdminLabelsReply, AdminRefundLabelReply, RawService } from '@flatship/proto';
+import type {
+  AdminBulkOrderRow,
+  AdminBulkOrdersReply,
+  AdminLabelsReply,
+  AdminRefundLabelReply,
+  BulkForceRecoveryReply,
+  RawService,
+} from '@flatship/proto';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { call, put, select, takeEvery, takeLatest } from 'redux-saga/effects';
@@ -19,6 +26,8 @@ import {
   orderRowsFailed,
   orderRowsLoaded,
   orderRowsRequested,
+  recoveryRequested,
+  recoverySettled,
   refundRequested,
   refundSettled,
   servicesLoaded,
@@ -30,6 +39,7 @@ export const ORDER_LABELS_MESSAGES = {
   bulkOrdersFailed: 'Failed to load bulk orders',
   rowsFailed: 'Failed to load the rows of the bulk order',
   refundFailed: 'Failed to refund the label',
+  recoveryFailed: 'Force Recovery failed',
 } as const;
 
 const state = (s: RootState): OrderLabelsState => s.orderLabels;
@@ -99,11 +109,44 @@ function* refund(action: PayloadAction<string>): SagaIterator {
     const reply: AdminRefundLabelReply = yield call(orderLabelsApi.refund, labelId);
     yield put(refundSettled({ labelId, label: reply.label }));
     yield put(toastShown({ kind: 'success', message: reply.message }));
+    // A bulk row's refund changes its order's counts (and files): the list shows them as they now are.
+    if (reply.label.bulkOrderId) {
+      const { bulkOrders }: OrderLabelsState = yield select(state);
+      yield put(bulkOrdersRequested({ page: bulkOrders.page }));
+    }
   } catch (error) {
     console.error('Order labels: refund failed', error);
     yield put(refundSettled({ labelId }));
     yield put(toastShown({ kind: 'error', message: errorMessage(error, ORDER_LABELS_MESSAGES.refundFailed) }));
   }
+}
+
+/** The row's status, counts and files as Force Recovery answered them. */
+const recoveredChanges = (reply: BulkForceRecoveryReply): Partial<AdminBulkOrderRow> => ({
+  status: reply.status,
+  processedCount: reply.processedCount,
+  failedCount: reply.failedCount,
+  refundedCount: reply.refundedCount,
+  totalCount: reply.totalCount,
+  hasPdf: Boolean(reply.fileData?.pdfName),
+  hasResultCsv: Boolean(reply.fileData?.resultCSVName),
+  hasAutoConfirmCsv: Boolean(reply.fileData?.autoConfirmCSVName),
+});
+
+function* forceRecovery(action: PayloadAction<{ orderId: string; userId: string }>): SagaIterator {
+  const { orderId, userId } = action.payload;
+  try {
+    const reply: BulkForceRecoveryReply = yield call(orderLabelsApi.forceRecovery, userId, orderId);
+    yield put(recoverySettled({ orderId, changes: recoveredChanges(reply) }));
+    yield put(toastShown({ kind: 'success', message: reply.message }));
+  } catch (error) {
+    console.error('Order labels: force recovery failed', error);
+    yield put(recoverySettled({ orderId }));
+    yield put(toastShown({ kind: 'error', message: errorMessage(error, ORDER_LABELS_MESSAGES.recoveryFailed) }));
+  }
+  // Either way, the list then shows the order as the server has it.
+  const { bulkOrders }: OrderLabelsState = yield select(state);
+  yield put(bulkOrdersRequested({ page: bulkOrders.page }));
 }
 
 export function* orderLabelsSaga(): SagaIterator {
@@ -112,4 +155,6 @@ export function* orderLabelsSaga(): SagaIterator {
   yield takeLatest(orderRowsRequested.type, loadOrderRows);
   yield takeLatest(servicesRequested.type, loadServices);
   yield takeEvery(refundRequested.type, refund);
+  // The button is disabled while its order recovers, and the server writes the files once however often asked.
+  yield takeEvery(recoveryRequested.type, forceRecovery);
 }

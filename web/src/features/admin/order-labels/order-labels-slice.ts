@@ -30,6 +30,8 @@ export interface OrderLabelsState {
   services: RawService[];
   /** Labels whose refund is on its way. */
   refunding: string[];
+  /** Bulk orders whose Force Recovery is on its way. */
+  recovering: string[];
 }
 
 export const ORDER_LABELS_PAGE_SIZE = 25;
@@ -43,6 +45,7 @@ const initialState: OrderLabelsState = {
   orderRows: emptyPage(),
   services: [],
   refunding: [],
+  recovering: [],
 };
 
 type PageReply<T> = { rows: T[]; totalCount: number; page: number };
@@ -99,6 +102,17 @@ export const orderLabelsSlice = createSlice({
     refundRequested(state, action: PayloadAction<string>) {
       if (!state.refunding.includes(action.payload)) state.refunding.push(action.payload);
     },
+    /** Force Recovery of a bulk order whose files are stuck; `userId` is its owner. */
+    recoveryRequested(state, action: PayloadAction<{ orderId: string; userId: string }>) {
+      if (!state.recovering.includes(action.payload.orderId)) state.recovering.push(action.payload.orderId);
+    },
+    /** The order as the recovery left it (status, counts, which files exist), when it answered. */
+    recoverySettled(state, action: PayloadAction<{ orderId: string; changes?: Partial<AdminBulkOrderRow> }>) {
+      const { orderId, changes } = action.payload;
+      state.recovering = state.recovering.filter((id) => id !== orderId);
+      if (changes)
+        state.bulkOrders.rows = state.bulkOrders.rows.map((o) => (o._id === orderId ? { ...o, ...changes } : o));
+    },
     refundSettled(state, action: PayloadAction<{ labelId: string; label?: AdminLabelRow }>) {
       state.refunding = state.refunding.filter((id) => id !== action.payload.labelId);
       const label = action.payload.label;
@@ -124,5 +138,7 @@ export const {
   servicesLoaded,
   refundRequested,
   refundSettled,
+  recoveryRequested,
+  recoverySettled,
 } = orderLabelsSlice.actions;
 export const orderLabelsReducer = orderLabelsSlice.reducer;
