@@ -96,7 +96,7 @@ export const SetRoleBodySchema = Type.Object({ user_role: RoleSchema });
 export type SetRoleBody = Static<typeof SetRoleBodySchema>;
 
 /**
- * POST /internal/users/:id/referral-code — an admin gives a user a code of their choosing. Trimmed, 1..32 letters or
+ * POST /internal/users/:id/referral-code — an admin gives a user a code of their choosing. Trimmed, 4..32 letters or
  * digits, unique regardless of case, stored upper-case; the format is checked by auth so it can answer with its text.
  */
 export const SetReferralCodeBodySchema = Type.Object({ referralCode: Type.String() });

@@ -20,6 +20,7 @@ export * from './payments-api';
 export * from './pricing-api';
 export * from './rankings-api';
 export * from './realtime';
+export * from './referral-code';
 export * from './skus-api';
 export * from './text';
 export * from './us-states';

@@ -228,7 +228,20 @@ describe('POST /internal/users/:id/referral-code', () => {
     expect([ra?.statusCode, rb?.statusCode].sort()).toEqual([200, 409]);
   });
 
-  test.each(['', '   ', 'has space', 'dash-ed', 'under_score', 'ünïcode', 'ß', 'x'.repeat(33), '<b>1</b>'])(
+  test.each([
+    '',
+    '   ',
+    '7',
+    'AB',
+    'A1C',
+    'has space',
+    'dash-ed',
+    'under_score',
+    'ünïcode',
+    'ß',
+    'x'.repeat(33),
+    '<b>1</b>',
+  ])(
     'the code %j is refused',
     async (code) => {
       const r = await register(t.app);
@@ -236,18 +249,18 @@ describe('POST /internal/users/:id/referral-code', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({
         code: 'VALIDATION_FAILED',
-        message: 'Referral code must be 1 to 32 letters or digits',
+        message: 'Referral code must be 4 to 32 letters or digits',
       });
       expect((await login(r)).json().user.referralCode).toBe(r.user.referralCode);
     },
   );
 
-  test('32 letters and digits, or a single one, are fine', async () => {
+  test('4 to 32 letters and digits are fine', async () => {
     const a = await register(t.app);
     const b = await register(t.app);
     const long = `A${'b1'.repeat(15)}Z`;
     expect((await setCode(a.user._id, long)).json().referralCode).toBe(long.toUpperCase());
-    expect((await setCode(b.user._id, '7')).json().referralCode).toBe('7');
+    expect((await setCode(b.user._id, ' ab12 ')).json().referralCode).toBe('AB12');
   });
 
   test('an unknown user or a missing code is refused', async () => {
