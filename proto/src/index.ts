@@ -20,6 +20,8 @@ export * from './payments-api';
 export * from './pricing-api';
 export * from './rankings-api';
 export * from './realtime';
+export * from './referral-bonus-api';
+export * from './referral-bonus-rules';
 export * from './referral-code';
 export * from './skus-api';
 export * from './text';

@@ -17,4 +17,7 @@ export const MESSAGES = {
   ownDelete: 'You cannot delete your own account',
   ownLoginAs: 'You cannot log in as yourself',
   loggedInAs: (name: string) => `Logged in as ${name}`,
+  referralBonusSaved: 'Referral bonus saved',
+  referralBonusOff: 'Referral bonus saved: the program is off',
+  formerAdmin: 'a deleted admin',
 } as const;
