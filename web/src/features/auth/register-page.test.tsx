@@ -2,11 +2,11 @@ import { screen, waitFor } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
-import { api, emptyDashboardHandlers } from '../../test/handlers';
+import { api, emptyDashboardHandlers, referralTermsHandler } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
 
-const server = setupTestServer(...emptyDashboardHandlers());
+const server = setupTestServer(...emptyDashboardHandlers(), referralTermsHandler());
 
 type User = ReturnType<typeof renderApp>['user'];
 
