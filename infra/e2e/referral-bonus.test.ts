@@ -78,6 +78,18 @@ test('an admin switches the bonus on, and a new user’s first deposit credits i
     body: { user_role: 'friend' },
   });
   await admin.context.close();
+
+  // A visitor who opens the friend's invite link reads the terms on the register page (no account yet).
+  const linkVisitor = await newContext();
+  await linkVisitor.page.goto(`${stack.url}/register?ref=${encodeURIComponent(friend.user.referralCode)}`);
+  await linkVisitor.page
+    .getByText(
+      'You get $5.00 and the friend who invited you gets $5.00 once your first deposit is paid, if it is $10.00 or more.',
+    )
+    .waitFor();
+  await linkVisitor.page.screenshot({ path: await artifactPath('referral-register.png'), fullPage: true });
+  await linkVisitor.context.close();
+
   const newcomerEmail = `bonus-new-${stamp}@example.com`;
   const newcomerName = `Nell Newcomer ${stamp}`;
   const newcomer = await register(newcomerName, newcomerEmail, 'newcomer-66');

@@ -213,7 +213,8 @@ const TABLE: Row[] = [
   ...ownAndOthers('/api/payment/top-up/:userId', 'GET'),
   ...ownAndOthers('/api/payment/recent-deposits/:userId', 'GET'),
   ...ownAndOthers('/api/payment/deposits/:userId', 'GET'),
-  { method: 'GET', route: '/api/payment/referral-bonus', access: SIGNED_IN },
+  // The referral bonus terms: the register page states them to visitors who came with an invite link.
+  { method: 'GET', route: '/api/payment/referral-bonus', access: PUBLIC },
   // services and prices
   ...ownAndOthers('/api/userServices/:userId/available', 'GET'),
   { method: 'GET', route: '/api/userServices/:userId', params: (i) => ({ userId: i.me }), access: ADMINS },

@@ -11,12 +11,11 @@ import { listReferralBonuses } from '../domain/list-referral-bonuses';
 import { setReferralBonusSettings } from '../domain/set-referral-bonus-settings';
 import type { DomainDeps } from './deps';
 
-/** The referral bonus: its terms for signed-in users, its settings and each referral's state for other services. */
+/** The referral bonus: its terms for everyone, its settings and each referral's state for other services. */
 export function registerReferralBonusRoutes(app: ServiceApp, deps: DomainDeps, internalSecret: string): void {
-  app.get(
-    '/api/payment/referral-bonus',
-    { onRequest: [app.requireUser], schema: { response: { 200: ReferralBonusTermsSchema } } },
-    () => getReferralBonusTerms(deps),
+  // Public: the register page states the terms to a visitor who came with an invite link (nothing in them is private).
+  app.get('/api/payment/referral-bonus', { schema: { response: { 200: ReferralBonusTermsSchema } } }, () =>
+    getReferralBonusTerms(deps),
   );
 
   const onRequest = [requireInternal(internalSecret)];

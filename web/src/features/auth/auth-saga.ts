@@ -25,8 +25,8 @@ import {
   referralApplyFailed,
   referralApplySubmitted,
   referralApplySucceeded,
-  referralFormOpened,
   referralTermsLoaded,
+  referralTermsRequested,
   registerFailed,
   registerSubmitted,
   registerSucceeded,
@@ -91,7 +91,7 @@ export function* applyReferral(action: PayloadAction<string>): SagaIterator {
   }
 }
 
-/** The referral bonus onboarding states; if it cannot be read, onboarding promises nothing rather than failing. */
+/** The referral bonus register and onboarding state; if it cannot be read, they promise nothing rather than fail. */
 export function* loadReferralTerms(): SagaIterator {
   try {
     const terms: ReferralBonusTerms | null = yield call(referralBonusApi.terms);
@@ -147,7 +147,7 @@ export function* authSaga(): SagaIterator {
     takeLeading(referralApplySubmitted.type, applyReferral),
     // Query: only the newest answer matters (a later refresh supersedes an earlier one).
     takeLatest(sessionVerifyRequested.type, verifySession),
-    takeLatest(referralFormOpened.type, loadReferralTerms),
+    takeLatest(referralTermsRequested.type, loadReferralTerms),
     takeLatest(logoutRequested.type, logout),
     // Each switch writes the state it left behind; none may be skipped.
     takeEvery([impersonationStarted.type, impersonationEnded.type], storeSwitchedSession),

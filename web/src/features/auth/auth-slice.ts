@@ -136,6 +136,8 @@ export const authSlice = createSlice({
     referralFormOpened(state) {
       state.referral = { status: 'idle', error: null };
     },
+    /** The register page (with an invite code) and onboarding state the referral bonus terms. */
+    referralTermsRequested() {},
     referralTermsLoaded(state, action: PayloadAction<ReferralBonusTerms | null>) {
       state.referralTerms = action.payload;
     },
@@ -170,6 +172,7 @@ export const {
   referralApplyFailed,
   referralFormOpened,
   referralTermsLoaded,
+  referralTermsRequested,
   logoutRequested,
 } = authSlice.actions;
 

@@ -4,7 +4,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { BrandMark } from '../../components/icons';
 import { newcomerBonusText } from '../referral-bonus/referral-bonus-text';
 import { selectReferralError, selectReferralStatus, selectReferralTerms } from './auth-selectors';
-import { referralApplySubmitted, referralFormOpened } from './auth-slice';
+import { referralApplySubmitted, referralFormOpened, referralTermsRequested } from './auth-slice';
 import './auth.css';
 
 /** Spec: after a successful apply the user moves on after 1.5 s. */
@@ -24,6 +24,7 @@ export function OnboardingPage() {
 
   useEffect(() => {
     dispatch(referralFormOpened());
+    dispatch(referralTermsRequested());
   }, [dispatch]);
 
   useEffect(() => {
