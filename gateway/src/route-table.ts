@@ -60,6 +60,8 @@ export const PUBLIC_ROUTES: readonly { method: string; path: string }[] = [
   { method: 'GET', path: '/api/orders/file/template' },
   { method: 'POST', path: '/api/payment/webhook/btcpay' },
   { method: 'GET', path: '/api/payment/top-up/guest' },
+  // The referral bonus terms: the register page states them to a visitor who came with an invite link.
+  { method: 'GET', path: '/api/payment/referral-bonus' },
 ];
 
 export function isPublicRoute(method: string, path: string): boolean {

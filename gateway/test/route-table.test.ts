@@ -62,6 +62,8 @@ describe('isPublicRoute', () => {
     ['HEAD', '/api/orders/file/template'],
     ['POST', '/api/payment/webhook/btcpay'],
     ['GET', '/api/payment/top-up/guest'],
+    // The referral bonus terms: the register page states them to a visitor who came with an invite link.
+    ['GET', '/api/payment/referral-bonus'],
     ['POST', '/api/auth/forgot-password'],
     ['POST', '/api/auth/reset-password'],
     ['GET', '/api/auth/client-config'],

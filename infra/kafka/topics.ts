@@ -32,6 +32,8 @@ export const TOPIC_DECLARATIONS: Record<Topic, Omit<TopicDeclaration, 'name'>> =
   [TOPICS.userChanged]: { partitions: 4, retentionMs: 30 * DAY },
   [TOPICS.accountChanged]: { partitions: 4, retentionMs: 30 * DAY },
   [TOPICS.impersonationAction]: { partitions: 4, retentionMs: 30 * DAY },
+  // Payments' referral bonus consumer acts on these; kept long enough to outlast any outage of it.
+  [TOPICS.depositSettled]: { partitions: 4, retentionMs: 30 * DAY },
 };
 
 /** The dead-letter topic of a topic (as the bus names it). */

@@ -193,6 +193,9 @@ const TABLE: Row[] = [
   { method: 'GET', route: '/api/admin/audit', access: ADMINS },
   { method: 'GET', route: '/api/admin/dashboard', access: ADMINS },
   { method: 'GET', route: '/api/admin/user-volume-rankings', access: ADMINS },
+  { method: 'GET', route: '/api/admin/referral-bonus', access: ADMINS },
+  // An empty body: admitted, then refused for what it lacks, so the stack's settings stay as they are.
+  { method: 'PUT', route: '/api/admin/referral-bonus', body: () => ({}), access: ADMINS },
   { method: 'POST', route: '/api/auth/users/:id/reset-link', params: (i) => ({ id: i.ghost }), access: ADMINS },
   // admin: order label management
   { method: 'GET', route: '/api/orders/admin/labels', access: ADMINS },
@@ -210,6 +213,8 @@ const TABLE: Row[] = [
   ...ownAndOthers('/api/payment/top-up/:userId', 'GET'),
   ...ownAndOthers('/api/payment/recent-deposits/:userId', 'GET'),
   ...ownAndOthers('/api/payment/deposits/:userId', 'GET'),
+  // The referral bonus terms: the register page states them to visitors who came with an invite link.
+  { method: 'GET', route: '/api/payment/referral-bonus', access: PUBLIC },
   // services and prices
   ...ownAndOthers('/api/userServices/:userId/available', 'GET'),
   { method: 'GET', route: '/api/userServices/:userId', params: (i) => ({ userId: i.me }), access: ADMINS },

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { MultilineString } from './multiline-string';
+import { ReferralBonusStateSchema } from './referral-bonus-api';
 import { ActivationSchema, RoleSchema, SessionUserSchema } from './users';
 
 // Bodies are deliberately lenient in shape (strings of any length) so the
@@ -57,6 +58,8 @@ export const InvitedUserSchema = Type.Object({
   name: Type.String(),
   registeredDate: Type.String(),
   totalDeposit: Type.Number(),
+  /** The referral bonus of this referral, both sides (dollars); absent where payments was not asked. */
+  bonus: Type.Optional(ReferralBonusStateSchema),
 });
 export type InvitedUser = Static<typeof InvitedUserSchema>;
 export const InvitedUsersReplySchema = Type.Object({ invitedUsers: Type.Array(InvitedUserSchema) });
@@ -96,7 +99,7 @@ export const SetRoleBodySchema = Type.Object({ user_role: RoleSchema });
 export type SetRoleBody = Static<typeof SetRoleBodySchema>;
 
 /**
- * POST /internal/users/:id/referral-code — an admin gives a user a code of their choosing. Trimmed, 1..32 letters or
+ * POST /internal/users/:id/referral-code — an admin gives a user a code of their choosing. Trimmed, 4..32 letters or
  * digits, unique regardless of case, stored upper-case; the format is checked by auth so it can answer with its text.
  */
 export const SetReferralCodeBodySchema = Type.Object({ referralCode: Type.String() });

@@ -34,6 +34,8 @@ export const ERROR_STATUS = {
   REFERRAL_OWN_CODE: 400,
   REFERRAL_ALREADY_APPLIED: 409,
   REFERRAL_CODE_TAKEN: 409,
+  /** The code belongs to a blocked user: it recruits nobody while the block lasts. */
+  REFERRAL_CODE_INACTIVE: 409,
   FORBIDDEN: 403,
   /** An admin asked to block, demote or delete themself. */
   ADMIN_SELF_CHANGE: 400,

@@ -10,6 +10,7 @@ export const TOPICS = {
   userChanged: 'user.changed',
   accountChanged: 'account.changed',
   impersonationAction: 'impersonation.action',
+  depositSettled: 'deposit.settled',
 } as const;
 export type Topic = (typeof TOPICS)[keyof typeof TOPICS];
 
@@ -84,3 +85,16 @@ export const LabelRefundedEventSchema = Type.Object({
   refundedAt: Type.String(),
 });
 export type LabelRefundedEvent = Static<typeof LabelRefundedEventSchema>;
+
+/**
+ * deposit.settled, keyed by user id: a BTCPay deposit credited to the ledger (written to payments' outbox in the
+ * transaction that credits it, so it is announced exactly when the money arrived). Payments' referral bonus
+ * consumer acts on it. Amount in cents, always above zero.
+ */
+export const DepositSettledEventSchema = Type.Object({
+  userId: Type.String({ format: 'uuid' }),
+  invoiceId: Type.String({ minLength: 1 }),
+  amountCents: Type.Integer({ minimum: 1 }),
+  settledAt: Type.String(),
+});
+export type DepositSettledEvent = Static<typeof DepositSettledEventSchema>;

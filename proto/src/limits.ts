@@ -7,6 +7,8 @@ export const LIMITS = {
   emailMax: 254,
   passwordMin: 8,
   passwordMax: 200,
+  /** A chosen referral code: long enough not to be hit by typing a few letters, short enough to read aloud. */
+  referralCodeMin: 4,
   referralCodeMax: 32,
   /** Every saved-address field. */
   addressFieldMax: 200,

@@ -2,15 +2,21 @@ import { type Static, Type } from 'typebox';
 import { IdSchema } from './ids';
 import { MultilineString } from './multiline-string';
 
-/** Ledger entry kinds (DESIGN.md §7). */
-export const LEDGER_KINDS = ['deposit', 'label_charge', 'label_refund', 'admin_adjustment'] as const;
+/** Ledger entry kinds (DESIGN.md §7), and `referral_bonus`: promotional credit (never counted as a deposit). */
+export const LEDGER_KINDS = ['deposit', 'label_charge', 'label_refund', 'admin_adjustment', 'referral_bonus'] as const;
 
-/** A deposit row as the dashboard and deposit page show it. createdTime is unix seconds. */
+/**
+ * A line of the deposit history as the dashboard and deposit page show it. createdTime is unix seconds. Besides
+ * BTCPay deposits the history lists referral bonuses credited to the balance: those have `kind: 'referral_bonus'`,
+ * status Settled and a `description` saying what they were for. A line without `kind` is a deposit.
+ */
 export const DepositSchema = Type.Object({
   _id: Type.String(),
   amount: Type.Number(),
   createdTime: Type.Integer(),
   status: Type.String(),
+  kind: Type.Optional(Type.Union([Type.Literal('deposit'), Type.Literal('referral_bonus')])),
+  description: Type.Optional(Type.String()),
 });
 export type Deposit = Static<typeof DepositSchema>;
 
@@ -111,6 +117,7 @@ export const LedgerEntrySchema = Type.Object({
     Type.Literal('label_charge'),
     Type.Literal('label_refund'),
     Type.Literal('admin_adjustment'),
+    Type.Literal('referral_bonus'),
   ]),
   amountCents: Type.Integer(),
   balanceAfterCents: Type.Integer(),

@@ -18,6 +18,7 @@ import { createAuthUserDirectory } from './adapters/auth-users';
 import { createOrdersLabelStats } from './adapters/orders-label-stats';
 import { createPaymentsBalances } from './adapters/payments-balances';
 import { createPaymentsDepositStats } from './adapters/payments-deposit-stats';
+import { createPaymentsReferralBonusSettings } from './adapters/payments-referral-bonus';
 import type { LabelEventFeed } from './adapters/rankings-label-events';
 import { createAuditRepo } from './db/audit-repo';
 import { createUsersViewRepo } from './db/users-view-repo';
@@ -29,6 +30,7 @@ import { registerCarrierBalanceRoutes } from './routes/carrier-balance';
 import { registerDashboardRoutes } from './routes/dashboard';
 import { registerInternalRoutes } from './routes/internal';
 import { registerRankingRoutes } from './routes/rankings';
+import { registerReferralBonusRoutes } from './routes/referral-bonus';
 import { registerUserRoutes } from './routes/users';
 
 export interface AdminAppDeps {
@@ -77,6 +79,7 @@ export async function buildApp(deps: AdminAppDeps): Promise<ServiceApp> {
   registerCarrierBalanceRoutes(app, { carriers: deps.carriers, warnBelowCents: deps.carrierBalanceWarnCents });
   registerRankingRoutes(app, { rankings: deps.rankings, users, ...(deps.now ? { now: deps.now } : {}) });
   registerInternalRoutes(app, { users, balances, view }, deps.internalSecret);
+  registerReferralBonusRoutes(app, { users, settings: createPaymentsReferralBonusSettings(deps.payments) });
 
   const bus = deps.bus;
   if (bus) whileOpen(app, () => followReadModels(bus, { view, audit, log: app.log }));

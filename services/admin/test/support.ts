@@ -24,8 +24,11 @@ import type { LedgerEntriesReply, SessionUser } from '@flatship/proto';
 // The peers are started exactly as their main.ts wires them; these adapters are theirs, not copies.
 import { createArgon2Hasher } from '../../auth/src/adapters/argon2-hasher';
 import { createPaymentsMoneySummary } from '../../auth/src/adapters/payments-money-summary';
+import { createPaymentsReferralBonuses } from '../../auth/src/adapters/payments-referral-bonuses';
 import { createUserChangedPublisher } from '../../auth/src/db/outbox';
+import { createAuthReferralDirectory } from '../../payments/src/adapters/auth-referrals';
 import { createLedgerRepo } from '../../payments/src/db/ledger-repo';
+import type { BtcpayDeps } from '../../payments/src/routes/deps';
 import { buildApp } from '../src/app';
 import { ADMIN_SCHEMA, migrations as adminMigrations } from '../src/db/migrations';
 import { createRankingsStore } from '../src/db/rankings-repo';
@@ -67,13 +70,15 @@ export const CARRIER_BALANCE_CENTS = 4_321_00;
 
 /**
  * Real auth and payments on ephemeral ports over one test database, their outboxes relayed to a shared
- * bus, and the admin app in front of them, fed by that bus. Orders is only asked for dashboard figures: a
+ * bus (payments pays referral bonuses from it), and the admin app in front of them, fed by that bus. With
+ * `btcpay`, payments takes top-ups and webhooks (the test fakes BTCPay at the network edge). Orders is only asked for dashboard figures: a
  * test that needs it passes a client of its own.
  */
 export async function startStack(
   opts: {
     now?: () => Date;
     orders?: InternalClient;
+    btcpay?: BtcpayDeps;
     /** Stands in for the carriers (default: the sandbox reporting CARRIER_BALANCE_CENTS). */
     carriers?: CarrierAccounts;
     carrierBalanceWarnCents?: number;
@@ -112,6 +117,7 @@ export async function startStack(
     tokenTtl: '1h',
     internalSecret: INTERNAL_SECRET,
     money: createPaymentsMoneySummary(paymentsClient),
+    referralBonuses: createPaymentsReferralBonuses(paymentsClient),
     publishUserChanged: createUserChangedPublisher(authOutbox),
     hasher: createArgon2Hasher({ memoryCost: 1024, timeCost: 1 }),
     publicUrl: PUBLIC_URL,
@@ -125,6 +131,8 @@ export async function startStack(
     internalSecret: INTERNAL_SECRET,
     tokenState: tokenStates(),
     accountChanges: paymentsOutbox,
+    referralBonus: { bus, referrals: createAuthReferralDirectory(authClient) },
+    ...(opts.btcpay ? { btcpay: opts.btcpay } : {}),
   });
   authUrl = await listen(auth);
   paymentsUrl = await listen(payments);

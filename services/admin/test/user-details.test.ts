@@ -166,8 +166,21 @@ describe('POST /api/auth/users/details/{id}: referral code', () => {
     const user = await register(s);
     const res = await details(user.user._id, { balance: 99, referralCode: 'not ok!' });
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('Referral code must be 1 to 32 letters or digits');
+    expect(res.json().message).toBe('Referral code must be 4 to 32 letters or digits');
     expect(await ledgerOf(s, user.user._id)).toEqual([]);
+  });
+
+  test('a code shorter than 4 characters is refused, naming the field, and the old code stays', async () => {
+    const user = await register(s);
+    for (const code of ['7', 'AB', 'x1z']) {
+      const res = await details(user.user._id, { referralCode: code });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        code: 'VALIDATION_FAILED',
+        message: 'Referral code must be 4 to 32 letters or digits',
+      });
+    }
+    expect((await verify(s, user.token)).referralCode).toBe(user.user.referralCode);
   });
 
   test('a blank code is "Referral code is required"', async () => {

@@ -9,11 +9,19 @@ import {
   type ServiceApp,
 } from '@flatship/kit';
 import { createArgon2Hasher } from './adapters/argon2-hasher';
+import { createNoReferralBonuses } from './adapters/payments-referral-bonuses';
 import { createAddressesRepo } from './db/addresses-repo';
 import { createPasswordResetsRepo } from './db/password-resets-repo';
 import { createSkusRepo } from './db/skus-repo';
 import { createUsersRepo } from './db/users-repo';
-import type { Clock, MoneySummarySource, PasswordHasher, PublishUserChanged, ResetMailer } from './domain/ports';
+import type {
+  Clock,
+  MoneySummarySource,
+  PasswordHasher,
+  PublishUserChanged,
+  ReferralBonusSource,
+  ResetMailer,
+} from './domain/ports';
 import { toTokenState } from './domain/session-user';
 import { registerAddressRoutes } from './routes/addresses';
 import { registerAuthRoutes } from './routes/auth';
@@ -33,6 +41,8 @@ export interface AuthAppDeps {
   tokenTtl: string;
   internalSecret: string;
   money: MoneySummarySource;
+  /** The referral bonus of invited users (payments); without it the Invites page shows no bonus. */
+  referralBonuses?: ReferralBonusSource;
   publishUserChanged: PublishUserChanged;
   hasher?: PasswordHasher;
   readiness?: ReadinessCheck[];
@@ -76,6 +86,7 @@ export async function buildApp(deps: AuthAppDeps): Promise<ServiceApp> {
     publishUserChanged: deps.publishUserChanged,
     signToken: (claims) => app.jwt.sign(claims),
     money: deps.money,
+    referralBonuses: deps.referralBonuses ?? createNoReferralBonuses(),
     resets: createPasswordResetsRepo(deps.db),
     mailer: deps.mailer,
     clock: deps.clock ?? (() => new Date()),

@@ -12,6 +12,7 @@ import { createOutbox, openBus } from '@flatship/kit/bus';
 import { createArgon2Hasher } from './adapters/argon2-hasher';
 import { createLogResetMailer } from './adapters/log-reset-mailer';
 import { createPaymentsMoneySummary } from './adapters/payments-money-summary';
+import { createNoReferralBonuses, createPaymentsReferralBonuses } from './adapters/payments-referral-bonuses';
 import { createSmtpResetMailer } from './adapters/smtp-reset-mailer';
 import { createZeroMoneySummary } from './adapters/zero-money-summary';
 import { buildApp } from './app';
@@ -62,11 +63,11 @@ await runService(
       );
     }
 
-    const money = config.PAYMENTS_URL
-      ? createPaymentsMoneySummary(
-          createInternalClient({ baseUrl: config.PAYMENTS_URL, secret: config.INTERNAL_SECRET, timeoutMs: 5_000 }),
-        )
-      : createZeroMoneySummary();
+    const payments = config.PAYMENTS_URL
+      ? createInternalClient({ baseUrl: config.PAYMENTS_URL, secret: config.INTERNAL_SECRET, timeoutMs: 5_000 })
+      : null;
+    const money = payments ? createPaymentsMoneySummary(payments) : createZeroMoneySummary();
+    const referralBonuses = payments ? createPaymentsReferralBonuses(payments) : createNoReferralBonuses();
     if (!config.PAYMENTS_URL) logger.warn('PAYMENTS_URL is not set: every balance is reported as 0');
 
     const smtp = config.SMTP_URL ? createSmtpResetMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }) : null;
@@ -79,6 +80,7 @@ await runService(
       tokenTtl: config.JWT_TTL,
       internalSecret: config.INTERNAL_SECRET,
       money,
+      referralBonuses,
       publishUserChanged: createUserChangedPublisher(outbox),
       hasher,
       publicUrl: config.PUBLIC_URL,

@@ -23,6 +23,7 @@ describe('internal routes are for services holding the secret', () => {
     ['POST', `/internal/users/${GHOST}/activation`],
     ['POST', `/internal/users/${GHOST}/role`],
     ['POST', `/internal/users/${GHOST}/referral-code`],
+    ['GET', `/internal/users/${GHOST}/referral`],
   ] as const)('%s %s without or with a wrong secret is forbidden', async (method, url) => {
     const r = await register(t.app);
     const payload =
@@ -228,26 +229,36 @@ describe('POST /internal/users/:id/referral-code', () => {
     expect([ra?.statusCode, rb?.statusCode].sort()).toEqual([200, 409]);
   });
 
-  test.each(['', '   ', 'has space', 'dash-ed', 'under_score', 'ünïcode', 'ß', 'x'.repeat(33), '<b>1</b>'])(
-    'the code %j is refused',
-    async (code) => {
-      const r = await register(t.app);
-      const res = await setCode(r.user._id, code);
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({
-        code: 'VALIDATION_FAILED',
-        message: 'Referral code must be 1 to 32 letters or digits',
-      });
-      expect((await login(r)).json().user.referralCode).toBe(r.user.referralCode);
-    },
-  );
+  test.each([
+    '',
+    '   ',
+    '7',
+    'AB',
+    'A1C',
+    'has space',
+    'dash-ed',
+    'under_score',
+    'ünïcode',
+    'ß',
+    'x'.repeat(33),
+    '<b>1</b>',
+  ])('the code %j is refused', async (code) => {
+    const r = await register(t.app);
+    const res = await setCode(r.user._id, code);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'Referral code must be 4 to 32 letters or digits',
+    });
+    expect((await login(r)).json().user.referralCode).toBe(r.user.referralCode);
+  });
 
-  test('32 letters and digits, or a single one, are fine', async () => {
+  test('4 to 32 letters and digits are fine', async () => {
     const a = await register(t.app);
     const b = await register(t.app);
     const long = `A${'b1'.repeat(15)}Z`;
     expect((await setCode(a.user._id, long)).json().referralCode).toBe(long.toUpperCase());
-    expect((await setCode(b.user._id, '7')).json().referralCode).toBe('7');
+    expect((await setCode(b.user._id, ' ab12 ')).json().referralCode).toBe('AB12');
   });
 
   test('an unknown user or a missing code is refused', async () => {
@@ -262,5 +273,31 @@ describe('POST /internal/users/:id/referral-code', () => {
     const missing = await internal(t.app, 'POST', `/internal/users/${r.user._id}/referral-code`, {});
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'referralCode is required' });
+  });
+});
+
+describe('GET /internal/users/:id/referral', () => {
+  test('names who referred the user and whether each is blocked or deleted; deleted users are still answered', async () => {
+    const referrer = await register(t.app);
+    const invited = await register(t.app, { referralCode: referrer.user.referralCode });
+    const standing = async (id: string) => (await internal(t.app, 'GET', `/internal/users/${id}/referral`)).json();
+    expect(await standing(invited.user._id)).toEqual({
+      user: { id: invited.user._id, activation: 'allow', deleted: false },
+      referrer: { id: referrer.user._id, activation: 'allow', deleted: false },
+    });
+    await internal(t.app, 'POST', `/internal/users/${referrer.user._id}/activation`, { activation: 'block' });
+    expect((await standing(invited.user._id)).referrer).toMatchObject({ activation: 'block', deleted: false });
+    await internal(t.app, 'DELETE', `/internal/users/${referrer.user._id}`);
+    expect((await standing(invited.user._id)).referrer).toMatchObject({ id: referrer.user._id, deleted: true });
+    expect(await standing(referrer.user._id)).toEqual({
+      user: { id: referrer.user._id, activation: 'block', deleted: true },
+      referrer: null,
+    });
+  });
+
+  test('an id that never named a user is 404', async () => {
+    const res = await internal(t.app, 'GET', `/internal/users/${GHOST}/referral`);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ code: 'USER_NOT_FOUND', message: 'User not found' });
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { makeAdmin, makeFriend, register, startTestAuth, type TestAuth } from './support';
+import { internal, makeAdmin, makeFriend, register, startTestAuth, type TestAuth, uniqueEmail } from './support';
 
 let t: TestAuth;
 beforeAll(async () => {
@@ -83,6 +83,51 @@ describe('POST /api/invite/referral/apply', () => {
       payload: { referralCode: 'X' },
     });
     expect(anon.statusCode).toBe(401);
+  });
+});
+
+describe('the code of a blocked referrer', () => {
+  const block = (id: string, activation: 'block' | 'allow' = 'block') =>
+    internal(t.app, 'POST', `/internal/users/${id}/activation`, { activation });
+  const INACTIVE = { code: 'REFERRAL_CODE_INACTIVE', message: 'This referral code is no longer active' };
+
+  test('is refused when applied, saying why, and links nobody', async () => {
+    const referrer = await register(t.app);
+    const me = await register(t.app);
+    expect((await block(referrer.user._id)).statusCode).toBe(200);
+    const res = await apply(me.token, referrer.user.referralCode);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual(INACTIVE);
+    expect((await get('/api/auth/verify', me.token)).json().user.referredBy ?? null).toBeNull();
+
+    // Allowed again, the same code works: the refusal was about the block.
+    await block(referrer.user._id, 'allow');
+    expect((await apply(me.token, referrer.user.referralCode)).statusCode).toBe(200);
+  });
+
+  test('is refused at registration, and no account is created', async () => {
+    const referrer = await register(t.app);
+    await block(referrer.user._id);
+    const email = uniqueEmail('blocked-ref');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: {
+        name: 'Newcomer',
+        email,
+        password: 'correct horse battery',
+        confirmPassword: 'correct horse battery',
+        referralCode: referrer.user.referralCode,
+      },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual(INACTIVE);
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: 'correct horse battery' },
+    });
+    expect(login.statusCode).toBe(401);
   });
 });
 

@@ -10,15 +10,20 @@ import {
   type ServiceApp,
   type TokenStateSource,
   type UserChangeFeed,
+  whileOpen,
 } from '@flatship/kit';
-import type { Outbox } from '@flatship/kit/bus';
+import type { EventBus, Outbox } from '@flatship/kit/bus';
 import type { UserChangedEvent } from '@flatship/proto';
+import { createDepositSettledPublisher } from './db/deposit-events';
 import { createDepositsRepo } from './db/deposits-repo';
 import { createLedgerRepo } from './db/ledger-repo';
-import type { Clock } from './domain/ports';
+import { createReferralBonusRepo } from './db/referral-bonus-repo';
+import type { Clock, ReferralDirectory } from './domain/ports';
+import { startReferralBonusConsumer } from './jobs/referral-bonus-consumer';
 import { registerDepositRoutes } from './routes/deposits';
 import type { BtcpayDeps, DomainDeps } from './routes/deps';
 import { registerInternalRoutes } from './routes/internal';
+import { registerReferralBonusRoutes } from './routes/referral-bonus';
 import { registerStatsRoutes } from './routes/stats';
 import { registerTopUpRoutes } from './routes/top-up';
 import { registerWebhookRoutes } from './routes/webhook';
@@ -42,6 +47,12 @@ export interface PaymentsAppDeps {
    * table is fed by it). Without it money still moves, unannounced.
    */
   accountChanges?: Outbox;
+  /**
+   * Referral bonuses: `deposit.settled` is followed on `bus` (from the app being ready until it closes) and auth's
+   * `referrals` say who referred whom. main.ts always gives both; without them no bonus is paid. Settled deposits
+   * are announced through `accountChanges`' outbox.
+   */
+  referralBonus?: { bus: Pick<EventBus, 'subscribe'>; referrals: ReferralDirectory };
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -60,6 +71,8 @@ export async function buildApp(deps: PaymentsAppDeps): Promise<ServiceApp> {
     deposits: createDepositsRepo(deps.db),
     transactor: createTransactor(deps.db),
     clock: deps.clock ?? systemClock,
+    bonuses: createReferralBonusRepo(deps.db),
+    publishDepositSettled: createDepositSettledPublisher(deps.accountChanges),
     btcpay: deps.btcpay ?? null,
   };
   registerDepositRoutes(app, domain);
@@ -67,6 +80,21 @@ export async function buildApp(deps: PaymentsAppDeps): Promise<ServiceApp> {
   await registerWebhookRoutes(app, domain);
   registerInternalRoutes(app, domain, deps.internalSecret);
   registerStatsRoutes(app, deps.db, deps.internalSecret);
+  registerReferralBonusRoutes(app, domain, deps.internalSecret);
+
+  const referralBonus = deps.referralBonus;
+  if (referralBonus) {
+    whileOpen(app, () =>
+      startReferralBonusConsumer(referralBonus.bus, {
+        ledger: domain.ledger,
+        transactor: domain.transactor,
+        bonuses: domain.bonuses,
+        referrals: referralBonus.referrals,
+        clock: domain.clock,
+        logger: app.log,
+      }),
+    );
+  }
 
   followUserChanges(app, deps.userChanges, deps.tokenState);
   return app;

@@ -12,9 +12,11 @@ import {
   runService,
 } from '@flatship/kit';
 import { createOutbox, openBus } from '@flatship/kit/bus';
+import { createAuthReferralDirectory } from './adapters/auth-referrals';
 import { createBtcpayClient } from './adapters/btcpay-client';
 import { buildApp, systemClock } from './app';
 import { btcpaySettingsOf, PaymentsConfigSchema } from './config';
+import { createDepositSettledPublisher } from './db/deposit-events';
 import { createDepositsRepo } from './db/deposits-repo';
 import { createLedgerRepo } from './db/ledger-repo';
 import { migrations, PAYMENTS_SCHEMA } from './db/migrations';
@@ -55,6 +57,7 @@ await runService('payments', async () => {
     tokenState,
     accountChanges,
     userChanges: createBusUserChangeFeed(bus, logger, 'payments'),
+    referralBonus: { bus, referrals: createAuthReferralDirectory(auth) },
     ...(provider && btcpaySettings ? { btcpay: { provider, webhookSecret: btcpaySettings.webhookSecret } } : {}),
   });
 
@@ -69,6 +72,7 @@ await runService('payments', async () => {
       transactor: createTransactor(db),
       clock: systemClock,
       logger,
+      publishDepositSettled: createDepositSettledPublisher(accountChanges),
     };
     reconciler = startDepositReconciler({
       intervalMs: config.DEPOSIT_RECONCILE_INTERVAL_MS,

@@ -13,6 +13,7 @@ import { createTestDatabase, generateTokenKeys } from '@flatship/kit/testing';
 import type { Role, TokenClaims, TokenState } from '@flatship/proto';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app';
+import { createDepositSettledPublisher } from '../src/db/deposit-events';
 import { createDepositsRepo } from '../src/db/deposits-repo';
 import { createLedgerRepo } from '../src/db/ledger-repo';
 import { migrations, PAYMENTS_SCHEMA } from '../src/db/migrations';
@@ -100,7 +101,13 @@ export async function startTestPayments(
     repos,
     syncDeps(logger = { info: () => {}, warn: () => {}, error: () => {} }) {
       if (!opts.btcpay) throw new Error('started without btcpay');
-      return { ...repos, provider: opts.btcpay.provider, logger, clock: opts.clock ?? { now: () => new Date() } };
+      return {
+        ...repos,
+        provider: opts.btcpay.provider,
+        logger,
+        clock: opts.clock ?? { now: () => new Date() },
+        publishDepositSettled: createDepositSettledPublisher(accountChanges),
+      };
     },
     tokenFor: (state, over = {}) =>
       signJwt(keys.privateKey, { sub: state.id, role: state.role, ver: state.tokenVersion, ...over }),

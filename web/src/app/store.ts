@@ -7,6 +7,7 @@ import type { adminDashboardReducer } from '../features/admin/dashboard/admin-da
 import type { defaultServicesReducer } from '../features/admin/default-services/default-services-slice';
 import type { orderLabelsReducer } from '../features/admin/order-labels/order-labels-slice';
 import type { rankingsReducer } from '../features/admin/rankings/rankings-slice';
+import type { referralBonusSettingsReducer } from '../features/admin/referral-bonus/referral-bonus-slice';
 import type { referralReducer } from '../features/admin/referrals/referral-slice';
 import type { userServicesReducer } from '../features/admin/services/user-services-slice';
 import type { adminUsersReducer } from '../features/admin/users/admin-users-slice';
@@ -54,6 +55,7 @@ interface FeatureState {
   passwordReset: ReturnType<typeof passwordResetReducer>;
   rankings: ReturnType<typeof rankingsReducer>;
   referral: ReturnType<typeof referralReducer>;
+  referralBonusSettings: ReturnType<typeof referralBonusSettingsReducer>;
   skus: ReturnType<typeof skusReducer>;
   userServices: ReturnType<typeof userServicesReducer>;
 }

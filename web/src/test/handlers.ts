@@ -1,4 +1,4 @@
-import type { AdminDashboardReply, CarrierBalanceReply } from '@flatship/proto';
+import type { AdminDashboardReply, CarrierBalanceReply, ReferralBonusTerms } from '@flatship/proto';
 import { HttpResponse, http } from 'msw';
 import type { SessionUser } from '../features/auth/session-user';
 
@@ -44,4 +44,17 @@ export function emptyAdminDashboardHandlers() {
     http.get(api('admin/dashboard'), () => HttpResponse.json(reply)),
     http.get(api('auth/api/balance'), () => HttpResponse.json(balance)),
   ];
+}
+
+/** The referral bonus program is off: no bonus either side. */
+export const BONUS_OFF: ReferralBonusTerms = {
+  isEnabled: false,
+  referrerBonus: 0,
+  referredBonus: 0,
+  minimumDeposit: 10,
+};
+
+/** GET /api/payment/referral-bonus (onboarding and Invites read it), answering with `terms`. */
+export function referralTermsHandler(terms: ReferralBonusTerms = BONUS_OFF) {
+  return http.get(api('payment/referral-bonus'), () => HttpResponse.json(terms));
 }

@@ -18,4 +18,7 @@ export const MESSAGES = {
   ownLoginAs: 'You cannot log in as yourself',
   loggedInAs: (name: string) => `Logged in as ${name}`,
   carrierUnreachable: 'The carrier could not be reached to read its balance. Try again in a moment.',
+  referralBonusSaved: 'Referral bonus saved',
+  referralBonusOff: 'Referral bonus saved: the program is off',
+  formerAdmin: 'a deleted admin',
 } as const;

@@ -1,11 +1,13 @@
 import type {
   Activation,
   ExportedUser,
+  InternalReferralBonusSettings,
   InternalResetLinkReply,
   InternalUser,
   LoginAsTokenReply,
   MoneySummary,
   Role,
+  SetReferralBonusSettingsBody,
 } from '@flatship/proto';
 
 /** Context of the request a use case serves, carried to the services it calls. */
@@ -38,4 +40,11 @@ export interface Balances {
   get(userId: string, ctx: CallContext): Promise<number>;
   /** Money of each id (at most 1000), in dollars, with the seq of the latest ledger entry. */
   summaries(userIds: string[], ctx: CallContext): Promise<MoneySummary[]>;
+}
+
+/** The referral bonus settings, as payments keeps them (cents). */
+export interface ReferralBonusSettingsStore {
+  get(ctx: CallContext): Promise<InternalReferralBonusSettings>;
+  /** Recorded by payments with the admin's id. */
+  set(body: SetReferralBonusSettingsBody, ctx: CallContext): Promise<InternalReferralBonusSettings>;
 }

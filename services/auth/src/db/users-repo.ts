@@ -56,6 +56,10 @@ export function createUsersRepo(db: Knex): UsersRepo {
       if (!isId(id)) return null;
       return first(await q(tx).where({ id }).limit(1));
     },
+    async findByIdWithDeleted(id, tx) {
+      if (!isId(id)) return null;
+      return first(await all(tx).where({ id }).limit(1));
+    },
     async findByEmail(email, tx) {
       return first(await q(tx).where({ email }).limit(1));
     },

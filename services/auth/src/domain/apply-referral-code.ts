@@ -1,5 +1,6 @@
 import { AppError } from '@flatship/kit';
 import type { SessionUser } from '@flatship/proto';
+import { findReferrerOrFail } from './find-referrer';
 import { findUserOrFail } from './find-user';
 import { MESSAGES } from './messages';
 import type { MoneySummarySource, PublishUserChanged, SignToken, Transactor, UsersRepo } from './ports';
@@ -23,8 +24,7 @@ export async function applyReferralCode(
   const code = normaliseReferralCode(referralCode);
   if (!code) throw new AppError('VALIDATION_FAILED', MESSAGES.referralCodeRequired);
   const user = await findUserOrFail(deps.users, userId);
-  const referrer = await deps.users.findByReferralCode(code);
-  if (!referrer) throw new AppError('REFERRAL_INVALID_CODE', MESSAGES.referralInvalid);
+  const referrer = await findReferrerOrFail(deps.users, code);
   if (referrer.id === user.id) throw new AppError('REFERRAL_OWN_CODE', MESSAGES.referralOwnCode);
   const alreadyApplied = new AppError('REFERRAL_ALREADY_APPLIED', MESSAGES.referralAlreadyApplied);
   if (user.referredBy) throw alreadyApplied;

@@ -1,4 +1,4 @@
-import { LIMITS, PASSWORD_RESET_TTL_MINUTES } from '@flatship/proto';
+import { LIMITS, PASSWORD_RESET_TTL_MINUTES, REFERRAL_CODE_FORMAT_MESSAGE } from '@flatship/proto';
 
 /** The texts users see. Where the spec gives a text, it is that text. */
 export const MESSAGES = {
@@ -20,6 +20,7 @@ export const MESSAGES = {
   referralCodeRequired: 'Please enter a referral code',
   referralInvalid: 'Invalid referral code',
   referralOwnCode: 'You cannot use your own referral code',
+  referralInactive: 'This referral code is no longer active',
   referralAlreadyApplied: 'A referral code has already been applied to your account',
   referralApplied: 'Referral code applied successfully!',
   userNotFound: 'User not found',
@@ -33,7 +34,7 @@ export const MESSAGES = {
   stateNotUs: 'State must be a US state (two-letter code)',
   invalidZip: 'ZIP must be 5 digits or ZIP+4',
   countryNotUs: 'Only US addresses are supported',
-  referralCodeFormat: 'Referral code must be 1 to 32 letters or digits',
+  referralCodeFormat: REFERRAL_CODE_FORMAT_MESSAGE,
   referralCodeTaken: 'This referral code is already in use',
   loginAsAdmin: 'You cannot log in as another admin',
   loginAsBlocked: 'This user is blocked. Allow their access before logging in as them.',

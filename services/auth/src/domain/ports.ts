@@ -1,5 +1,5 @@
 import type { Tx } from '@flatship/kit';
-import type { Activation, Role, TokenClaims, UserChangedEvent } from '@flatship/proto';
+import type { Activation, ReferralBonusState, Role, TokenClaims, UserChangedEvent } from '@flatship/proto';
 
 export type { Transactor, Tx } from '@flatship/kit';
 
@@ -36,6 +36,8 @@ export type InsertUserResult = { ok: true; user: UserRecord } | { ok: false; con
 
 export interface UsersRepo {
   findById(id: string, tx?: Tx): Promise<UserRecord | null>;
+  /** Deleted users too (`deletedAt` set): for the books, where who someone was still matters. */
+  findByIdWithDeleted(id: string, tx?: Tx): Promise<UserRecord | null>;
   /** `email` is already normalised. */
   findByEmail(email: string, tx?: Tx): Promise<UserRecord | null>;
   /** Compares case-insensitively. */
@@ -148,6 +150,11 @@ export interface MoneySummary {
 /** Money fields of users, in dollars. Balances live in payments; users it does not know are absent. */
 export interface MoneySummarySource {
   get(userIds: string[]): Promise<Map<string, MoneySummary>>;
+}
+
+/** The referral bonus of each referred user, both sides (payments keeps them); users it was not asked about are absent. */
+export interface ReferralBonusSource {
+  get(referredUserIds: string[]): Promise<Map<string, ReferralBonusState>>;
 }
 
 /** Records `user.changed` in the caller's transaction, so it is relayed only if the change commits. */

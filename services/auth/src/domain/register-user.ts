@@ -1,5 +1,6 @@
 import { AppError } from '@flatship/kit';
 import type { SessionUser } from '@flatship/proto';
+import { findReferrerOrFail } from './find-referrer';
 import { insertUserWithReferralCode } from './insert-user';
 import { MESSAGES } from './messages';
 import type { PasswordHasher, PublishUserChanged, SignToken, Transactor, UsersRepo } from './ports';
@@ -26,11 +27,7 @@ export async function registerUser(
   if (await deps.users.findByEmail(valid.email)) throw new AppError('AUTH_EMAIL_TAKEN', MESSAGES.emailTaken);
 
   let referredBy: string | null = null;
-  if (valid.referralCode) {
-    const referrer = await deps.users.findByReferralCode(valid.referralCode);
-    if (!referrer) throw new AppError('REFERRAL_INVALID_CODE', MESSAGES.referralInvalid);
-    referredBy = referrer.id;
-  }
+  if (valid.referralCode) referredBy = (await findReferrerOrFail(deps.users, valid.referralCode)).id;
 
   const passwordHash = await deps.hasher.hash(valid.password);
   // Announced in the same transaction, so read models of other services learn of every user.

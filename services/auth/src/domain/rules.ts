@@ -66,9 +66,5 @@ export function normaliseReferralCode(code: string): string {
   return code.trim().toUpperCase();
 }
 
-const CHOSEN_REFERRAL_CODE = new RegExp(`^[A-Za-z0-9]{1,${LIMITS.referralCodeMax}}$`);
-
-/** A code an admin picks: ASCII letters and digits only, so it survives URLs (?ref=) and being read aloud. */
-export function isValidChosenReferralCode(trimmedCode: string): boolean {
-  return CHOSEN_REFERRAL_CODE.test(trimmedCode);
-}
+// Shared with the web app, which checks the same before saving.
+export { isValidChosenReferralCode } from '@flatship/proto';

@@ -6,6 +6,7 @@ import type {
   PasswordHasher,
   PasswordResetsRepo,
   PublishUserChanged,
+  ReferralBonusSource,
   ResetMailer,
   SignToken,
   Transactor,
@@ -23,6 +24,7 @@ export interface DomainDeps {
   publishUserChanged: PublishUserChanged;
   signToken: SignToken;
   money: MoneySummarySource;
+  referralBonuses: ReferralBonusSource;
   resets: PasswordResetsRepo;
   mailer: ResetMailer;
   clock: Clock;

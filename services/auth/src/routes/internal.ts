@@ -5,6 +5,7 @@ import {
   InternalUserSchema,
   LoginAsTokenBodySchema,
   LoginAsTokenReplySchema,
+  ReferralStandingSchema,
   SetActivationBodySchema,
   SetReferralCodeBodySchema,
   SetRoleBodySchema,
@@ -16,6 +17,7 @@ import { Type } from 'typebox';
 import { changeActivation } from '../domain/change-activation';
 import { changeRole } from '../domain/change-role';
 import { deleteUser } from '../domain/delete-user';
+import { getReferralStanding } from '../domain/get-referral-standing';
 import { getTokenState } from '../domain/get-token-state';
 import { getUser } from '../domain/get-user';
 import { issueLoginAsToken } from '../domain/issue-login-as-token';
@@ -40,6 +42,13 @@ export function registerInternalRoutes(app: ServiceApp, deps: DomainDeps, intern
     '/internal/users/:id',
     { onRequest, schema: { params: IdParamsSchema, response: { 200: InternalUserSchema } } },
     (request) => getUser(deps, request.params.id),
+  );
+
+  // Payments asks before it pays a referral bonus.
+  app.get(
+    '/internal/users/:id/referral',
+    { onRequest, schema: { params: IdParamsSchema, response: { 200: ReferralStandingSchema } } },
+    (request) => getReferralStanding(deps, request.params.id),
   );
 
   app.post(

@@ -1,6 +1,6 @@
 import type { Knex } from '@flatship/kit';
 import { fromTx } from '@flatship/kit';
-import type { DepositFilter, DepositRecord, DepositsRepo } from '../domain/ports';
+import type { DepositFilter, DepositHistoryLine, DepositRecord, DepositsRepo } from '../domain/ports';
 
 interface DepositRow {
   id: string;
@@ -32,6 +32,43 @@ function applyFilter(q: Knex.QueryBuilder, filter: DepositFilter): Knex.QueryBui
   if (filter === 'expired') return q.whereRaw('lower(status) = ?', ['expired']);
   if (filter === 'pending') return q.whereRaw('lower(status) not in (?, ?)', ['settled', 'expired']);
   return q;
+}
+
+interface HistoryRow {
+  id: string;
+  kind: 'deposit' | 'referral_bonus';
+  amount_cents: string;
+  status: string;
+  created_at: Date;
+  memo: string | null;
+}
+
+const toLine = (r: HistoryRow): DepositHistoryLine => ({
+  id: r.id,
+  kind: r.kind,
+  amountCents: Number(r.amount_cents),
+  status: r.status,
+  createdAt: r.created_at,
+  memo: r.memo,
+});
+
+/**
+ * The user's deposit history: their BTCPay deposits and, as lines of their own, the referral bonuses credited to
+ * their balance. A bonus is money in, so it counts as settled (it is in `all` and `settled`, never `expired` or
+ * `pending`).
+ */
+function historyOf(db: Knex, userId: string, filter: DepositFilter): Knex.QueryBuilder {
+  const deposits = applyFilter(
+    db('deposits')
+      .where({ user_id: userId })
+      .select('id', db.raw("'deposit' as kind"), 'amount_cents', 'status', 'created_at', db.raw('null::text as memo')),
+    filter,
+  );
+  if (filter !== 'all' && filter !== 'settled') return deposits;
+  const bonuses = db('ledger_entries')
+    .where({ user_id: userId, kind: 'referral_bonus' })
+    .select('id', 'kind', 'amount_cents', db.raw(`'${SETTLED}' as status`), 'created_at', 'memo');
+  return deposits.unionAll(bonuses, true);
 }
 
 export function createDepositsRepo(db: Knex): DepositsRepo {
@@ -93,18 +130,21 @@ export function createDepositsRepo(db: Knex): DepositsRepo {
     },
 
     async list(userId, { filter, offset, limit }) {
-      const rows = await applyFilter(db<DepositRow>('deposits').where({ user_id: userId }), filter)
+      const rows = (await db
+        .select('*')
+        .from(historyOf(db, userId, filter).as('history'))
         .orderBy([
           { column: 'created_at', order: 'desc' },
           { column: 'id', order: 'desc' },
         ])
         .offset(offset)
-        .limit(limit);
-      return (rows as DepositRow[]).map(toRecord);
+        .limit(limit)) as HistoryRow[];
+      return rows.map(toLine);
     },
 
     async count(userId, filter) {
-      const row = await applyFilter(db('deposits').where({ user_id: userId }), filter)
+      const row = await db
+        .from(historyOf(db, userId, filter).as('history'))
         .count<{ count: string }[]>('* as count')
         .first();
       return Number(row?.count ?? 0);

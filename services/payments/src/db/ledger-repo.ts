@@ -65,7 +65,10 @@ const toTotals = (a: AccountRow): AccountTotals => ({
   seq: Number(a.last_entry_seq),
 });
 
-/** How an entry of each kind moves the account's running totals (admin adjustments move only the balance). */
+/**
+ * How an entry of each kind moves the account's running totals (admin adjustments and referral bonuses move only
+ * the balance: a bonus is credit given, not money deposited).
+ */
 const totalsDelta = (kind: LedgerKind, amountCents: number) => ({
   deposit: kind === 'deposit' ? amountCents : 0,
   charged: kind === 'label_charge' ? -amountCents : 0,
@@ -166,6 +169,14 @@ export function createLedgerRepo(db: Knex, accountChanges?: Outbox): LedgerRepo 
       const accounts = (await db('accounts').whereIn('user_id', userIds).select(ACCOUNT_COLUMNS)) as AccountRow[];
       for (const a of accounts) result.set(a.user_id, toTotals(a));
       return result;
+    },
+
+    async firstDepositKey(userId, tx) {
+      const row = await on(tx)('ledger_entries')
+        .where({ user_id: userId, kind: 'deposit' })
+        .orderBy('seq', 'asc')
+        .first('idempotency_key');
+      return row ? (row as { idempotency_key: string }).idempotency_key : null;
     },
 
     async listEntries(userId, limit) {

@@ -6,14 +6,16 @@ import {
   type DepositsReply,
   RECENT_DEPOSITS_MAX,
 } from '@flatship/proto';
-import type { DepositRecord, DepositsRepo } from './ports';
+import type { DepositHistoryLine, DepositsRepo } from './ports';
+import { REFERRAL_BONUS_LABEL } from './referral-bonus-texts';
 import { isUserId } from './rules';
 
-const toDeposit = (d: DepositRecord): Deposit => ({
+const toDeposit = (d: DepositHistoryLine): Deposit => ({
   _id: d.id,
   amount: centsToDollars(d.amountCents),
   createdTime: Math.floor(d.createdAt.getTime() / 1000),
   status: d.status,
+  ...(d.kind === 'referral_bonus' ? { kind: d.kind, description: d.memo ?? REFERRAL_BONUS_LABEL } : {}),
 });
 
 /** The dashboard's list: newest first, a handful. */

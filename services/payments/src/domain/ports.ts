@@ -1,5 +1,15 @@
 import type { Tx } from '@flatship/kit';
-import type { CreateInvoiceRequest, DepositFilter, Invoice, LEDGER_KINDS } from '@flatship/proto';
+import type {
+  CreateInvoiceRequest,
+  DepositFilter,
+  DepositSettledEvent,
+  Invoice,
+  LEDGER_KINDS,
+  ReferralBonusSettingsCents,
+  ReferralBonusSide,
+  ReferralBonusWithheldReason,
+  ReferralStanding,
+} from '@flatship/proto';
 
 export type { Transactor, Tx } from '@flatship/kit';
 export type { DepositFilter };
@@ -49,6 +59,8 @@ export interface LedgerRepo {
   totals(userIds: string[]): Promise<Map<string, AccountTotals>>;
   /** Newest first. */
   listEntries(userId: string, limit: number): Promise<LedgerEntryRecord[]>;
+  /** The idempotency key of the user's earliest deposit entry (by seq), or null when they have none. */
+  firstDepositKey(userId: string, tx?: Tx): Promise<string | null>;
 }
 
 export interface AccountTotals {
@@ -79,6 +91,17 @@ export interface NewDeposit {
   settledAt?: Date | null;
 }
 
+/** A line of the deposit history: a BTCPay deposit, or a referral bonus credited to the balance. */
+export interface DepositHistoryLine {
+  id: string;
+  kind: 'deposit' | 'referral_bonus';
+  amountCents: number;
+  status: string;
+  createdAt: Date;
+  /** What a bonus was for; null for deposits. */
+  memo: string | null;
+}
+
 export interface DepositsRepo {
   insert(deposit: NewDeposit, tx?: Tx): Promise<DepositRecord>;
   findByInvoiceId(invoiceId: string, tx?: Tx): Promise<DepositRecord | null>;
@@ -93,9 +116,52 @@ export interface DepositsRepo {
   settle(invoiceId: string, amountCents: number, settledAt: Date, tx: Tx): Promise<void>;
   /** Deposits still New or Processing created within (createdAfter, createdBefore), oldest first. */
   listOpen(opts: { createdAfter: Date; createdBefore: Date; limit: number }): Promise<DepositRecord[]>;
-  /** Newest first. */
-  list(userId: string, opts: { filter: DepositFilter; offset: number; limit: number }): Promise<DepositRecord[]>;
+  /** Deposits and referral bonuses, newest first (bonuses count as settled). */
+  list(userId: string, opts: { filter: DepositFilter; offset: number; limit: number }): Promise<DepositHistoryLine[]>;
   count(userId: string, filter: DepositFilter): Promise<number>;
+}
+
+/** Records `deposit.settled` in the caller's transaction, so it is relayed only if the credit commits. */
+export type PublishDepositSettled = (tx: Tx, event: DepositSettledEvent) => Promise<void>;
+
+export interface ReferralBonusSettings extends ReferralBonusSettingsCents {
+  /** The last change and the admin who made it; null while the settings are the defaults. */
+  updatedAt: Date | null;
+  updatedBy: string | null;
+}
+
+export interface ReferralBonusDecision {
+  referredUserId: string;
+  side: ReferralBonusSide;
+  /** Who is (or would have been) paid: the referrer or the referred user. */
+  beneficiaryId: string;
+  status: 'credited' | 'withheld';
+  reason: ReferralBonusWithheldReason | null;
+  amountCents: number;
+  /** The deposit that triggered the decision. */
+  invoiceId: string;
+  ledgerEntryId: string | null;
+  decidedAt: Date;
+}
+
+export interface ReferralBonusRepo {
+  getSettings(tx?: Tx): Promise<ReferralBonusSettings>;
+  /** Replaces the settings and records the change with the admin's id, in the caller's transaction. */
+  setSettings(settings: ReferralBonusSettingsCents, adminId: string, at: Date, tx: Tx): Promise<ReferralBonusSettings>;
+  /**
+   * Records the decision for one referred user and side unless one exists: true when this call recorded it. A
+   * concurrent claim of the same side waits for this transaction and then finds it taken.
+   */
+  claim(decision: Omit<ReferralBonusDecision, 'ledgerEntryId' | 'decidedAt'>, at: Date, tx: Tx): Promise<boolean>;
+  /** Links a credited decision to its ledger entry (same transaction as the claim). */
+  setLedgerEntry(referredUserId: string, side: ReferralBonusSide, entryId: string, tx: Tx): Promise<void>;
+  listForReferred(referredUserIds: string[]): Promise<ReferralBonusDecision[]>;
+}
+
+/** Who referred a user, and whether each of them is still in good standing (auth's word). */
+export interface ReferralDirectory {
+  /** Null when auth has never heard of the user. Throws when auth cannot be asked (the caller retries). */
+  standing(userId: string): Promise<ReferralStanding | null>;
 }
 
 /**

@@ -2,7 +2,16 @@ import type { Invoice } from '@flatship/proto';
 import { DEPOSIT_CURRENCY } from './create-top-up';
 import { parseDepositAmount } from './deposit-amount';
 import { moveMoney } from './move-money';
-import type { Clock, DepositRecord, DepositsRepo, LedgerRepo, Logger, PaymentProvider, Transactor } from './ports';
+import type {
+  Clock,
+  DepositRecord,
+  DepositsRepo,
+  LedgerRepo,
+  Logger,
+  PaymentProvider,
+  PublishDepositSettled,
+  Transactor,
+} from './ports';
 
 export interface SyncDepositDeps {
   provider: PaymentProvider;
@@ -11,6 +20,8 @@ export interface SyncDepositDeps {
   transactor: Transactor;
   logger: Logger;
   clock: Clock;
+  /** Announces a credited deposit (`deposit.settled`) in the crediting transaction; the referral bonus follows it. */
+  publishDepositSettled: PublishDepositSettled;
 }
 
 export type SyncOutcome =
@@ -117,7 +128,16 @@ async function settle(deps: SyncDepositDeps, deposit: DepositRecord, invoice: In
         tx,
       );
     }
-    await deps.deposits.settle(invoiceId, cents, deps.clock.now(), tx);
+    const settledAt = deps.clock.now();
+    await deps.deposits.settle(invoiceId, cents, settledAt, tx);
+    if (cents > 0) {
+      await deps.publishDepositSettled(tx, {
+        userId: locked.userId,
+        invoiceId,
+        amountCents: cents,
+        settledAt: settledAt.toISOString(),
+      });
+    }
     deps.logger.info({ invoiceId, userId: locked.userId, cents }, 'deposit settled');
     return cents > 0 ? ('credited' as const) : ('settled_empty' as const);
   });

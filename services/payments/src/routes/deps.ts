@@ -1,4 +1,12 @@
-import type { Clock, DepositsRepo, LedgerRepo, PaymentProvider, Transactor } from '../domain/ports';
+import type {
+  Clock,
+  DepositsRepo,
+  LedgerRepo,
+  PaymentProvider,
+  PublishDepositSettled,
+  ReferralBonusRepo,
+  Transactor,
+} from '../domain/ports';
 
 /** BTCPay, when deposits are on. */
 export interface BtcpayDeps {
@@ -12,6 +20,8 @@ export interface DomainDeps {
   deposits: DepositsRepo;
   transactor: Transactor;
   clock: Clock;
+  bonuses: ReferralBonusRepo;
+  publishDepositSettled: PublishDepositSettled;
   /** Null when deposits are off (no BTCPAY_URL). */
   btcpay: BtcpayDeps | null;
 }

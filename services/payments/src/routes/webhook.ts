@@ -59,6 +59,7 @@ export async function registerWebhookRoutes(app: ServiceApp, deps: DomainDeps): 
             transactor: deps.transactor,
             clock: deps.clock,
             logger: request.log,
+            publishDepositSettled: deps.publishDepositSettled,
           },
           data,
         );

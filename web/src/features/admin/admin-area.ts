@@ -8,6 +8,8 @@ import { orderLabelsSaga } from './order-labels/order-labels-saga';
 import { orderLabelsReducer } from './order-labels/order-labels-slice';
 import { rankingsSaga } from './rankings/rankings-saga';
 import { rankingsReducer } from './rankings/rankings-slice';
+import { referralBonusSettingsSaga } from './referral-bonus/referral-bonus-saga';
+import { referralBonusSettingsReducer } from './referral-bonus/referral-bonus-slice';
 import { referralSaga } from './referrals/referral-saga';
 import { referralReducer } from './referrals/referral-slice';
 import { userServicesSaga } from './services/user-services-saga';
@@ -28,6 +30,7 @@ registerFeature({
     orderLabels: orderLabelsReducer,
     rankings: rankingsReducer,
     referral: referralReducer,
+    referralBonusSettings: referralBonusSettingsReducer,
     userServices: userServicesReducer,
   },
   *saga() {
@@ -38,6 +41,7 @@ registerFeature({
       fork(orderLabelsSaga),
       fork(defaultServicesSaga),
       fork(referralSaga),
+      fork(referralBonusSettingsSaga),
       fork(adminDashboardSaga),
     ]);
   },

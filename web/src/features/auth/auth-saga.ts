@@ -2,6 +2,7 @@ import type {
   LoginBody,
   LoginReply,
   ReferralApplyReply,
+  ReferralBonusTerms,
   RegisterBody,
   RegisterReply,
   VerifyReply,
@@ -12,6 +13,7 @@ import { all, call, put, select, take, takeEvery, takeLatest, takeLeading } from
 import { ApiError, errorMessage, onSessionEnded } from '../../app/http';
 import type { RootState } from '../../app/store';
 import { adminSessionStorage, tokenStorage } from '../../app/token-storage';
+import { referralBonusApi } from '../referral-bonus/referral-bonus-api';
 import { authApi } from './auth-api';
 import {
   impersonationEnded,
@@ -23,6 +25,8 @@ import {
   referralApplyFailed,
   referralApplySubmitted,
   referralApplySucceeded,
+  referralTermsLoaded,
+  referralTermsRequested,
   registerFailed,
   registerSubmitted,
   registerSucceeded,
@@ -87,6 +91,17 @@ export function* applyReferral(action: PayloadAction<string>): SagaIterator {
   }
 }
 
+/** The referral bonus register and onboarding state; if it cannot be read, they promise nothing rather than fail. */
+export function* loadReferralTerms(): SagaIterator {
+  try {
+    const terms: ReferralBonusTerms | null = yield call(referralBonusApi.terms);
+    yield put(referralTermsLoaded(terms));
+  } catch (error) {
+    console.error('Onboarding: reading the referral bonus failed', error);
+    yield put(referralTermsLoaded(null));
+  }
+}
+
 export function* logout(): SagaIterator {
   yield call([tokenStorage, tokenStorage.clear]);
   // Logging out while signed in as a user also drops the admin's kept token.
@@ -132,6 +147,7 @@ export function* authSaga(): SagaIterator {
     takeLeading(referralApplySubmitted.type, applyReferral),
     // Query: only the newest answer matters (a later refresh supersedes an earlier one).
     takeLatest(sessionVerifyRequested.type, verifySession),
+    takeLatest(referralTermsRequested.type, loadReferralTerms),
     takeLatest(logoutRequested.type, logout),
     // Each switch writes the state it left behind; none may be skipped.
     takeEvery([impersonationStarted.type, impersonationEnded.type], storeSwitchedSession),

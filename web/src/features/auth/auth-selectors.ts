@@ -9,3 +9,4 @@ export const selectIsAdmin = (state: RootState) => state.auth.user?.user_role ==
 export const selectReferralStatus = (state: RootState) => state.auth.referral.status;
 export const selectReferralError = (state: RootState) => state.auth.referral.error;
 export const selectImpersonator = (state: RootState) => state.auth.impersonator;
+export const selectReferralTerms = (state: RootState) => state.auth.referralTerms;

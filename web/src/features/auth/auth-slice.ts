@@ -1,4 +1,4 @@
-import type { LoginBody, RegisterBody } from '@flatship/proto';
+import type { LoginBody, ReferralBonusTerms, RegisterBody } from '@flatship/proto';
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { adminSessionStorage, type KeptAdminSession, tokenStorage } from '../../app/token-storage';
 import type { SessionUser } from './session-user';
@@ -15,6 +15,8 @@ export interface AuthState {
   error: string | null;
   session: SessionStatus;
   referral: { status: RequestStatus; error: string | null };
+  /** The referral bonus as onboarding states it; null until read, or when it could not be read. */
+  referralTerms: ReferralBonusTerms | null;
   /** Set while an admin is signed in as a user (Login As): the admin's own session, to come back to. */
   impersonator: KeptAdminSession | null;
 }
@@ -31,6 +33,7 @@ const initialState = (): AuthState => ({
   error: null,
   session: 'unknown',
   referral: { status: 'idle', error: null },
+  referralTerms: null,
   impersonator: adminSessionStorage.get(),
 });
 
@@ -133,6 +136,11 @@ export const authSlice = createSlice({
     referralFormOpened(state) {
       state.referral = { status: 'idle', error: null };
     },
+    /** The register page (with an invite code) and onboarding state the referral bonus terms. */
+    referralTermsRequested() {},
+    referralTermsLoaded(state, action: PayloadAction<ReferralBonusTerms | null>) {
+      state.referralTerms = action.payload;
+    },
     logoutRequested(state) {
       state.impersonator = null;
       state.token = null;
@@ -163,6 +171,8 @@ export const {
   referralApplySucceeded,
   referralApplyFailed,
   referralFormOpened,
+  referralTermsLoaded,
+  referralTermsRequested,
   logoutRequested,
 } = authSlice.actions;
 

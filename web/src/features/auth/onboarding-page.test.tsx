@@ -2,11 +2,11 @@ import { screen, waitFor } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
-import { api, emptyDashboardHandlers, verifyHandler } from '../../test/handlers';
+import { api, emptyDashboardHandlers, referralTermsHandler, verifyHandler } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
 
-const server = setupTestServer(verifyHandler(makeUser()), ...emptyDashboardHandlers());
+const server = setupTestServer(verifyHandler(makeUser()), ...emptyDashboardHandlers(), referralTermsHandler());
 
 function recordApply(reply: () => Response) {
   const bodies: unknown[] = [];
@@ -26,10 +26,40 @@ async function openOnboarding() {
 }
 
 describe('Onboarding page', () => {
+  it('states the bonus exactly as the settings say: each amount, and the first deposit it needs', async () => {
+    server.use(referralTermsHandler({ isEnabled: true, referrerBonus: 5, referredBonus: 2.5, minimumDeposit: 10 }));
+    await openOnboarding();
+    expect(screen.getByText('Enter your referral code to claim your bonus rewards!')).toBeInTheDocument();
+    expect(await screen.findByTestId('referral-bonus-terms')).toHaveTextContent(
+      'You get $2.50 and the friend who invited you gets $5.00 once your first deposit is paid, if it is $10.00 or more.',
+    );
+  });
+
+  it('names only the side that gets a bonus, and no minimum when there is none', async () => {
+    server.use(referralTermsHandler({ isEnabled: true, referrerBonus: 0, referredBonus: 3, minimumDeposit: 0 }));
+    await openOnboarding();
+    expect(await screen.findByTestId('referral-bonus-terms')).toHaveTextContent(
+      'You get $3.00 once your first deposit is paid.',
+    );
+  });
+
+  it('promises nothing while the program is off', async () => {
+    const app = await openOnboarding();
+    expect(await screen.findByText('Enter the referral code of the friend who invited you.')).toBeInTheDocument();
+    await waitFor(() => expect(app.store.getState().auth.referralTerms).not.toBeNull());
+    expect(screen.queryByText(/bonus/i)).not.toBeInTheDocument();
+  });
+
+  it('promises nothing when the terms cannot be read', async () => {
+    server.use(http.get(api('payment/referral-bonus'), () => new HttpResponse('down', { status: 502 })));
+    await openOnboarding();
+    expect(await screen.findByText('Enter the referral code of the friend who invited you.')).toBeInTheDocument();
+    expect(screen.queryByText(/bonus/i)).not.toBeInTheDocument();
+  });
+
   it('shows the prompt and switches button labels with the input', async () => {
     const app = await openOnboarding();
     expect(screen.getByText('Got a Referral Code?')).toBeInTheDocument();
-    expect(screen.getByText('Enter your referral code to claim your bonus rewards!')).toBeInTheDocument();
     expect(screen.getAllByRole('button', { name: 'Skip for now' })).toHaveLength(1);
     expect(screen.queryByRole('button', { name: 'Apply Code' })).not.toBeInTheDocument();
 

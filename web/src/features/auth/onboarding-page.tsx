@@ -2,8 +2,9 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { BrandMark } from '../../components/icons';
-import { selectReferralError, selectReferralStatus } from './auth-selectors';
-import { referralApplySubmitted, referralFormOpened } from './auth-slice';
+import { newcomerBonusText } from '../referral-bonus/referral-bonus-text';
+import { selectReferralError, selectReferralStatus, selectReferralTerms } from './auth-selectors';
+import { referralApplySubmitted, referralFormOpened, referralTermsRequested } from './auth-slice';
 import './auth.css';
 
 /** Spec: after a successful apply the user moves on after 1.5 s. */
@@ -14,6 +15,8 @@ export function OnboardingPage() {
   const navigate = useNavigate();
   const status = useAppSelector(selectReferralStatus);
   const error = useAppSelector(selectReferralError);
+  // Exactly what the bonus is, from the settings; with the program off nothing is promised.
+  const bonusText = newcomerBonusText(useAppSelector(selectReferralTerms));
   const [code, setCode] = useState('');
   const trimmed = code.trim();
   const isBusy = status === 'loading';
@@ -21,6 +24,7 @@ export function OnboardingPage() {
 
   useEffect(() => {
     dispatch(referralFormOpened());
+    dispatch(referralTermsRequested());
   }, [dispatch]);
 
   useEffect(() => {
@@ -51,7 +55,16 @@ export function OnboardingPage() {
             Welcome to Our Platform!
           </h1>
           <h2 className="onboarding__prompt">Got a Referral Code?</h2>
-          <p className="auth-card__subtitle">Enter your referral code to claim your bonus rewards!</p>
+          {bonusText ? (
+            <>
+              <p className="auth-card__subtitle">Enter your referral code to claim your bonus rewards!</p>
+              <p className="onboarding__bonus" data-testid="referral-bonus-terms">
+                {bonusText}
+              </p>
+            </>
+          ) : (
+            <p className="auth-card__subtitle">Enter the referral code of the friend who invited you.</p>
+          )}
           {isDone ? (
             <div className="alert alert--success" role="status">
               Referral code applied successfully!

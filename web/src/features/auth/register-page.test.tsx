@@ -2,11 +2,11 @@ import { screen, waitFor } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
-import { api, emptyDashboardHandlers } from '../../test/handlers';
+import { api, emptyDashboardHandlers, referralTermsHandler } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
 
-const server = setupTestServer(...emptyDashboardHandlers());
+const server = setupTestServer(...emptyDashboardHandlers(), referralTermsHandler());
 
 type User = ReturnType<typeof renderApp>['user'];
 
@@ -83,6 +83,60 @@ describe('Register page', () => {
 
     await waitFor(() => expect(app.path()).toBe('/main/dashboard'));
     expect(bodies).toEqual([expect.objectContaining({ referralCode: 'FRIEND42' })]);
+  });
+
+  it('with a ?ref= code, states the referral bonus as the settings give it, or promises none when it is off', async () => {
+    server.use(referralTermsHandler({ isEnabled: true, referrerBonus: 5, referredBonus: 5, minimumDeposit: 10 }));
+    renderApp('/register?ref=FRIEND42');
+    await screen.findByRole('heading', { name: 'Create an Account' });
+    expect(await screen.findByTestId('referral-bonus-terms')).toHaveTextContent(
+      'You get $5.00 and the friend who invited you gets $5.00 once your first deposit is paid, if it is $10.00 or more.',
+    );
+    expect(screen.queryByText('Your bonus is applied when the account is created.')).not.toBeInTheDocument();
+  });
+
+  it('with the bonus off, the code is described without a promise', async () => {
+    const app = renderApp('/register?ref=FRIEND42');
+    await screen.findByRole('heading', { name: 'Create an Account' });
+    await waitFor(() => expect(app.store.getState().auth.referralTerms).not.toBeNull());
+    expect(screen.getByText('This code links your account to the friend who invited you.')).toBeInTheDocument();
+    expect(screen.queryByText(/bonus/i)).not.toBeInTheDocument();
+  });
+
+  it('a refused code (a blocked referrer’s) can be left out: the page offers to register without it', async () => {
+    const bodies: unknown[] = [];
+    server.use(
+      http.post(api('auth/register'), async ({ request }) => {
+        const body = (await request.json()) as { referralCode?: string };
+        bodies.push(body);
+        if (body.referralCode) {
+          return HttpResponse.json(
+            { code: 'REFERRAL_CODE_INACTIVE', message: 'This referral code is no longer active' },
+            { status: 409 },
+          );
+        }
+        return HttpResponse.json(
+          { ok: true, token: 'new-token', user: makeUser(), message: 'Registration successful' },
+          { status: 201 },
+        );
+      }),
+    );
+    const app = renderApp('/register?ref=OLDCODE1');
+    await screen.findByRole('heading', { name: 'Create an Account' });
+    await fill(app.user, complete);
+    await app.user.click(screen.getByRole('button', { name: 'Register' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This referral code is no longer active');
+
+    await app.user.click(screen.getByRole('link', { name: 'Register without this code' }));
+    await waitFor(() => expect(app.router.state.location.search).toBe(''));
+    expect(screen.queryByLabelText('Referral code')).not.toBeInTheDocument();
+    // What was typed stays; the refusal, which was about the code, goes.
+    expect(screen.getByLabelText('Email')).toHaveValue('jane@example.com');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Register' }));
+    await waitFor(() => expect(app.path()).toBe('/onboarding'));
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).not.toHaveProperty('referralCode');
   });
 
   it("shows the server's message when registration is refused", async () => {

@@ -2,8 +2,9 @@ import type { RegisterBody } from '@flatship/proto';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { selectAuthError, selectAuthStatus } from './auth-selectors';
-import { authFormOpened, registerSubmitted } from './auth-slice';
+import { newcomerBonusText } from '../referral-bonus/referral-bonus-text';
+import { selectAuthError, selectAuthStatus, selectReferralTerms } from './auth-selectors';
+import { authFormOpened, referralTermsRequested, registerSubmitted } from './auth-slice';
 
 interface RegisterForm {
   name: string;
@@ -29,6 +30,14 @@ export function RegisterPage() {
   useEffect(() => {
     dispatch(authFormOpened());
   }, [dispatch]);
+
+  // Someone who came with an invite link is told what the code brings (or nothing, when there is no bonus).
+  const bonusText = newcomerBonusText(useAppSelector(selectReferralTerms));
+  useEffect(() => {
+    if (referralCode) dispatch(referralTermsRequested());
+    // A refusal was about the code: leaving the code out starts afresh, with what was typed kept.
+    setHasSubmitted(false);
+  }, [referralCode, dispatch]);
 
   useEffect(() => {
     // With a referral code the bonus is already claimed, so the onboarding prompt is skipped.
@@ -137,7 +146,16 @@ export function RegisterPage() {
               Referral code
             </label>
             <input id="register-referral" className="input" name="referralCode" value={referralCode} readOnly />
-            <span className="field__hint">Your bonus is applied when the account is created.</span>
+            {bonusText ? (
+              <span className="field__hint register__bonus" data-testid="referral-bonus-terms">
+                {bonusText}
+              </span>
+            ) : (
+              <span className="field__hint">This code links your account to the friend who invited you.</span>
+            )}
+            <Link to="/register" className="field__hint register__without-code">
+              Register without this code
+            </Link>
           </div>
         ) : null}
         <button type="submit" className="button button--primary button--block" disabled={isBusy} aria-busy={isBusy}>

@@ -6,6 +6,7 @@ import { CopyText } from '../../components/copy-text';
 import { type Column, DataTable } from '../../components/data-table';
 import { WalletIcon } from '../../components/icons';
 import { selectUser } from '../auth/auth-selectors';
+import { ReferralBonusTag } from '../referral-bonus/bonus-state';
 import type { RecentDeposit, RecentOrder } from './dashboard-api';
 import {
   selectDashboardLoading,
@@ -36,7 +37,16 @@ const orderColumns: Column<RecentOrder>[] = [
 ];
 
 const depositColumns: Column<RecentDeposit>[] = [
-  { key: 'amount', header: 'Amount', render: (d) => formatAmount(d.amount) },
+  {
+    key: 'amount',
+    header: 'Amount',
+    render: (d) => (
+      <>
+        {formatAmount(d.amount)}
+        {d.kind === 'referral_bonus' ? <ReferralBonusTag description={d.description} /> : null}
+      </>
+    ),
+  },
   { key: 'date', header: 'Date', className: 'data-table__nowrap', render: (d) => formatUnixSeconds(d.createdTime) },
   {
     key: 'status',

@@ -7,7 +7,14 @@ import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
 import { type BtcpayModal, resetBtcpayPortForTests } from './btcpay-port';
 
-type Row = { _id: string; amount: number; createdTime: number; status: string };
+type Row = {
+  _id: string;
+  amount: number;
+  createdTime: number;
+  status: string;
+  kind?: 'deposit' | 'referral_bonus';
+  description?: string;
+};
 
 /** Deposit `i` was made on day `i` of November 2026 at 14:05 local time. */
 const deposit = (i: number, overrides: Partial<Row> = {}): Row => ({
@@ -170,6 +177,29 @@ describe('Deposit page: history', () => {
     expect(within(settled).getAllByRole('cell')[0]).toHaveTextContent('$1,250.75');
     // A settled deposit always shows its amount, even a zero one.
     expect(within(settledZero).getAllByRole('cell')[0]).toHaveTextContent('$0');
+  });
+
+  it('labels a referral bonus as its own line among the deposits', async () => {
+    server.use(
+      listHandler([
+        deposit(3, {
+          _id: 'bonus-1',
+          amount: 5,
+          kind: 'referral_bonus',
+          description: 'Referral bonus: you joined with a referral code',
+        }),
+        deposit(2, { amount: 20 }),
+      ]),
+    );
+    renderApp('/main/deposit', { token: 'good-token' });
+    await waitFor(() => expect(bodyRows()).toHaveLength(2));
+    const [bonus, paid] = bodyRows();
+    if (!bonus || !paid) throw new Error('two rows expected');
+    const tag = within(bonus).getByText('Referral bonus');
+    expect(tag).toHaveAttribute('title', 'Referral bonus: you joined with a referral code');
+    expect(within(bonus).getAllByRole('cell')[0]).toHaveTextContent('$5Referral bonus');
+    expect(within(paid).queryByText('Referral bonus')).not.toBeInTheDocument();
+    expect(within(paid).getAllByRole('cell')[0]).toHaveTextContent('$20');
   });
 
   it("shows 'No deposit found' when there are none", async () => {

@@ -7,6 +7,7 @@ import { WalletIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { selectUser } from '../auth/auth-selectors';
 import { depositStatusTone } from '../dashboard/dashboard-page';
+import { ReferralBonusTag } from '../referral-bonus/bonus-state';
 import { DEPOSITS_PAGE_SIZE, type Deposit } from './deposits-api';
 import {
   selectDeposits,
@@ -35,7 +36,11 @@ const columns: Column<Deposit>[] = [
           <span className="visually-hidden">Not paid yet</span>
         </span>
       ) : (
-        formatAmount(d.amount)
+        <>
+          {formatAmount(d.amount)}
+          {/* A bonus credited to the balance is listed with the deposits, and says what it is. */}
+          {d.kind === 'referral_bonus' ? <ReferralBonusTag description={d.description} /> : null}
+        </>
       ),
   },
   { key: 'date', header: 'Date', className: 'data-table__nowrap', render: (d) => formatUnixSeconds(d.createdTime) },

@@ -5,8 +5,16 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { CopyText } from '../../components/copy-text';
 import { type Column, DataTable } from '../../components/data-table';
 import { selectUser } from '../auth/auth-selectors';
+import { BonusState } from '../referral-bonus/bonus-state';
+import { referrerBonusText } from '../referral-bonus/referral-bonus-text';
 import { INVITED_USERS_PAGE_SIZE, type InvitedUser, inviteLinkOf } from './invites-api';
-import { selectInvitedUsers, selectInvitesError, selectInvitesLoading, selectReferralCode } from './invites-selectors';
+import {
+  selectInvitedUsers,
+  selectInvitesError,
+  selectInvitesLoading,
+  selectInvitesTerms,
+  selectReferralCode,
+} from './invites-selectors';
 import { invitesRequested } from './invites-slice';
 import './invites.css';
 
@@ -19,6 +27,9 @@ const columns: Column<InvitedUser>[] = [
     render: (u) => formatDateTime(u.registeredDate),
   },
   { key: 'totalDeposit', header: 'Total Deposit', align: 'right', render: (u) => formatMoney(u.totalDeposit) },
+  // Each referral's bonus, both sides: credited (and when), waiting for the first deposit, withheld, or none.
+  { key: 'yourBonus', header: 'Your Bonus', render: (u) => <BonusState state={u.bonus?.referrer} /> },
+  { key: 'theirBonus', header: 'Their Bonus', render: (u) => <BonusState state={u.bonus?.referred} /> },
 ];
 
 function CopyBox({ id, label, value }: { id: string; label: string; value: string }) {
@@ -46,6 +57,7 @@ export function InvitePage() {
   const invitedUsers = useAppSelector(selectInvitedUsers);
   const isLoading = useAppSelector(selectInvitesLoading);
   const error = useAppSelector(selectInvitesError);
+  const bonusText = referrerBonusText(useAppSelector(selectInvitesTerms));
 
   useEffect(() => {
     if (userId) dispatch(invitesRequested(userId));
@@ -60,6 +72,11 @@ export function InvitePage() {
           Invite your friends
         </h2>
         <p className="invites__lead">Share your link or code; everyone who registers with it appears below.</p>
+        {bonusText ? (
+          <p className="invites__bonus" data-testid="referral-bonus-terms">
+            {bonusText}
+          </p>
+        ) : null}
         {error ? (
           <p className="invites__error" role="alert">
             {error}

@@ -1,3 +1,4 @@
+import type { ReferralBonusTerms } from '@flatship/proto';
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { InvitedUser } from './invites-api';
 
@@ -5,13 +6,22 @@ export interface InvitesState {
   isLoading: boolean;
   referralCode: string;
   invitedUsers: InvitedUser[];
+  /** The referral bonus each invitation can bring; null when there is none, or it could not be read. */
+  terms: ReferralBonusTerms | null;
   /** The load failed: the page says so instead of showing an empty table as if nobody had joined. */
   error: string | null;
   /** The user whose invites are shown, so another user's never flash on screen. */
   userId: string | null;
 }
 
-const initialState: InvitesState = { isLoading: false, referralCode: '', invitedUsers: [], error: null, userId: null };
+const initialState: InvitesState = {
+  isLoading: false,
+  referralCode: '',
+  invitedUsers: [],
+  terms: null,
+  error: null,
+  userId: null,
+};
 
 export const invitesSlice = createSlice({
   name: 'invites',
@@ -27,9 +37,13 @@ export const invitesSlice = createSlice({
       state.isLoading = true;
       state.error = null;
     },
-    invitesLoaded(state, action: PayloadAction<{ referralCode: string; invitedUsers: InvitedUser[] }>) {
+    invitesLoaded(
+      state,
+      action: PayloadAction<{ referralCode: string; invitedUsers: InvitedUser[]; terms: ReferralBonusTerms | null }>,
+    ) {
       state.referralCode = action.payload.referralCode;
       state.invitedUsers = action.payload.invitedUsers;
+      state.terms = action.payload.terms;
       state.isLoading = false;
     },
     invitesFailed(state, action: PayloadAction<string>) {

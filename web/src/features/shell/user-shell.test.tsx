@@ -1,7 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
-import { emptyAdminDashboardHandlers, emptyDashboardHandlers, verifyHandler } from '../../test/handlers';
+import {
+  emptyAdminDashboardHandlers,
+  emptyDashboardHandlers,
+  referralTermsHandler,
+  verifyHandler,
+} from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
 import type { Role } from '../auth/session-user';
@@ -10,6 +15,7 @@ const server = setupTestServer(
   verifyHandler(makeUser()),
   ...emptyDashboardHandlers(),
   ...emptyAdminDashboardHandlers(),
+  referralTermsHandler(),
 );
 
 async function openShell(path: string, role: Role = 'user') {

@@ -7,7 +7,13 @@ import { api, verifyHandler } from '../../../test/handlers';
 import { setupTestServer } from '../../../test/msw';
 import { renderApp } from '../../../test/render-app';
 
-const server = setupTestServer(verifyHandler(makeUser({ _id: 'a-1', user_role: 'admin' })));
+const server = setupTestServer(
+  verifyHandler(makeUser({ _id: 'a-1', user_role: 'admin' })),
+  // The page's referral bonus section reads its settings; its own tests are in referral-bonus-settings.test.tsx.
+  http.get(api('admin/referral-bonus'), () =>
+    HttpResponse.json({ referrerBonus: 0, referredBonus: 0, minimumDeposit: 10, updatedAt: null, updatedBy: null }),
+  ),
+);
 
 const jane = makeUser({ _id: 'u-1', name: 'Jane Shipper', email: 'jane@example.com', referralCode: 'JANE123' });
 const bob = makeUser({ _id: 'u-2', name: 'Bob Sender', email: 'bob@example.com', referralCode: 'BOB9' });
@@ -157,6 +163,49 @@ describe('Referral management', () => {
     expect(await screen.findByText('Referral code is required')).toBeInTheDocument();
     expect(screen.getByLabelText('New referral code')).toHaveAttribute('aria-invalid', 'true');
     expect(calls).toBe(0);
+  });
+
+  it('refuses a code that is too short or not letters and digits, naming the field, without asking the server', async () => {
+    let calls = 0;
+    server.use(
+      searchHandler(),
+      ...userHandlers(),
+      http.post(api('auth/users/details/:id'), () => {
+        calls += 1;
+        return failure();
+      }),
+    );
+    const app = await openPage();
+    await pickUser(app, 'jane', /Jane Shipper/);
+    for (const code of ['X', 'AB1', 'has space', 'dash-ed']) {
+      await app.user.clear(screen.getByLabelText('New referral code'));
+      await app.user.type(screen.getByLabelText('New referral code'), code);
+      await app.user.click(screen.getByRole('button', { name: 'Update referral code' }));
+      expect(await screen.findByText('Referral code must be 4 to 32 letters or digits')).toBeInTheDocument();
+    }
+    expect(calls).toBe(0);
+  });
+
+  it('shows both sides of each invited user’s referral bonus', async () => {
+    const friends: InvitedUser[] = [
+      {
+        name: 'Paid Pat',
+        registeredDate: '2026-03-04T09:30:00.000Z',
+        totalDeposit: 20,
+        bonus: {
+          referrer: { status: 'withheld', amount: 5, reason: 'blocked' },
+          referred: { status: 'credited', amount: 5, creditedAt: '2026-03-05T10:00:00.000Z' },
+        },
+      },
+    ];
+    server.use(searchHandler(), ...userHandlers({ friends }));
+    const app = await openPage();
+    await pickUser(app, 'jane', /Jane Shipper/);
+    const table = await screen.findByRole('table', { name: 'Invited users' });
+    const [head, row] = within(table).getAllByRole('row');
+    expect(head).toHaveTextContent('NameRegisteredTotal depositReferrer bonusNew user bonus');
+    expect(row).toHaveTextContent('Not creditedaccount blocked');
+    expect(row).toHaveTextContent('$5.00 creditedon 05-03-2026');
   });
 
   it('sets a new code with only the code in the body and shows the server message', async () => {

@@ -1,9 +1,12 @@
 import '../admin-area';
+import { isValidChosenReferralCode, LIMITS, REFERRAL_CODE_FORMAT_MESSAGE } from '@flatship/proto';
 import { type FormEvent, useEffect, useState } from 'react';
 import { formatDateTime, formatMoney } from '../../../app/format';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { Pagination } from '../../../components/pagination';
 import { Spinner } from '../../../components/spinner';
+import { BonusState } from '../../referral-bonus/bonus-state';
+import { ReferralBonusSettings } from '../referral-bonus/referral-bonus-settings';
 import { UserPicker } from '../user-picker';
 import { REFERRAL_MESSAGES } from './referral-saga';
 import { referralCodeSaveRequested, referralUserSelected, selectReferral } from './referral-slice';
@@ -38,6 +41,8 @@ export function ReferralManagementPage() {
     // The form only shows once a user is picked.
     if (!selected) return;
     if (newCode.trim() === '') return setFieldError(REFERRAL_MESSAGES.codeRequired);
+    // The server's own rule (shared), so a bad code is named here without a round trip.
+    if (!isValidChosenReferralCode(newCode.trim())) return setFieldError(REFERRAL_CODE_FORMAT_MESSAGE);
     setFieldError(null);
     dispatch(referralCodeSaveRequested({ userId: selected._id, referralCode: newCode.trim() }));
   };
@@ -45,6 +50,7 @@ export function ReferralManagementPage() {
   return (
     <section className="referral-management">
       <h2 className="referral-management__title">Referral Management</h2>
+      <ReferralBonusSettings />
       <div className="card referral-management__picker">
         <label htmlFor="referral-user" className="field">
           User
@@ -80,7 +86,7 @@ export function ReferralManagementPage() {
                   id="new-referral-code"
                   className="input"
                   value={newCode}
-                  maxLength={32}
+                  maxLength={LIMITS.referralCodeMax}
                   aria-invalid={fieldError ? true : undefined}
                   aria-describedby={fieldError ? 'new-referral-code-error' : undefined}
                   onChange={(e) => setNewCode(e.target.value)}
@@ -115,6 +121,8 @@ export function ReferralManagementPage() {
                       <th scope="col">Name</th>
                       <th scope="col">Registered</th>
                       <th scope="col">Total deposit</th>
+                      <th scope="col">Referrer bonus</th>
+                      <th scope="col">New user bonus</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -124,6 +132,12 @@ export function ReferralManagementPage() {
                         <td>{u.name}</td>
                         <td>{formatDateTime(u.registeredDate)}</td>
                         <td>{formatMoney(u.totalDeposit)}</td>
+                        <td>
+                          <BonusState state={u.bonus?.referrer} />
+                        </td>
+                        <td>
+                          <BonusState state={u.bonus?.referred} />
+                        </td>
                       </tr>
                     ))}
                   </tbody>

@@ -307,6 +307,21 @@ describe('User management', () => {
     expect(app.rec.writes().map((w) => w.body)).toEqual([{ referralCode: 'NEW1' }]);
   });
 
+  it('refuses a referral code shorter than 4 letters or digits inline, naming the field, without asking', async () => {
+    const app = await openPage();
+    await app.user.click(screen.getByRole('button', { name: 'Edit referral code of Jane Shipper' }));
+    const input = screen.getByRole('textbox', { name: 'referral code of Jane Shipper' });
+    await app.user.clear(input);
+    await app.user.type(input, 'X');
+    await app.user.click(row('Jane Shipper').getByRole('button', { name: 'Save' }));
+    expect(await row('Jane Shipper').findByRole('alert')).toHaveTextContent(
+      'Referral code must be 4 to 32 letters or digits',
+    );
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(app.rec.writes()).toEqual([]);
+  });
+
   it('leaves an inline edit with Escape without asking or sending anything', async () => {
     const app = await openPage();
     await app.user.click(screen.getByRole('button', { name: 'Edit referral code of Jane Shipper' }));

@@ -3,7 +3,9 @@ import {
   ADMIN_USERS_PAGE_SIZES,
   type AdminUserRow,
   type AdminUserSort,
+  isValidChosenReferralCode,
   PASSWORD_RESET_TTL_MINUTES,
+  REFERRAL_CODE_FORMAT_MESSAGE,
   ROLES,
   type Role,
 } from '@flatship/proto';
@@ -91,10 +93,12 @@ interface InlineEditProps {
   isDisabled: boolean;
   /** Called with the typed value; the page asks for confirmation before saving. */
   onSubmit: (value: string) => void;
+  /** A rule the server also holds: the message when the trimmed value breaks it, else null. */
+  check?: (value: string) => string | null;
 }
 
 /** A value shown with an Edit button; editing shows an input with Save and Cancel (Enter saves, Escape cancels). */
-function InlineEdit({ label, display, initial, inputType, isDisabled, onSubmit }: InlineEditProps) {
+function InlineEdit({ label, display, initial, inputType, isDisabled, onSubmit, check }: InlineEditProps) {
   const [draft, setDraft] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -133,6 +137,11 @@ function InlineEdit({ label, display, initial, inputType, isDisabled, onSubmit }
     }
     if (inputType === 'number' && !Number.isFinite(Number(value))) {
       setError('Enter a number');
+      return;
+    }
+    const problem = check?.(value) ?? null;
+    if (problem) {
+      setError(problem);
       return;
     }
     onSubmit(value);
@@ -377,6 +386,7 @@ export function UserManagementPage() {
                           initial={user.referralCode}
                           inputType="text"
                           isDisabled={isBusy}
+                          check={(code) => (isValidChosenReferralCode(code) ? null : REFERRAL_CODE_FORMAT_MESSAGE)}
                           onSubmit={(referralCode) =>
                             setConfirm({
                               kind: 'details',
