@@ -22,6 +22,8 @@ export interface DomainDeps {
   transactor: Transactor;
   publishUserChanged: PublishUserChanged;
   signToken: SignToken;
+  /** How long a login-as token lives (LOGIN_AS_TTL). */
+  loginAsTtl: string;
   money: MoneySummarySource;
   resets: PasswordResetsRepo;
   mailer: ResetMailer;
