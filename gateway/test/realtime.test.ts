@@ -164,7 +164,10 @@ describe('Login As sockets end with their admin', () => {
   }
 
   test.each([
-    ['demoted', (a: TokenState): UserChangedEvent => ({ ...a, role: 'user', tokenVersion: 2, impersonationVersion: 2 })],
+    [
+      'demoted',
+      (a: TokenState): UserChangedEvent => ({ ...a, role: 'user', tokenVersion: 2, impersonationVersion: 2 }),
+    ],
     ['blocked', (a: TokenState): UserChangedEvent => ({ ...a, activation: 'block', tokenVersion: 2 })],
     ['deleted', (a: TokenState): UserChangedEvent => ({ ...a, deleted: true, tokenVersion: 2 })],
     ['back to admin', (a: TokenState): UserChangedEvent => ({ ...a, impersonationVersion: 2 })],

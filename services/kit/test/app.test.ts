@@ -243,7 +243,10 @@ describe('tokens', () => {
     // Neither the user's own token nor the admin's is touched by any of it.
     states.set('a5', { ...activeAdmin, impersonationVersion: 3 });
     expect(await call(sign({ sub: 'u5', role: 'user', ver: 1 }))).toBe(200);
-    const adminOwn = await app.inject({ url: '/admin', headers: { token: sign({ sub: 'a5', role: 'admin', ver: 4 }) } });
+    const adminOwn = await app.inject({
+      url: '/admin',
+      headers: { token: sign({ sub: 'a5', role: 'admin', ver: 4 }) },
+    });
     expect(adminOwn.statusCode).toBe(200);
     // A login-as token without a version was issued before versions existed, for far longer: refused.
     expect(await call(sign({ sub: 'u5', role: 'user', ver: 1, imp: 'a5' }))).toBe('401 AUTH_TOKEN_REVOKED');
