@@ -19,7 +19,12 @@ import { createTestDatabase, generateTokenKeys } from '@flatship/kit/testing';
 /** Where auth says users open the web app; reset links point there. */
 export const PUBLIC_URL = 'http://ship.test:8080';
 
-import { buildApp as buildPayments, PAYMENTS_SCHEMA, migrations as paymentsMigrations } from '@flatship/payments';
+import {
+  type BtcpayDeps,
+  buildApp as buildPayments,
+  PAYMENTS_SCHEMA,
+  migrations as paymentsMigrations,
+} from '@flatship/payments';
 import type { LedgerEntriesReply, SessionUser } from '@flatship/proto';
 // The peers are started exactly as their main.ts wires them; these adapters are theirs, not copies.
 import { createArgon2Hasher } from '../../auth/src/adapters/argon2-hasher';
@@ -69,7 +74,9 @@ export const CARRIER_BALANCE_CENTS = 4_321_00;
  * bus, and the admin app in front of them, fed by that bus. Orders is only asked for dashboard figures: a
  * test that needs it passes a client of its own.
  */
-export async function startStack(opts: { now?: () => Date; orders?: InternalClient } = {}): Promise<Stack> {
+export async function startStack(
+  opts: { now?: () => Date; orders?: InternalClient; btcpay?: BtcpayDeps } = {},
+): Promise<Stack> {
   const tdb = await createTestDatabase('admin');
   const keys = generateTokenKeys();
   const authDb: Knex = createDb(tdb.url, AUTH_SCHEMA);
@@ -116,6 +123,7 @@ export async function startStack(opts: { now?: () => Date; orders?: InternalClie
     internalSecret: INTERNAL_SECRET,
     tokenState: tokenStates(),
     accountChanges: paymentsOutbox,
+    ...(opts.btcpay ? { btcpay: opts.btcpay } : {}),
   });
   authUrl = await listen(auth);
   paymentsUrl = await listen(payments);
