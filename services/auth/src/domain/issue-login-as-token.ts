@@ -19,7 +19,7 @@ export async function issueLoginAsToken(
 ): Promise<LoginAsTokenReply> {
   const [user, admin] = await Promise.all([findUserOrFail(deps.users, userId), deps.users.findById(adminId)]);
   // The admin service checked the caller a moment ago; a change since then is honoured here too.
-  if (!admin || admin.role !== 'admin' || admin.activation !== 'allow') {
+  if (admin?.role !== 'admin' || admin.activation !== 'allow') {
     throw new AppError('FORBIDDEN', AUTH_MESSAGES.forbidden);
   }
   if (user.role === 'admin') throw new AppError('LOGIN_AS_NOT_ALLOWED', MESSAGES.loginAsAdmin);
