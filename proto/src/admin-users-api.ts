@@ -92,10 +92,18 @@ export const LoginAsReplySchema = Type.Object({
 });
 export type LoginAsReply = Static<typeof LoginAsReplySchema>;
 
-/** GET /api/auth/api/balance: the carrier account balance, in dollars, from every enabled carrier. */
+/**
+ * GET /api/auth/api/balance: the carrier account balance, in dollars, from every enabled carrier. `warnBelow` is
+ * the admin service's threshold (`CARRIER_BALANCE_WARN_CENTS`, in dollars here): an account below it `isLow`, and
+ * the reply `isLow` when any account is, since each carrier's labels are paid from its own account.
+ */
 export const CarrierBalanceReplySchema = Type.Object({
   balance: Type.Number(),
-  carriers: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), balance: Type.Number() })),
+  warnBelow: Type.Number(),
+  isLow: Type.Boolean(),
+  carriers: Type.Array(
+    Type.Object({ id: Type.String(), name: Type.String(), balance: Type.Number(), isLow: Type.Boolean() }),
+  ),
 });
 export type CarrierBalanceReply = Static<typeof CarrierBalanceReplySchema>;
 

@@ -39,6 +39,8 @@ export const ERROR_STATUS = {
   ADMIN_SELF_CHANGE: 400,
   /** Login-as refused: the user is blocked or is an admin. */
   LOGIN_AS_NOT_ALLOWED: 400,
+  /** A carrier did not answer when asked for its account balance. */
+  ADMIN_CARRIER_UNREACHABLE: 502,
   NOT_FOUND: 404,
   USER_NOT_FOUND: 404,
   PAYLOAD_TOO_LARGE: 413,

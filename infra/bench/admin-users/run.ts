@@ -65,6 +65,7 @@ const app = await buildApp({
   payments: unused,
   orders: unused,
   carriers,
+  carrierBalanceWarnCents: 100_00,
   rankings: createRankingsStore(db),
   tokenState: createCachedTokenState(async (id) => (id === adminState.id ? adminState : null), 60_000),
 });

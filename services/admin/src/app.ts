@@ -22,9 +22,10 @@ import type { LabelEventFeed } from './adapters/rankings-label-events';
 import { createAuditRepo } from './db/audit-repo';
 import { createUsersViewRepo } from './db/users-view-repo';
 import type { RankingsStore } from './domain/rankings/ports';
+import type { CarrierAccounts } from './domain/read-carrier-balance';
 import { followReadModels } from './read-models';
 import { registerAuditRoutes } from './routes/audit';
-import { type CarrierAccounts, registerCarrierBalanceRoutes } from './routes/carrier-balance';
+import { registerCarrierBalanceRoutes } from './routes/carrier-balance';
 import { registerDashboardRoutes } from './routes/dashboard';
 import { registerInternalRoutes } from './routes/internal';
 import { registerRankingRoutes } from './routes/rankings';
@@ -41,6 +42,8 @@ export interface AdminAppDeps {
   payments: InternalClient;
   /** The enabled carriers (`CARRIERS`), for their account balances. */
   carriers: CarrierAccounts;
+  /** A carrier account below this many cents is shown as low (`CARRIER_BALANCE_WARN_CENTS`). */
+  carrierBalanceWarnCents: number;
   orders: InternalClient;
   /** Current token states (from auth, cached); `apply` takes a change the moment it arrives. */
   tokenState: TokenStateSource & { apply(state: UserChangedEvent): void };
@@ -71,7 +74,7 @@ export async function buildApp(deps: AdminAppDeps): Promise<ServiceApp> {
 
   registerUserRoutes(app, { users, balances, view });
   registerAuditRoutes(app, { audit });
-  registerCarrierBalanceRoutes(app, { carriers: deps.carriers });
+  registerCarrierBalanceRoutes(app, { carriers: deps.carriers, warnBelowCents: deps.carrierBalanceWarnCents });
   registerRankingRoutes(app, { rankings: deps.rankings, users, ...(deps.now ? { now: deps.now } : {}) });
   registerInternalRoutes(app, { users, balances, view }, deps.internalSecret);
 

@@ -21,6 +21,13 @@ export const AdminConfigSchema = Type.Object({
     default: DEFAULT_SANDBOX_CARRIER_BALANCE,
     description: 'the account balance a simulated carrier reports, in dollars',
   }),
+  CARRIER_BALANCE_WARN_CENTS: Type.Integer({
+    minimum: 0,
+    maximum: 10_000_000_000,
+    // $100: what a busy day of labels costs a small shop.
+    default: 100_00,
+    description: 'a carrier account balance below this many cents is shown to admins as low (0: never)',
+  }),
   USERS_VIEW_SEED_RETRY_MS: Type.Integer({
     minimum: 1000,
     default: 30_000,

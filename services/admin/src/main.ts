@@ -55,6 +55,7 @@ await runService('admin', async () => {
     auth,
     payments,
     carriers,
+    carrierBalanceWarnCents: config.CARRIER_BALANCE_WARN_CENTS,
     orders,
     tokenState,
     userChanges: createBusUserChangeFeed(bus, logger, 'admin'),

@@ -35,6 +35,7 @@ import { buildApp } from '../src/app';
 import { ADMIN_SCHEMA, migrations as adminMigrations } from '../src/db/migrations';
 import { createRankingsStore } from '../src/db/rankings-repo';
 import type { RankingsStore } from '../src/domain/rankings/ports';
+import type { CarrierAccounts } from '../src/domain/read-carrier-balance';
 
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789';
 export const PASSWORD = 'correct horse battery';
@@ -75,7 +76,15 @@ export const CARRIER_BALANCE_CENTS = 4_321_00;
  * test that needs it passes a client of its own.
  */
 export async function startStack(
-  opts: { now?: () => Date; orders?: InternalClient; btcpay?: BtcpayDeps } = {},
+  opts: {
+    now?: () => Date;
+    orders?: InternalClient;
+    /** Stands in for the carriers (default: the sandbox reporting CARRIER_BALANCE_CENTS). */
+    carriers?: CarrierAccounts;
+    carrierBalanceWarnCents?: number;
+    /** BTCPay for payments (a fake at the network edge); without it top-ups answer that deposits are off. */
+    btcpay?: BtcpayDeps;
+  } = {},
 ): Promise<Stack> {
   const tdb = await createTestDatabase('admin');
   const keys = generateTokenKeys();
@@ -136,7 +145,8 @@ export async function startStack(
     internalSecret: INTERNAL_SECRET,
     auth: authClient,
     payments: paymentsClient,
-    carriers,
+    carriers: opts.carriers ?? carriers,
+    carrierBalanceWarnCents: opts.carrierBalanceWarnCents ?? 100_00,
     orders: opts.orders ?? createInternalClient({ baseUrl: 'http://127.0.0.1:9', secret: INTERNAL_SECRET }),
     tokenState: tokenStates(),
     bus,

@@ -277,7 +277,9 @@ describe('GET /api/auth/api/balance', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       balance: CARRIER_BALANCE_CENTS / 100,
-      carriers: [{ id: 'sandbox-usps', name: 'USPS', balance: CARRIER_BALANCE_CENTS / 100 }],
+      warnBelow: 100,
+      isLow: false,
+      carriers: [{ id: 'sandbox-usps', name: 'USPS', balance: CARRIER_BALANCE_CENTS / 100, isLow: false }],
     });
   });
 });

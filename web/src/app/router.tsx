@@ -1,6 +1,7 @@
 import { createBrowserRouter, Link, Navigate, type RouteObject, useRouteError } from 'react-router';
-import { RequireAdmin, RequireAuth } from '../features/auth/require-auth';
+import { RequireAuth } from '../features/auth/require-auth';
 import { lazyPage } from './lazy-page';
+import { RequireAdmin, RequireInviter } from './route-guards';
 
 // Every page is its own chunk, downloaded when it is first shown: a visitor of the landing page
 // downloads none of the signed-in or admin pages (see lazyPage for the loader and the retry).
@@ -197,7 +198,14 @@ export const routes: RouteObject[] = [
             ),
           },
           { path: 'account', element: <AccountPage /> },
-          { path: 'invite', element: <InvitePage /> },
+          {
+            path: 'invite',
+            element: (
+              <RequireInviter>
+                <InvitePage />
+              </RequireInviter>
+            ),
+          },
           { path: '*', element: <MainNotFoundPage /> },
         ],
       },

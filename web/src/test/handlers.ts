@@ -1,4 +1,4 @@
-import type { AdminDashboardReply } from '@flatship/proto';
+import type { AdminDashboardReply, CarrierBalanceReply } from '@flatship/proto';
 import { HttpResponse, http } from 'msw';
 import type { SessionUser } from '../features/auth/session-user';
 
@@ -23,8 +23,8 @@ export function emptyDashboardHandlers() {
   ];
 }
 
-/** The admin dashboard's read (GET /api/admin/dashboard), answering with an empty month. */
-export function emptyAdminDashboardHandler() {
+/** The admin dashboard's reads (GET /api/admin/dashboard and the carrier balance), answering with an empty month. */
+export function emptyAdminDashboardHandlers() {
   const reply: AdminDashboardReply = {
     users: { total: 0, newThisMonth: 0 },
     labels: { today: 0, thisMonth: 0, failedToday: 0 },
@@ -34,5 +34,14 @@ export function emptyAdminDashboardHandler() {
     activity: [],
     generatedAt: '2026-11-24T12:00:00.000Z',
   };
-  return http.get(api('admin/dashboard'), () => HttpResponse.json(reply));
+  const balance: CarrierBalanceReply = {
+    balance: 10_000,
+    carriers: [{ id: 'sandbox-usps', name: 'USPS', balance: 10_000, isLow: false }],
+    warnBelow: 100,
+    isLow: false,
+  };
+  return [
+    http.get(api('admin/dashboard'), () => HttpResponse.json(reply)),
+    http.get(api('auth/api/balance'), () => HttpResponse.json(balance)),
+  ];
 }

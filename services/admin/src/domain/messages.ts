@@ -17,4 +17,5 @@ export const MESSAGES = {
   ownDelete: 'You cannot delete your own account',
   ownLoginAs: 'You cannot log in as yourself',
   loggedInAs: (name: string) => `Logged in as ${name}`,
+  carrierUnreachable: 'The carrier could not be reached to read its balance. Try again in a moment.',
 } as const;

@@ -100,10 +100,10 @@ describe('Admin shell', () => {
     expect(screen.getByRole('button', { name: 'Open menu' })).toHaveFocus();
   });
 
-  it.each(['user', 'friend'] as const)('sends a signed-in %s to /', async (role) => {
+  it.each(['user', 'friend'] as const)('sends a signed-in %s to their dashboard', async (role) => {
     server.use(verifyHandler(makeUser({ user_role: role })));
     const app = renderApp('/admin/user-management', { token: 'good-token' });
-    await waitFor(() => expect(app.path()).toBe('/'));
+    await waitFor(() => expect(app.path()).toBe('/main/dashboard'));
   });
 
   it('after a reload while signed in as a user, shows the banner and sends admin addresses to the user dashboard', async () => {

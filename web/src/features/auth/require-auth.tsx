@@ -2,7 +2,7 @@ import { type ReactNode, useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Loader } from '../../components/spinner';
-import { selectImpersonator, selectIsAdmin, selectSessionStatus, selectToken, selectUser } from './auth-selectors';
+import { selectSessionStatus, selectToken, selectUser } from './auth-selectors';
 import { sessionVerifyRequested } from './auth-slice';
 
 /**
@@ -24,17 +24,5 @@ export function RequireAuth({ children }: { children?: ReactNode }) {
 
   if (!token) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   if (!user) return <Loader label="Checking your session…" />;
-  return children ?? <Outlet />;
-}
-
-/**
- * Admin area guard: must sit inside RequireAuth; anyone but an admin goes to /.
- * An admin signed in as a user (Login As) is in that user's session, so the
- * admin pages give way to the user's dashboard instead.
- */
-export function RequireAdmin({ children }: { children?: ReactNode }) {
-  const isAdmin = useAppSelector(selectIsAdmin);
-  const isImpersonating = useAppSelector(selectImpersonator) !== null;
-  if (!isAdmin) return <Navigate to={isImpersonating ? '/main/dashboard' : '/'} replace />;
   return children ?? <Outlet />;
 }

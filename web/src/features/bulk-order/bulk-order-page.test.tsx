@@ -419,14 +419,66 @@ describe('Bulk order screen', () => {
     expect(cell(second as HTMLTableRowElement, 'ToCompany').textContent).toBe('Carla Client');
   });
 
-  it('deletes a row', async () => {
+  it('asks before deleting a row (spec texts), and Cancel keeps it', async () => {
     const { app } = openBulk();
     await ready();
     await upload(app, csvFile([{ to: 'Bob Buyer' }, { to: 'Carla Client' }]));
     await app.user.click(await screen.findByRole('button', { name: 'Delete row 1' }));
-    expect(screen.queryByText('Bob Buyer')).not.toBeInTheDocument();
+    const dialog = within(screen.getByRole('dialog', { name: 'Delete row 1' }));
+    expect(dialog.getByText('Are you sure you want to delete this item?')).toBeInTheDocument();
+    expect(dialog.getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await app.user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByText('Bob Buyer')).toBeInTheDocument();
+    expect(countText()).toBe('2');
+    expect(screen.getByRole('button', { name: 'Delete row 1' })).toHaveFocus();
+  });
+
+  it('deletes a row once confirmed, says so, and keeps focus in the table on the row that took its place', async () => {
+    const { app } = openBulk();
+    await ready();
+    await upload(app, csvFile([{ to: 'Bob Buyer' }, { to: 'Carla Client' }, { to: 'Dana Dealer' }]));
+    await app.user.click(await screen.findByRole('button', { name: 'Delete row 2' }));
+    await app.user.click(
+      within(screen.getByRole('dialog', { name: 'Delete row 2' })).getByRole('button', { name: 'Confirm' }),
+    );
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.queryByText('Carla Client')).not.toBeInTheDocument();
+    expect(bodyRows().map((r) => cell(r, 'ToRecipientName').textContent)).toEqual(['Bob Buyer', 'Dana Dealer']);
+    expect(countText()).toBe('2');
+    expect(await screen.findByText('Row deleted successfully!')).toBeInTheDocument();
+    // Dana is row 2 now: the next Delete is one key press away.
+    expect(screen.getByRole('button', { name: 'Delete row 2' })).toHaveFocus();
+    expect(within(bodyRows()[1] as HTMLTableRowElement).getByRole('button', { name: 'Delete row 2' })).toHaveFocus();
+  });
+
+  it('deletes with the keyboard alone: Escape cancels, Tab to Confirm and Enter deletes; the last row leaves focus in the table', async () => {
+    const { app } = openBulk();
+    await ready();
+    await upload(app, csvFile([{ to: 'Bob Buyer' }, { to: 'Carla Client' }]));
+    const deleteLast = await screen.findByRole('button', { name: 'Delete row 2' });
+    deleteLast.focus();
+    await app.user.keyboard('{Enter}');
+    expect(screen.getByRole('dialog', { name: 'Delete row 2' })).toBeInTheDocument();
+    await app.user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByText('Carla Client')).toBeInTheDocument();
+    expect(deleteLast).toHaveFocus();
+
+    await app.user.keyboard('{Enter}');
+    await app.user.tab();
+    expect(screen.getByRole('button', { name: 'Confirm' })).toHaveFocus();
+    await app.user.keyboard('{Enter}');
+    expect(screen.queryByText('Carla Client')).not.toBeInTheDocument();
     expect(countText()).toBe('1');
+    // No row after it: the row before it takes the focus.
+    expect(screen.getByRole('button', { name: 'Delete row 1' })).toHaveFocus();
+
+    await app.user.keyboard('{Enter}');
+    await app.user.tab();
+    await app.user.keyboard('{Enter}');
+    expect(countText()).toBe('0');
+    expect(document.querySelector('.bulk-table__scroll')).toHaveFocus();
   });
 
   it('reset clears the file and the rows', async () => {

@@ -2,7 +2,9 @@ import { parseNumberCell } from '@flatship/order-files/rows';
 import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { CopyMenu } from '../../components/data-table';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { CopyMenu, TABLE_MESSAGES } from '../../components/data-table';
+import { toastShown } from '../../components/toast-slice';
 import {
   type BulkColumn,
   type BulkField,
@@ -38,13 +40,15 @@ interface RowProps {
   id: string;
   index: number;
   columns: BulkColumn[];
+  /** Asks before the row goes (the table's confirmation dialog). */
+  onDelete: (id: string, index: number) => void;
 }
 
 /**
  * One table row. It reads its own row from the store and keeps the edit draft to
  * itself, so typing in a cell re-renders this row and nothing else.
  */
-const BulkTableRow = memo(function BulkTableRow({ id, index, columns }: RowProps) {
+const BulkTableRow = memo(function BulkTableRow({ id, index, columns, onDelete }: RowProps) {
   const dispatch = useAppDispatch();
   const row = useAppSelector((state) => selectBulkRow(state, id));
   const [draft, setDraft] = useState<Record<string, string> | null>(null);
@@ -178,8 +182,9 @@ const BulkTableRow = memo(function BulkTableRow({ id, index, columns }: RowProps
             <button
               type="button"
               className="bulk-table__action bulk-table__action--danger"
+              data-action="delete"
               aria-label={`Delete row ${index + 1}`}
-              onClick={() => dispatch(rowDeleted(id))}
+              onClick={() => onDelete(id, index)}
             >
               Delete
             </button>
@@ -210,6 +215,30 @@ export function BulkTable() {
     [showsOrderInformation],
   );
   const scrollRef = useRef<HTMLDivElement>(null);
+  const [toDelete, setToDelete] = useState<{ id: string; index: number } | null>(null);
+  // The position of the row just deleted: focus goes to the row that took its place (or the one before it).
+  const focusAfterDelete = useRef<number | null>(null);
+  const askDelete = useCallback((id: string, index: number) => setToDelete({ id, index }), []);
+  const confirmDelete = () => {
+    if (!toDelete) return;
+    dispatch(rowDeleted(toDelete.id));
+    dispatch(toastShown({ kind: 'success', message: TABLE_MESSAGES.deleted }));
+    focusAfterDelete.current = toDelete.index;
+    setToDelete(null);
+  };
+
+  // Runs after the dialog has closed (and failed to give focus back to the button that went with the row).
+  useEffect(() => {
+    const index = focusAfterDelete.current;
+    if (index === null) return;
+    focusAfterDelete.current = null;
+    const nextId = rowIds[index] ?? rowIds[index - 1];
+    const button = nextId
+      ? scrollRef.current?.querySelector<HTMLElement>(`tr[data-row-id="${CSS.escape(nextId)}"] [data-action="delete"]`)
+      : null;
+    (button ?? scrollRef.current)?.focus();
+  }, [rowIds]);
+
   const getItemKey = useCallback((index: number) => rowIds[index] ?? index, [rowIds]);
   const virtualizer = useVirtualizer({
     count: rowIds.length,
@@ -230,7 +259,7 @@ export function BulkTable() {
   const copy = (target: BulkField, source: string) => dispatch(columnCopied({ target, source: source as BulkField }));
 
   return (
-    <div className="bulk-table__scroll" ref={scrollRef}>
+    <div className="bulk-table__scroll" ref={scrollRef} tabIndex={-1}>
       <table className="bulk-table" style={{ width }} aria-label="Order rows" aria-rowcount={rowIds.length + 2}>
         <colgroup>
           <col style={{ width: NUMBER_WIDTH }} />
@@ -279,7 +308,9 @@ export function BulkTable() {
           ) : null}
           {items.map((item) => {
             const id = rowIds[item.index];
-            return id ? <BulkTableRow key={id} id={id} index={item.index} columns={columns} /> : null;
+            return id ? (
+              <BulkTableRow key={id} id={id} index={item.index} columns={columns} onDelete={askDelete} />
+            ) : null;
           })}
           {paddingBottom > 0 ? (
             <tr className="bulk-table__spacer" style={{ height: paddingBottom }}>
@@ -288,6 +319,14 @@ export function BulkTable() {
           ) : null}
         </tbody>
       </table>
+      {/* Spec doc 1 §2 (shared table behaviour): the table's delete confirmation, with its texts. */}
+      <ConfirmDialog
+        isOpen={toDelete !== null}
+        title={toDelete ? `Delete row ${toDelete.index + 1}` : 'Delete row'}
+        text={TABLE_MESSAGES.confirmDelete}
+        onCancel={() => setToDelete(null)}
+        onConfirm={confirmDelete}
+      />
     </div>
   );
 }

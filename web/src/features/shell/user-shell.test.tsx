@@ -1,12 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
-import { emptyAdminDashboardHandler, emptyDashboardHandlers, verifyHandler } from '../../test/handlers';
+import { emptyAdminDashboardHandlers, emptyDashboardHandlers, verifyHandler } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
 import type { Role } from '../auth/session-user';
 
-const server = setupTestServer(verifyHandler(makeUser()), ...emptyDashboardHandlers(), emptyAdminDashboardHandler());
+const server = setupTestServer(
+  verifyHandler(makeUser()),
+  ...emptyDashboardHandlers(),
+  ...emptyAdminDashboardHandlers(),
+);
 
 async function openShell(path: string, role: Role = 'user') {
   server.use(verifyHandler(makeUser({ user_role: role })));

@@ -1,14 +1,18 @@
-import type { AdminDashboardReply } from '@flatship/proto';
+import type { AdminDashboardReply, CarrierBalanceReply } from '@flatship/proto';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { delay, HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../../../test/fixtures';
-import { api, emptyDashboardHandlers, verifyHandler } from '../../../test/handlers';
+import { api, emptyAdminDashboardHandlers, emptyDashboardHandlers, verifyHandler } from '../../../test/handlers';
 import { setupTestServer } from '../../../test/msw';
 import { renderApp } from '../../../test/render-app';
-import { DASHBOARD_REFRESH_MS } from './admin-dashboard-saga';
+import { DASHBOARD_MESSAGES, DASHBOARD_REFRESH_MS } from './admin-dashboard-saga';
 
-const server = setupTestServer(verifyHandler(makeUser({ user_role: 'admin' })), ...emptyDashboardHandlers());
+const server = setupTestServer(
+  verifyHandler(makeUser({ user_role: 'admin' })),
+  ...emptyDashboardHandlers(),
+  ...emptyAdminDashboardHandlers(),
+);
 
 afterEach(() => {
   vi.useRealTimers();
@@ -76,11 +80,11 @@ describe('Admin dashboard', () => {
     expect(stat('Users')).toBe('Users124837 new this month');
   });
 
-  it('sends anyone but an admin away from /main/admin without reading the figures', async () => {
+  it('sends anyone but an admin from /main/admin to their dashboard without reading the figures', async () => {
     const calls = dashboardHandler(figures());
     server.use(verifyHandler(makeUser({ user_role: 'friend' })));
     const app = renderApp('/main/admin', { token: 'good-token' });
-    await waitFor(() => expect(app.path()).toBe('/'));
+    await waitFor(() => expect(app.path()).toBe('/main/dashboard'));
     expect(calls.count).toBe(0);
   });
 
@@ -141,5 +145,166 @@ describe('Admin dashboard', () => {
     expect(await screen.findByText('Loading dashboard…')).toBeInTheDocument();
     await screen.findByText('Recent Activity');
     expect(screen.queryByText('Loading dashboard…')).not.toBeInTheDocument();
+  });
+});
+
+const carrierBalance = (over: Partial<CarrierBalanceReply> = {}): CarrierBalanceReply => ({
+  balance: 1250.5,
+  warnBelow: 100,
+  isLow: false,
+  carriers: [{ id: 'sandbox-usps', name: 'USPS', balance: 1250.5, isLow: false }],
+  ...over,
+});
+
+/** Answers each balance read with the next reply (the last one repeats), counting the reads. */
+function balanceHandler(...replies: (CarrierBalanceReply | { status: number; code: string; message: string })[]) {
+  const calls = { count: 0 };
+  server.use(
+    http.get(api('auth/api/balance'), () => {
+      const reply = replies[Math.min(calls.count, replies.length - 1)];
+      calls.count += 1;
+      if (reply && 'status' in reply) {
+        return HttpResponse.json({ code: reply.code, message: reply.message }, { status: reply.status });
+      }
+      return HttpResponse.json(reply);
+    }),
+  );
+  return calls;
+}
+
+const balanceCard = () => screen.getByRole('region', { name: 'Carrier balance' });
+
+describe('Admin dashboard: carrier balance', () => {
+  it('shows what is left on the carrier account, with no warning while it is above the threshold', async () => {
+    dashboardHandler(figures());
+    const calls = balanceHandler(carrierBalance());
+    renderApp('/admin/dashboard', { token: 'good-token' });
+    const card = await screen.findByRole('region', { name: 'Carrier balance' });
+    await waitFor(() => expect(within(card).getByText('$1250.50')).toBeInTheDocument());
+    expect(within(card).queryByRole('alert')).not.toBeInTheDocument();
+    expect(within(card).queryByText(/is low/)).not.toBeInTheDocument();
+    expect(calls.count).toBe(1);
+  });
+
+  it('warns when the balance is below the threshold the server sets', async () => {
+    dashboardHandler(figures());
+    balanceHandler(
+      carrierBalance({
+        balance: 42.1,
+        warnBelow: 250,
+        isLow: true,
+        carriers: [{ id: 'sandbox-usps', name: 'USPS', balance: 42.1, isLow: true }],
+      }),
+    );
+    renderApp('/admin/dashboard', { token: 'good-token' });
+    const warning = await within(await screen.findByRole('region', { name: 'Carrier balance' })).findByText(
+      /Carrier balance is low/,
+    );
+    expect(warning).toHaveTextContent(
+      'Carrier balance is low: below $250.00. Top up the carrier account, or label purchases will start to fail.',
+    );
+    expect(within(balanceCard()).getByText('$42.10')).toBeInTheDocument();
+  });
+
+  it('names the carrier accounts when there are several, and which one is low', async () => {
+    dashboardHandler(figures());
+    balanceHandler(
+      carrierBalance({
+        balance: 5050,
+        isLow: true,
+        carriers: [
+          { id: 'sandbox-usps', name: 'USPS', balance: 5000, isLow: false },
+          { id: 'test-parcel', name: 'Test Parcel', balance: 50, isLow: true },
+        ],
+      }),
+    );
+    renderApp('/admin/dashboard', { token: 'good-token' });
+    const card = await screen.findByRole('region', { name: 'Carrier balance' });
+    const accounts = await within(card).findByRole('list', { name: 'Carrier accounts' });
+    expect(
+      within(accounts)
+        .getAllByRole('listitem')
+        .map((i) => i.textContent),
+    ).toEqual(['USPS$5000.00', 'Test Parcel$50.00 low']);
+    expect(within(card).getByText(/Carrier balance is low/)).toHaveTextContent(
+      'Carrier balance is low: Test Parcel is below $100.00. Top up the carrier account, or label purchases will start to fail.',
+    );
+  });
+
+  it('says so when the carrier cannot be reached, and keeps showing the other figures', async () => {
+    dashboardHandler(figures());
+    balanceHandler({
+      status: 502,
+      code: 'ADMIN_CARRIER_UNREACHABLE',
+      message: 'The carrier could not be reached to read its balance. Try again in a moment.',
+    });
+    const app = renderApp('/admin/dashboard', { token: 'good-token' });
+    const card = await screen.findByRole('region', { name: 'Carrier balance' });
+    expect(await within(card).findByRole('alert')).toHaveTextContent(
+      'The carrier could not be reached to read its balance. Try again in a moment.',
+    );
+    expect(await screen.findByText('Recent Activity')).toBeInTheDocument();
+    expect(stat('Labels today')).toBe('Labels today12');
+    // The card says it; the figures did not fail, so no toast.
+    expect(app.store.getState().toast.toasts).toEqual([]);
+  });
+
+  it('says the balance could not be read when the server cannot be reached at all', async () => {
+    dashboardHandler(figures());
+    server.use(http.get(api('auth/api/balance'), () => HttpResponse.error()));
+    renderApp('/admin/dashboard', { token: 'good-token' });
+    const card = await screen.findByRole('region', { name: 'Carrier balance' });
+    expect(await within(card).findByRole('alert')).toHaveTextContent(DASHBOARD_MESSAGES.balanceFailed);
+  });
+
+  it('shows a loading line in the card until the balance arrives', async () => {
+    dashboardHandler(figures());
+    server.use(
+      http.get(api('auth/api/balance'), async () => {
+        await delay(100);
+        return HttpResponse.json(carrierBalance());
+      }),
+    );
+    renderApp('/admin/dashboard', { token: 'good-token' });
+    const card = await screen.findByRole('region', { name: 'Carrier balance' });
+    expect(within(card).getByText('Loading carrier balance…')).toBeInTheDocument();
+    await within(card).findByText('$1250.50');
+    expect(within(card).queryByText('Loading carrier balance…')).not.toBeInTheDocument();
+  });
+
+  it('reads the balance again with the figures every 30 s, keeping the last one shown while a read fails', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    dashboardHandler(figures());
+    const calls = balanceHandler(
+      carrierBalance(),
+      carrierBalance({
+        balance: 80,
+        isLow: true,
+        carriers: [{ id: 'sandbox-usps', name: 'USPS', balance: 80, isLow: true }],
+      }),
+      {
+        status: 502,
+        code: 'ADMIN_CARRIER_UNREACHABLE',
+        message: 'The carrier could not be reached to read its balance. Try again in a moment.',
+      },
+    );
+    renderApp('/admin/dashboard', { token: 'good-token' });
+    const card = await screen.findByRole('region', { name: 'Carrier balance' });
+    await within(card).findByText('$1250.50');
+    await act(() => vi.advanceTimersByTimeAsync(DASHBOARD_REFRESH_MS));
+    await within(card).findByText('$80.00');
+    expect(within(card).getByText(/Carrier balance is low/)).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(DASHBOARD_REFRESH_MS));
+    expect(await within(card).findByRole('alert')).toHaveTextContent('The carrier could not be reached');
+    expect(within(card).getByText('$80.00')).toBeInTheDocument();
+    expect(calls.count).toBeGreaterThanOrEqual(3);
+  });
+
+  it('is not read for anyone but an admin', async () => {
+    const calls = balanceHandler(carrierBalance());
+    server.use(verifyHandler(makeUser({ user_role: 'friend' })));
+    const app = renderApp('/main/admin', { token: 'good-token' });
+    await waitFor(() => expect(app.path()).toBe('/main/dashboard'));
+    expect(calls.count).toBe(0);
   });
 });
