@@ -42,6 +42,8 @@ export interface GatewayDeps {
   progress?: ProgressFeed;
   /** Where changes made with a login-as token are sent (the admin audit); without it they are not recorded. */
   impersonationActions?: PublishImpersonationAction;
+  /** Stamps the audit's events; tests freeze it to make many actions fall in one millisecond. */
+  clock?: () => Date;
 }
 
 /**
@@ -64,7 +66,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<ServiceApp> {
   await app.register(securityHeaders, { extraOrigins: config.cspExtraOrigins });
   await app.register(authPlugin, { publicKey: config.jwtPublicKey, tokenState: deps.tokenState });
   // Before the proxy, so the hook covers every route it registers.
-  if (deps.impersonationActions) recordImpersonatedChanges(app, deps.impersonationActions);
+  if (deps.impersonationActions) recordImpersonatedChanges(app, deps.impersonationActions, deps.clock);
   await app.register(proxyPlugin, { upstreams: config.upstreams, rateLimit: config.rateLimit });
   await app.register(spaPlugin, { staticDir: config.staticDir });
 

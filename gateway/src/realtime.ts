@@ -56,7 +56,11 @@ export interface RealtimeOptions {
 
 export interface Realtime {
   io: RealtimeServer;
-  /** Disconnects the user's sockets whose session a change has ended (blocked, deleted, token version bumped). */
+  /**
+   * Disconnects the sockets whose session a change of this user has ended: their own (blocked, deleted, token
+   * version bumped), and the Login As sessions they opened as an admin (no longer an active admin, or gone back
+   * to their own account).
+   */
   endRevokedSessions(state: TokenState & { deleted?: boolean }): Promise<void>;
   /** Emits `orderProgress` to everyone following the order on this replica. */
   relayProgress(event: BulkProgressEvent): void;
@@ -64,6 +68,8 @@ export interface Realtime {
 }
 
 const userRoom = (userId: string) => `user:${userId}`;
+/** Every socket of a Login As session of this admin, whichever user it acts as. */
+const impersonatorRoom = (adminId: string) => `impersonator:${adminId}`;
 
 const UNEXPECTED = 'Something went wrong on our side. Please try again.';
 
@@ -155,7 +161,8 @@ export function attachRealtime(server: HttpServer, opts: RealtimeOptions): Realt
   }
 
   io.on('connection', (socket) => {
-    void socket.join(userRoom(socket.data.auth.userId));
+    const { userId, impersonatorId } = socket.data.auth;
+    void socket.join(impersonatorId ? [userRoom(userId), impersonatorRoom(impersonatorId)] : userRoom(userId));
 
     socket.on(REALTIME_EVENTS.joinOrderRoom, (roomName, ack) => {
       void joinOrderRoom(socket, roomName).then((reply) => {
@@ -178,11 +185,19 @@ export function attachRealtime(server: HttpServer, opts: RealtimeOptions): Realt
   return {
     io,
     async endRevokedSessions(state) {
-      const sockets = await io.in(userRoom(state.id)).fetchSockets();
-      for (const s of sockets) {
+      const [own, visits] = await Promise.all([
+        io.in(userRoom(state.id)).fetchSockets(),
+        io.in(impersonatorRoom(state.id)).fetchSockets(),
+      ]);
+      for (const s of own) {
         if (state.deleted || state.activation === 'block' || s.data.auth.tokenVersion !== state.tokenVersion) {
           s.disconnect(true);
         }
+      }
+      // The same rule as the token check (kit's verifyAccessToken) applies to a Login As token's admin.
+      const isActiveAdmin = !state.deleted && state.role === 'admin' && state.activation === 'allow';
+      for (const s of visits) {
+        if (!isActiveAdmin || s.data.auth.impersonationVersion !== state.impersonationVersion) s.disconnect(true);
       }
     },
     relayProgress(event) {

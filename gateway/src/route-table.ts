@@ -71,6 +71,20 @@ export function isPublicRoute(method: string, path: string): boolean {
 }
 
 /**
+ * GETs that change something, so an admin's use of them while signed in as a user is audited like any POST
+ * (impersonation-audit.ts). Every other GET of every service only reads; a new GET with an effect belongs here.
+ * A prefix matches whole segments, as in the route table; HEAD runs the same handler, so it counts too.
+ */
+export const EFFECTFUL_GETS: readonly { prefix: string; why: string }[] = [
+  { prefix: '/api/payment/top-up', why: 'opens a BTCPay invoice and records it as a deposit' },
+];
+
+export function isEffectfulGet(method: string, path: string): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  return EFFECTFUL_GETS.some((r) => path === r.prefix || path.startsWith(`${r.prefix}/`));
+}
+
+/**
  * Calls that carry more (or, for login, less) than BODY_LIMITS.default. The
  * figures are the ones the owning service enforces, from proto; a prefix
  * matches whole segments, as in the route table.

@@ -1,4 +1,5 @@
 import { AUTH_MESSAGES, type ServiceApp } from '@flatship/kit';
+import type { TokenState, UserChangedEvent } from '@flatship/proto';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import {
@@ -140,5 +141,58 @@ describe('revocation through user.changed', () => {
     await disconnected;
     const newToken = signToken({ sub: 's-role', role: 'friend', ver: 2 });
     expect(await outcome(client({ token: newToken }))).toEqual({ connected: true });
+  });
+});
+
+describe('Login As sockets end with their admin', () => {
+  const admin = (id: string): TokenState => ({
+    id,
+    role: 'admin',
+    activation: 'allow',
+    tokenVersion: 1,
+    impersonationVersion: 1,
+  });
+  /** A live socket of a Login As session of `adminId`, and a promise of its disconnection. */
+  async function visit(adminId: string, userId: string) {
+    users.states.set(adminId, admin(adminId));
+    users.add({ id: userId });
+    const token = signToken({ sub: userId, role: 'user', ver: 1, imp: adminId, iv: 1 });
+    const socket = client({ token });
+    expect(await outcome(socket)).toEqual({ connected: true });
+    const disconnected = new Promise<string>((resolve) => socket.on('disconnect', (reason) => resolve(reason)));
+    return { token, socket, disconnected };
+  }
+
+  test.each([
+    [
+      'demoted',
+      (a: TokenState): UserChangedEvent => ({ ...a, role: 'user', tokenVersion: 2, impersonationVersion: 2 }),
+    ],
+    ['blocked', (a: TokenState): UserChangedEvent => ({ ...a, activation: 'block', tokenVersion: 2 })],
+    ['deleted', (a: TokenState): UserChangedEvent => ({ ...a, deleted: true, tokenVersion: 2 })],
+    ['back to admin', (a: TokenState): UserChangedEvent => ({ ...a, impersonationVersion: 2 })],
+  ])('the admin %s: the socket is disconnected and a new handshake refused', async (change, changed) => {
+    const adminId = `s-admin-${change}`;
+    const { token, socket, disconnected } = await visit(adminId, `s-visited-${change}`);
+    // The visited user's own socket, and another admin's visit, are not this admin's.
+    const own = client({ token: users.add({ id: `s-visited-${change}` }) });
+    expect(await outcome(own)).toEqual({ connected: true });
+    const other = await visit(`s-other-admin-${change}`, `s-visited-${change}`);
+
+    const event = changed(admin(adminId));
+    // auth would answer the new state too, but the cache would not ask for a minute.
+    if (event.deleted) users.states.delete(adminId);
+    else users.states.set(adminId, event);
+    await changes.publish(event);
+
+    expect(await disconnected).toBe('io server disconnect');
+    expect(own.connected).toBe(true);
+    expect(other.socket.connected).toBe(true);
+    expect(socket.connected).toBe(false);
+    expect(await outcome(client({ token }))).toEqual({
+      connected: false,
+      message: AUTH_MESSAGES.revoked,
+      data: { code: 'AUTH_TOKEN_REVOKED' },
+    });
   });
 });

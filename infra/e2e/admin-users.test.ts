@@ -146,6 +146,8 @@ test('an admin signed in as a customer buys a label for them, and the audit name
   await page.waitForURL('**/main/dashboard', { timeout: 5_000 });
   const banner = page.getByRole('region', { name: 'Signed in as another user' });
   await banner.getByText(customer.email).waitFor();
+  // The session is short, and the banner says when it ends.
+  await banner.getByText(/This session ends at \d{2}:\d{2}/).waitFor();
   await page.getByText('$25.00').first().waitFor();
   await page.screenshot({ path: await artifactPath('login-as-dashboard.png') });
 
@@ -167,6 +169,7 @@ test('an admin signed in as a customer buys a label for them, and the audit name
   expect(purchase).toMatchObject({ adminId: adminLogin.user._id, userId: customer.id, userEmail: customer.email });
   expect(purchase?.status).toBeLessThan(300);
 
+  const loginAsToken = await page.evaluate(() => localStorage.getItem('token'));
   await banner.getByRole('button', { name: 'Back to admin' }).click();
   await page.waitForURL('**/admin/user-management');
   await page
@@ -174,6 +177,11 @@ test('an admin signed in as a customer buys a label for them, and the audit name
     .first()
     .waitFor();
   expect(await page.evaluate(() => localStorage.getItem('adminSession'))).toBeNull();
+  // Going back ended the Login As token on the server: a copy of it no longer works.
+  const verifyWith = (token: string | null) =>
+    fetch(`${stack.url}/api/auth/verify`, { headers: token ? { token } : {} }).then((r) => r.status);
+  await expect.poll(() => verifyWith(loginAsToken), { timeout: 5_000 }).toBe(401);
+  expect(await verifyWith(await page.evaluate(() => localStorage.getItem('token')))).toBe(200);
 });
 
 test("a customer's next quote uses the price the admin set for them", async () => {

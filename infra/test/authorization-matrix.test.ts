@@ -17,9 +17,25 @@ import { readRunFile } from './helpers';
 const hasStack = ['services/auth/src/main.ts', 'gateway/src/main.ts'].every((p) => existsSync(join(REPO_ROOT, p)));
 const buildWeb = existsSync(join(REPO_ROOT, 'web', 'dist', 'index.html')) ? 'never' : 'auto';
 
-/** `impersonating`: an admin signed in as a plain user through Login As; the token is the user's, not an admin's. */
-const CALLERS = ['anonymous', 'user', 'friend', 'admin', 'blocked', 'impersonating'] as const;
+/**
+ * `impersonating`: an admin signed in as a plain user through Login As; the token is the user's, not an admin's.
+ * The four after it hold a Login As token that has ended: its admin was demoted, blocked or deleted, or went back
+ * to their own account. Each is refused everywhere but the public routes, like any session that has ended.
+ */
+const CALLERS = [
+  'anonymous',
+  'user',
+  'friend',
+  'admin',
+  'blocked',
+  'impersonating',
+  'visitAdminDemoted',
+  'visitAdminBlocked',
+  'visitAdminDeleted',
+  'visitEnded',
+] as const;
 type Caller = (typeof CALLERS)[number];
+const ENDED_VISITS = ['visitAdminDemoted', 'visitAdminBlocked', 'visitAdminDeleted', 'visitEnded'] as const;
 /**
  * 'ok': admitted (whatever the route then answers, short of a server error); a number: refused for who the caller
  * is, with exactly that status and an access code. A blocked user's sessions have ended: 401, like any revoked token.
@@ -36,7 +52,20 @@ const ACCESS_CODES = new Set([
 type Access = Record<Caller, Cell>;
 
 // The kinds of access a route grants, and what each caller gets.
-const PUBLIC: Access = { anonymous: 'ok', user: 'ok', friend: 'ok', admin: 'ok', blocked: 'ok', impersonating: 'ok' };
+/** A Login As token that has ended is a session that has ended. */
+const ENDED = { visitAdminDemoted: 401, visitAdminBlocked: 401, visitAdminDeleted: 401, visitEnded: 401 } as const;
+const PUBLIC: Access = {
+  anonymous: 'ok',
+  user: 'ok',
+  friend: 'ok',
+  admin: 'ok',
+  blocked: 'ok',
+  impersonating: 'ok',
+  visitAdminDemoted: 'ok',
+  visitAdminBlocked: 'ok',
+  visitAdminDeleted: 'ok',
+  visitEnded: 'ok',
+};
 const SIGNED_IN: Access = {
   anonymous: 401,
   user: 'ok',
@@ -44,14 +73,41 @@ const SIGNED_IN: Access = {
   admin: 'ok',
   blocked: 401,
   impersonating: 'ok',
+  ...ENDED,
 };
 /** A path or body naming another user: only an admin may. */
-const OTHERS: Access = { anonymous: 401, user: 403, friend: 403, admin: 'ok', blocked: 401, impersonating: 403 };
+const OTHERS: Access = {
+  anonymous: 401,
+  user: 403,
+  friend: 403,
+  admin: 'ok',
+  blocked: 401,
+  impersonating: 403,
+  ...ENDED,
+};
 /** The Invites page: friends and admins (spec doc 1 §6). */
-const FRIENDS: Access = { anonymous: 401, user: 403, friend: 'ok', admin: 'ok', blocked: 401, impersonating: 403 };
+const FRIENDS: Access = {
+  anonymous: 401,
+  user: 403,
+  friend: 'ok',
+  admin: 'ok',
+  blocked: 401,
+  impersonating: 403,
+  ...ENDED,
+};
 /** Guest top-ups: the spec's guest path exists, and asks everyone to sign in. */
-const NOBODY: Access = { anonymous: 401, user: 401, friend: 401, admin: 401, blocked: 401, impersonating: 401 };
+const NOBODY: Access = {
+  anonymous: 401,
+  user: 401,
+  friend: 401,
+  admin: 401,
+  blocked: 401,
+  impersonating: 401,
+  ...ENDED,
+};
 const ADMINS: Access = OTHERS;
+/** Ending a Login As visit: with the Login As token, or the admin's own; a plain user has none to end. */
+const VISIT_ENDERS: Access = { ...OTHERS, impersonating: 'ok' };
 
 interface Ids {
   /** The caller's own id (a fresh id for an anonymous caller). */
@@ -321,6 +377,9 @@ const TABLE: Row[] = [
     params: (i) => ({ type: 'pdf', orderId: i.ghost }),
     access: SIGNED_IN,
   },
+  // Last: it ends the Login As visits of whoever may call it (the admin's own visits, then the impersonating
+  // caller's, of another admin), and rows after it would find those tokens ended.
+  { method: 'POST', route: '/api/auth/login-as/end', access: VISIT_ENDERS },
 ];
 
 const rowKey = (method: string, route: string) => `${method} ${route}`;
@@ -358,11 +417,14 @@ describe.skipIf(!hasStack)('authorisation matrix', () => {
     stack = await startStack({ env: { BUILD_WEB: buildWeb, RATE_LIMIT_AUTH_MAX: '100000' } });
     const run = await readRunFile(stack.dataDir);
     const secrets = JSON.parse(await readFile(join(stack.dataDir, 'secrets.json'), 'utf8')) as Secrets;
-    const internal = async (path: string, body: unknown) => {
+    const internal = async (path: string, body?: unknown) => {
       const res = await fetch(`http://127.0.0.1:${run.services.auth!.port}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-internal-secret': secrets.internalSecret },
-        body: JSON.stringify(body),
+        method: body === undefined ? 'DELETE' : 'POST',
+        headers: {
+          'x-internal-secret': secrets.internalSecret,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     };
@@ -391,9 +453,50 @@ describe.skipIf(!hasStack)('authorisation matrix', () => {
     tokens.admin = await login(stack.adminEmail, stack.adminPassword);
     tokens.anonymous = null;
     const helped = await register('helped');
-    const loginAs = await json(`/api/auth/login-as-user/${helped.id}`, { method: 'POST', token: tokens.admin });
-    if (loginAs.status !== 200) throw new Error(`login-as: ${loginAs.status} ${JSON.stringify(loginAs.body)}`);
-    tokens.impersonating = String(loginAs.body?.token);
+    /** A Login As token for `helped`, from an admin of its own (ending one admin's visits ends only theirs). */
+    const visit = async (name: string) => {
+      const admin = await register(name);
+      await internal(`/internal/users/${admin.id}/role`, { user_role: 'admin' });
+      const token = await login(admin.email, admin.password);
+      const loginAs = await json(`/api/auth/login-as-user/${helped.id}`, { method: 'POST', token });
+      if (loginAs.status !== 200) throw new Error(`login-as: ${loginAs.status} ${JSON.stringify(loginAs.body)}`);
+      return { adminId: admin.id, token: String(loginAs.body?.token) };
+    };
+    tokens.impersonating = (await visit('visitor')).token;
+    const demoted = await visit('demoted');
+    const blockedAdmin = await visit('blocked-admin');
+    const deleted = await visit('deleted');
+    const ended = await visit('ended');
+    Object.assign(tokens, {
+      visitAdminDemoted: demoted.token,
+      visitAdminBlocked: blockedAdmin.token,
+      visitAdminDeleted: deleted.token,
+      visitEnded: ended.token,
+    });
+    for (const { token } of [demoted, blockedAdmin, deleted, ended]) {
+      expect((await json('/api/auth/verify', { token })).status).toBe(200);
+    }
+    await internal(`/internal/users/${demoted.adminId}/role`, { user_role: 'user' });
+    await internal(`/internal/users/${blockedAdmin.adminId}/activation`, { activation: 'block' });
+    await internal(`/internal/users/${deleted.adminId}`);
+    // "Back to admin" in the web app: sent with the Login As token itself.
+    const end = await json('/api/auth/login-as/end', { method: 'POST', token: ended.token });
+    if (end.status !== 200) throw new Error(`login-as end: ${end.status} ${JSON.stringify(end.body)}`);
+    // Every service hears of it through user.changed; wait until each refuses every ended token once.
+    const perService = [
+      '/api/auth/verify',
+      `/api/orders/total/${helped.id}`,
+      `/api/payment/deposits/${helped.id}`,
+      `/api/userServices/${helped.id}/available`,
+    ];
+    const deadline = Date.now() + 10_000;
+    for (const caller of ENDED_VISITS) {
+      for (const path of perService) {
+        while ((await json(path, { token: tokens[caller] })).status !== 401 && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+    }
     const admin = await json('/api/auth/verify', { token: tokens.admin });
     Object.assign(idOf, {
       anonymous: randomUUID(),
@@ -401,6 +504,10 @@ describe.skipIf(!hasStack)('authorisation matrix', () => {
       friend: friend.id,
       blocked: blocked.id,
       impersonating: helped.id,
+      visitAdminDemoted: helped.id,
+      visitAdminBlocked: helped.id,
+      visitAdminDeleted: helped.id,
+      visitEnded: helped.id,
       admin: String((admin.body?.user as { _id?: string } | undefined)?._id),
     });
 

@@ -84,6 +84,13 @@ export const AccountUpdateReplySchema = Type.Object({
 });
 export type AccountUpdateReply = Static<typeof AccountUpdateReplySchema>;
 
+/**
+ * POST /api/auth/login-as/end — the admin goes back to their own account: every login-as token that admin holds
+ * stops working at once. Called with the login-as token or with the admin's own; no body.
+ */
+export const EndLoginAsReplySchema = Type.Object({ message: Type.String() });
+export type EndLoginAsReply = Static<typeof EndLoginAsReplySchema>;
+
 // ---- Internal API of the auth service (/internal/*, shared secret; never through the gateway) ----
 
 /** GET /internal/users/:id — a user as other services see them; money lives in payments. */

@@ -61,10 +61,16 @@ export const AccountChangedEventSchema = Type.Object({
 export type AccountChangedEvent = Static<typeof AccountChangedEventSchema>;
 
 /**
- * impersonation.action, keyed by user id: a change (any method but GET/HEAD/OPTIONS) made with a
- * login-as token, as the gateway answered it. `path` has no query string.
+ * impersonation.action, keyed by user id: an action with effects (any method but GET/HEAD/OPTIONS, and the GETs
+ * that change something, listed in the gateway) made with a login-as token, as the gateway answered it. `path` has
+ * no query string.
  */
 export const ImpersonationActionEventSchema = Type.Object({
+  /**
+   * Made by the gateway for each action, so a redelivered event is recorded once and two actions are two entries
+   * however alike. Optional only because events published before it existed lack it.
+   */
+  id: Type.Optional(Type.String({ format: 'uuid' })),
   userId: Type.String(),
   adminId: Type.String(),
   method: Type.String(),

@@ -42,6 +42,11 @@ export const TokenClaimsSchema = Type.Object({
   ver: Type.Integer(),
   /** Set on login-as tokens: the admin who is acting as the user. */
   imp: Type.Optional(Type.String()),
+  /**
+   * Set on login-as tokens: the admin's impersonation version when the token was issued. The token is refused once
+   * the admin's moves on (they ended the visit, or their sessions were revoked).
+   */
+  iv: Type.Optional(Type.Integer()),
 });
 export type TokenClaims = Static<typeof TokenClaimsSchema>;
 
@@ -51,5 +56,10 @@ export const TokenStateSchema = Type.Object({
   role: RoleSchema,
   activation: ActivationSchema,
   tokenVersion: Type.Integer(),
+  /**
+   * The version the login-as tokens this user issued as an admin must carry (claim `iv`). Optional only because
+   * `user.changed` events recorded before it existed lack it; a state without it accepts no login-as token.
+   */
+  impersonationVersion: Type.Optional(Type.Integer()),
 });
 export type TokenState = Static<typeof TokenStateSchema>;

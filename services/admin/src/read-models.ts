@@ -1,6 +1,7 @@
 import type { EventBus, Subscription } from '@flatship/kit/bus';
 import {
   AccountChangedEventSchema,
+  type ImpersonationActionEvent,
   ImpersonationActionEventSchema,
   TOPICS,
   UserChangedEventSchema,
@@ -41,12 +42,15 @@ export async function followReadModels(bus: Pick<EventBus, 'subscribe'>, deps: R
       await deps.view.applyMoney([msg.value]);
     },
   });
+  // An audit entry is never skipped quietly: an event that fails its schema goes to the dead-letter topic with an
+  // error logged, and one that cannot be written is retried (each failure logged as an error) and then
+  // dead-lettered, where it waits to be replayed.
   const audit = await bus.subscribe({
     group: AUDIT_GROUP,
     topics: [TOPICS.impersonationAction],
+    schema: ImpersonationActionEventSchema,
     handler: async (msg) => {
-      if (!Value.Check(ImpersonationActionEventSchema, msg.value)) return skip(msg.topic, msg.key);
-      await deps.audit.record(msg.value);
+      await deps.audit.record(msg.value as ImpersonationActionEvent);
     },
   });
   return [users, audit];

@@ -19,7 +19,12 @@ import { createTestDatabase, generateTokenKeys } from '@flatship/kit/testing';
 /** Where auth says users open the web app; reset links point there. */
 export const PUBLIC_URL = 'http://ship.test:8080';
 
-import { buildApp as buildPayments, PAYMENTS_SCHEMA, migrations as paymentsMigrations } from '@flatship/payments';
+import {
+  type BtcpayDeps,
+  buildApp as buildPayments,
+  PAYMENTS_SCHEMA,
+  migrations as paymentsMigrations,
+} from '@flatship/payments';
 import type { LedgerEntriesReply, SessionUser } from '@flatship/proto';
 // The peers are started exactly as their main.ts wires them; these adapters are theirs, not copies.
 import { createArgon2Hasher } from '../../auth/src/adapters/argon2-hasher';
@@ -82,6 +87,8 @@ export async function startStack(
     /** Stands in for the carriers (default: the sandbox reporting CARRIER_BALANCE_CENTS). */
     carriers?: CarrierAccounts;
     carrierBalanceWarnCents?: number;
+    /** BTCPay for payments (a fake at the network edge); without it top-ups answer that deposits are off. */
+    btcpay?: BtcpayDeps;
   } = {},
 ): Promise<Stack> {
   const tdb = await createTestDatabase('admin');

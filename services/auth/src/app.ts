@@ -33,12 +33,17 @@ import { registerPasswordResetRoutes } from './routes/password-reset';
 import { registerSkuRoutes } from './routes/skus';
 import { registerStatsRoutes } from './routes/stats';
 
+/** A visit as a user is meant to be short: an hour unless configured otherwise (LOGIN_AS_TTL). */
+export const DEFAULT_LOGIN_AS_TTL = '1h';
+
 export interface AuthAppDeps {
   /** Connected to the auth schema (migrations already applied). */
   db: Knex;
   logger: ReturnType<typeof createLogger> | false;
   keys: { publicKey: string; privateKey: string };
   tokenTtl: string;
+  /** How long a login-as token lives; 1h when not given. */
+  loginAsTtl?: string;
   internalSecret: string;
   money: MoneySummarySource;
   /** The referral bonus of invited users (payments); without it the Invites page shows no bonus. */
@@ -84,7 +89,8 @@ export async function buildApp(deps: AuthAppDeps): Promise<ServiceApp> {
     hasher: deps.hasher ?? createArgon2Hasher(),
     transactor: createTransactor(deps.db),
     publishUserChanged: deps.publishUserChanged,
-    signToken: (claims) => app.jwt.sign(claims),
+    signToken: (claims, opts) => app.jwt.sign(claims, opts),
+    loginAsTtl: deps.loginAsTtl ?? DEFAULT_LOGIN_AS_TTL,
     money: deps.money,
     referralBonuses: deps.referralBonuses ?? createNoReferralBonuses(),
     resets: createPasswordResetsRepo(deps.db),

@@ -11,6 +11,11 @@ export const AuthConfigSchema = Type.Object({
     pattern: '^[0-9]+(s|m|h|d)$',
     description: 'access token lifetime, with a unit: 7d, 12h, 3600s',
   }),
+  LOGIN_AS_TTL: Type.String({
+    default: '1h',
+    pattern: '^[0-9]+(s|m|h|d)$',
+    description: 'lifetime of the token an admin gets to act as a user (Login As), with a unit: 1h, 30m',
+  }),
   ADMIN_EMAIL: Type.Optional(Type.String({ description: 'email of the admin created on first start' })),
   ADMIN_PASSWORD: Type.Optional(
     Type.String({ minLength: 8, maxLength: 200, description: 'password of the admin created on first start' }),

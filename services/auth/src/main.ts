@@ -78,6 +78,7 @@ await runService(
       logger,
       keys: { publicKey: config.JWT_PUBLIC_KEY, privateKey: config.JWT_PRIVATE_KEY },
       tokenTtl: config.JWT_TTL,
+      loginAsTtl: config.LOGIN_AS_TTL,
       internalSecret: config.INTERNAL_SECRET,
       money,
       referralBonuses,

@@ -24,7 +24,7 @@ function problemsOf(over: Record<string, string | undefined>): string[] {
 describe('auth configuration', () => {
   test('defaults: port 4101, tokens for 7 days, no admin bootstrap, no payments', () => {
     const config = loadConfig(AuthConfigSchema, env);
-    expect(config).toMatchObject({ PORT: 4101, JWT_TTL: '7d', HOST: '127.0.0.1' });
+    expect(config).toMatchObject({ PORT: 4101, JWT_TTL: '7d', LOGIN_AS_TTL: '1h', HOST: '127.0.0.1' });
     expect(config.ADMIN_EMAIL).toBeUndefined();
     expect(config.ADMIN_PASSWORD).toBeUndefined();
     expect(config.PAYMENTS_URL).toBeUndefined();
@@ -35,8 +35,14 @@ describe('auth configuration', () => {
   });
 
   test('a token lifetime without a unit, a short admin password and a bad payments URL are each named', () => {
-    const problems = problemsOf({ JWT_TTL: '3600', ADMIN_PASSWORD: 'short', PAYMENTS_URL: 'payments:4102' });
+    const problems = problemsOf({
+      JWT_TTL: '3600',
+      LOGIN_AS_TTL: 'an hour',
+      ADMIN_PASSWORD: 'short',
+      PAYMENTS_URL: 'payments:4102',
+    });
     expect(problems.some((p) => p.startsWith('JWT_TTL="3600" is invalid'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('LOGIN_AS_TTL="an hour" is invalid'))).toBe(true);
     expect(problems.some((p) => p.startsWith('ADMIN_PASSWORD="short" is invalid'))).toBe(true);
     expect(problems.some((p) => p.startsWith('PAYMENTS_URL="payments:4102" is invalid'))).toBe(true);
   });

@@ -43,11 +43,17 @@ describe('internal routes are for services holding the secret', () => {
 });
 
 describe('GET /internal/users/:id/token-state', () => {
-  test("gives the user's role, activation and token version", async () => {
+  test("gives the user's role, activation, token version and impersonation version", async () => {
     const r = await register(t.app);
     const res = await internal(t.app, 'GET', `/internal/users/${r.user._id}/token-state`);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ id: r.user._id, role: 'user', activation: 'allow', tokenVersion: 1 });
+    expect(res.json()).toEqual({
+      id: r.user._id,
+      role: 'user',
+      activation: 'allow',
+      tokenVersion: 1,
+      impersonationVersion: 1,
+    });
   });
 
   test('an unknown id is USER_NOT_FOUND; a malformed one is refused naming it', async () => {
@@ -85,6 +91,7 @@ describe('POST /internal/users/:id/activation', () => {
       role: 'user',
       activation: 'block',
       tokenVersion: 2,
+      impersonationVersion: 2,
     });
     expect((await verify(r.token)).statusCode).toBe(401);
     expect(await eventsFor(r.user._id)).toMatchObject([

@@ -64,6 +64,7 @@ export interface TestAuth {
 
 export interface StartTestAuthOptions {
   tokenTtl?: string;
+  loginAsTtl?: string;
   hasher?: PasswordHasher;
   mailer?: ResetMailer;
   clock?: Clock;
@@ -86,6 +87,7 @@ export async function startTestAuth(opts: StartTestAuthOptions = {}): Promise<Te
     logger: false,
     keys,
     tokenTtl: opts.tokenTtl ?? '7d',
+    ...(opts.loginAsTtl ? { loginAsTtl: opts.loginAsTtl } : {}),
     internalSecret: INTERNAL_SECRET,
     money,
     publishUserChanged: createUserChangedPublisher(outbox),

@@ -33,6 +33,7 @@ describe('user.changed carries the profile', () => {
       role: 'user',
       activation: 'allow',
       tokenVersion: 1,
+      impersonationVersion: 1,
       name: 'Newcomer',
       email: r.email,
       avatar: '',

@@ -11,6 +11,8 @@ export interface AuthContext {
   tokenVersion: number;
   /** The admin acting as this user (login-as), if any. */
   impersonatorId?: string;
+  /** With `impersonatorId`: the admin's impersonation version the token was issued at (claim `iv`). */
+  impersonationVersion?: number;
 }
 
 /** Where a service learns a user's current role, activation and token version. */
@@ -55,6 +57,11 @@ export function extractToken(request: FastifyRequest): string | undefined {
  * A token is accepted only when its signature and expiry are good AND its
  * version matches the user's current one AND the user is not blocked, so
  * blocking, a role change or a password change revokes older tokens.
+ * A login-as token (claim `imp`) also needs its admin: still there, still an
+ * admin, not blocked, and at the impersonation version the token names (claim
+ * `iv`), so demoting, blocking or deleting the admin, or the admin going back
+ * to their own account, ends it, through the same token state and the same
+ * `user.changed` evictions as any other revocation.
  */
 export const authPlugin = fp(
   async (app: FastifyInstance, opts: AuthPluginOptions) => {
@@ -81,14 +88,30 @@ export const authPlugin = fp(
       if (typeof claims.sub !== 'string' || typeof claims.ver !== 'number') {
         throw new AppError('AUTH_INVALID_TOKEN', AUTH_MESSAGES.invalid);
       }
-      const state = await opts.tokenState.get(claims.sub);
+      const imp = claims.imp;
+      if (imp !== undefined && typeof imp !== 'string') throw new AppError('AUTH_INVALID_TOKEN', AUTH_MESSAGES.invalid);
+      // Both read at once: a login-as request should not wait for one state and then the other.
+      const [state, admin] = await Promise.all([
+        opts.tokenState.get(claims.sub),
+        imp ? opts.tokenState.get(imp) : null,
+      ]);
       if (!state || state.tokenVersion !== claims.ver) throw new AppError('AUTH_TOKEN_REVOKED', AUTH_MESSAGES.revoked);
       if (state.activation === 'block') throw new AppError('AUTH_ACCOUNT_BLOCKED', AUTH_MESSAGES.blocked);
+      if (!imp) return { userId: state.id, role: state.role, tokenVersion: state.tokenVersion };
+      // A login-as token without `iv` predates impersonation versions (and lived a week): it is not honoured.
+      const isLiveVisit =
+        admin !== null &&
+        admin.role === 'admin' &&
+        admin.activation === 'allow' &&
+        typeof claims.iv === 'number' &&
+        admin.impersonationVersion === claims.iv;
+      if (!isLiveVisit) throw new AppError('AUTH_TOKEN_REVOKED', AUTH_MESSAGES.revoked);
       return {
         userId: state.id,
         role: state.role,
         tokenVersion: state.tokenVersion,
-        ...(claims.imp ? { impersonatorId: claims.imp } : {}),
+        impersonatorId: imp,
+        impersonationVersion: claims.iv as number,
       };
     }
 

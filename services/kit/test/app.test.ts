@@ -209,6 +209,49 @@ describe('tokens', () => {
       'AUTH_INVALID_TOKEN',
     );
   });
+  test('a login-as token works only while its admin is an active admin at the impersonation version it names', async () => {
+    const activeAdmin: TokenState = {
+      id: 'a5',
+      role: 'admin',
+      activation: 'allow',
+      tokenVersion: 4,
+      impersonationVersion: 2,
+    };
+    states.set('u5', { id: 'u5', role: 'user', activation: 'allow', tokenVersion: 1 });
+    states.set('a5', activeAdmin);
+    const asUser = sign({ sub: 'u5', role: 'user', ver: 1, imp: 'a5', iv: 2 });
+    const call = async (token: string) => {
+      const res = await app.inject({ url: '/users/u5', headers: { token } });
+      return res.statusCode === 200 ? 200 : `${res.statusCode} ${res.json().code}`;
+    };
+    expect(await call(asUser)).toBe(200);
+
+    states.set('a5', { ...activeAdmin, role: 'user', tokenVersion: 5 });
+    expect(await call(asUser)).toBe('401 AUTH_TOKEN_REVOKED');
+    states.set('a5', { ...activeAdmin, activation: 'block', tokenVersion: 5 });
+    expect(await call(asUser)).toBe('401 AUTH_TOKEN_REVOKED');
+    states.delete('a5');
+    expect(await call(asUser)).toBe('401 AUTH_TOKEN_REVOKED');
+    // The admin went back to their own account.
+    states.set('a5', { ...activeAdmin, impersonationVersion: 3 });
+    expect(await call(asUser)).toBe('401 AUTH_TOKEN_REVOKED');
+    // A state from before impersonation versions existed vouches for no login-as token.
+    const { impersonationVersion: _, ...withoutVersion } = activeAdmin;
+    states.set('a5', withoutVersion);
+    expect(await call(asUser)).toBe('401 AUTH_TOKEN_REVOKED');
+
+    // Neither the user's own token nor the admin's is touched by any of it.
+    states.set('a5', { ...activeAdmin, impersonationVersion: 3 });
+    expect(await call(sign({ sub: 'u5', role: 'user', ver: 1 }))).toBe(200);
+    const adminOwn = await app.inject({
+      url: '/admin',
+      headers: { token: sign({ sub: 'a5', role: 'admin', ver: 4 }) },
+    });
+    expect(adminOwn.statusCode).toBe(200);
+    // A login-as token without a version was issued before versions existed, for far longer: refused.
+    expect(await call(sign({ sub: 'u5', role: 'user', ver: 1, imp: 'a5' }))).toBe('401 AUTH_TOKEN_REVOKED');
+    expect(await call(sign({ sub: 'u5', role: 'user', ver: 1, imp: 'a5', iv: 3 }))).toBe(200);
+  });
 });
 
 describe('bodies over the limit', () => {

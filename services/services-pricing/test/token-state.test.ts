@@ -124,6 +124,49 @@ test('a token issued by auth is accepted, and blocking the user ends it at once 
   });
 }, 30_000);
 
+async function internalPost(path: string, body: object): Promise<Response> {
+  return fetch(`${authUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-internal-secret': INTERNAL_SECRET },
+    body: JSON.stringify(body),
+  });
+}
+
+/** The first status `call` answers other than `from`, polling until `ms` have passed (or `from` still). */
+async function statusAfter(call: () => Promise<{ statusCode: number }>, from: number, ms = 10_000): Promise<number> {
+  const deadline = Date.now() + ms;
+  let status = (await call()).statusCode;
+  while (status === from && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    status = (await call()).statusCode;
+  }
+  return status;
+}
+
+test('a Login As token ends at once through user.changed when its admin is demoted or goes back to admin', async () => {
+  for (const end of ['demoted', 'back to admin'] as const) {
+    const admin = await registerUser();
+    expect((await internalPost(`/internal/users/${admin.id}/role`, { user_role: 'admin' })).status).toBe(200);
+    const user = await registerUser();
+    const issued = await internalPost(`/internal/users/${user.id}/login-as-token`, { adminId: admin.id });
+    const visit = { id: user.id, token: ((await issued.json()) as { token: string }).token };
+    expect((await available(visit)).statusCode, end).toBe(200);
+
+    if (end === 'demoted') {
+      expect((await internalPost(`/internal/users/${admin.id}/role`, { user_role: 'user' })).status).toBe(200);
+    } else {
+      const ended = await fetch(`${authUrl}/api/auth/login-as/end`, {
+        method: 'POST',
+        headers: { token: visit.token },
+      });
+      expect(ended.status).toBe(200);
+    }
+    // The admin's state was cached for a minute: only the event can explain the refusal.
+    expect(await statusAfter(() => available(visit), 200), end).toBe(401);
+    expect((await available(user)).statusCode, end).toBe(200);
+  }
+}, 30_000);
+
 test('a token of a user auth does not know is refused', async () => {
   const user = await registerUser();
   await authDb('users').where({ id: user.id }).del();

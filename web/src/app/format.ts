@@ -31,6 +31,12 @@ export function formatDateTime(value: string | number | Date | null | undefined)
   return `${part('day')}-${part('month')}-${part('year')} ${part('hour')}:${part('minute')}`;
 }
 
+/** A moment soon to come: 24-hour time alone when it is today (14:05), else with its date (23-11-2026 09:30). */
+export function formatTimeOrDateTime(value: Date, now: Date = new Date()): string {
+  if (value.toDateString() !== now.toDateString()) return formatDateTime(value);
+  return formatDateTime(value).split(' ')[1] ?? '';
+}
+
 /** Deposits carry unix seconds. */
 export function formatUnixSeconds(seconds: number | string | null | undefined): string {
   const value = Number(seconds);

@@ -21,7 +21,7 @@ export interface AuditQueryInput {
 }
 
 export interface AuditRepo {
-  /** Idempotent: the same event recorded twice is one entry. */
+  /** Idempotent: the same event (by its id) recorded twice is one entry; two events are two entries. */
   record(event: ImpersonationActionEvent): Promise<void>;
   list(q: AuditQueryInput): Promise<{ entries: AuditEntry[]; totalCount: number }>;
 }
@@ -29,11 +29,22 @@ export interface AuditRepo {
 export function createAuditRepo(db: Knex): AuditRepo {
   return {
     async record(e) {
+      const fields = [e.at, e.adminId, e.userId, e.method, e.path, e.status];
+      if (e.id) {
+        await db.raw(
+          `insert into audit_entries (event_id, at, admin_id, user_id, method, path, status)
+           values (?::uuid, ?::timestamptz, ?::uuid, ?::uuid, ?, ?, ?)
+           on conflict (event_id) do nothing`,
+          [e.id, ...fields],
+        );
+        return;
+      }
+      // An event from before ids: the one entry its fields make (see migration 0003).
       await db.raw(
         `insert into audit_entries (at, admin_id, user_id, method, path, status)
          values (?::timestamptz, ?::uuid, ?::uuid, ?, ?, ?)
-         on conflict (admin_id, user_id, at, method, path, status) do nothing`,
-        [e.at, e.adminId, e.userId, e.method, e.path, e.status],
+         on conflict (admin_id, user_id, at, method, path, status) where event_id is null do nothing`,
+        fields,
       );
     },
 

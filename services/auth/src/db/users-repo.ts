@@ -13,6 +13,7 @@ interface UserRow {
   role: Role;
   activation: Activation;
   token_version: number;
+  impersonation_version: number;
   referral_code: string;
   referred_by: string | null;
   avatar: string;
@@ -29,6 +30,7 @@ const toRecord = (r: UserRow): UserRecord => ({
   role: r.role,
   activation: r.activation,
   tokenVersion: r.token_version,
+  impersonationVersion: r.impersonation_version,
   referralCode: r.referral_code,
   referredBy: r.referred_by,
   avatar: r.avatar,
@@ -46,8 +48,11 @@ export function createUsersRepo(db: Knex): UsersRepo {
   // A deleted user is, to everything but the export, not there.
   const q = (tx?: Tx) => all(tx).whereNull('deleted_at');
   const first = (rows: UserRow[]) => (rows[0] ? toRecord(rows[0]) : null);
+  // Whatever ends a user's sessions also ends the login-as visits they made as an admin: an admin demoted and made
+  // admin again, or whose password was reset, does not get their old visits back.
   const bump = (k: Knex | Knex.Transaction) => ({
     token_version: k.raw('token_version + 1'),
+    impersonation_version: k.raw('impersonation_version + 1'),
     updated_at: k.fn.now(),
   });
 
@@ -164,6 +169,15 @@ export function createUsersRepo(db: Knex): UsersRepo {
         if (uniqueViolation(e) === REFERRAL_CODE_UNIQUE) return { ok: false, conflict: 'referralCode' };
         throw e;
       }
+    },
+    async bumpImpersonationVersion(id, tx) {
+      if (!isId(id)) return null;
+      return first(
+        await q(tx)
+          .where({ id })
+          .update({ impersonation_version: db.raw('impersonation_version + 1'), updated_at: db.fn.now() })
+          .returning('*'),
+      );
     },
     async softDelete(id, tx) {
       if (!isId(id)) return null;

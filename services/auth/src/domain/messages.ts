@@ -38,6 +38,8 @@ export const MESSAGES = {
   referralCodeTaken: 'This referral code is already in use',
   loginAsAdmin: 'You cannot log in as another admin',
   loginAsBlocked: 'This user is blocked. Allow their access before logging in as them.',
+  loginAsEnded: 'You are back in your own account.',
+  noLoginAsToEnd: 'You are not signed in as another user.',
   resetRequested: `If an account exists for this email, we have sent it a link to reset the password. The link works once, within ${PASSWORD_RESET_TTL_MINUTES} minutes.`,
   resetLinkInvalid: 'This password reset link is invalid, already used or expired. Please ask for a new one.',
   passwordReset: 'Your password has been reset. Please log in with your new password.',

@@ -12,6 +12,8 @@ export interface UserRecord {
   role: Role;
   activation: Activation;
   tokenVersion: number;
+  /** Carried by the login-as tokens the user issues as an admin (claim `iv`); moving it on ends them all. */
+  impersonationVersion: number;
   referralCode: string;
   referredBy: string | null;
   avatar: string;
@@ -57,6 +59,8 @@ export interface UsersRepo {
   hasAdmin(tx?: Tx): Promise<boolean>;
   /** Replaces the user's referral code; null when the user is missing, a conflict when another user has it. */
   setReferralCode(id: string, code: string, tx?: Tx): Promise<SetReferralCodeResult | null>;
+  /** Ends every login-as token the user issued as an admin, and only those; null when missing. */
+  bumpImpersonationVersion(id: string, tx?: Tx): Promise<UserRecord | null>;
   /** Marks the user deleted and bumps the token version; null when missing or already deleted. */
   softDelete(id: string, tx?: Tx): Promise<UserRecord | null>;
   /** Every user, deleted ones too, in id order, after `after`. */
@@ -160,7 +164,8 @@ export interface ReferralBonusSource {
 /** Records `user.changed` in the caller's transaction, so it is relayed only if the change commits. */
 export type PublishUserChanged = (tx: Tx, event: UserChangedEvent) => Promise<void>;
 
-export type SignToken = (claims: TokenClaims) => string;
+/** Signs an access token; `expiresIn` (e.g. `1h`) instead of the configured lifetime of sessions. */
+export type SignToken = (claims: TokenClaims, opts?: { expiresIn: string }) => string;
 
 /** The subset of a pino logger the domain writes to. */
 export interface DomainLogger {

@@ -40,7 +40,13 @@ export async function loadSessionUser(deps: { money: MoneySummarySource }, user:
 }
 
 export function toTokenState(user: UserRecord): TokenState {
-  return { id: user.id, role: user.role, activation: user.activation, tokenVersion: user.tokenVersion };
+  return {
+    id: user.id,
+    role: user.role,
+    activation: user.activation,
+    tokenVersion: user.tokenVersion,
+    impersonationVersion: user.impersonationVersion,
+  };
 }
 
 export function claimsFor(user: UserRecord): TokenClaims {

@@ -2,12 +2,14 @@ import { requireAuth, type ServiceApp } from '@flatship/kit';
 import {
   AccountUpdateBodySchema,
   AccountUpdateReplySchema,
+  EndLoginAsReplySchema,
   LoginBodySchema,
   LoginReplySchema,
   RegisterBodySchema,
   RegisterReplySchema,
   VerifyReplySchema,
 } from '@flatship/proto';
+import { endLoginAs } from '../domain/end-login-as';
 import { getSessionUser } from '../domain/get-session-user';
 import { logIn } from '../domain/log-in';
 import { MESSAGES } from '../domain/messages';
@@ -33,6 +35,16 @@ export function registerAuthRoutes(app: ServiceApp, deps: DomainDeps): void {
     '/api/auth/verify',
     { onRequest: [app.requireUser], schema: { response: { 200: VerifyReplySchema } } },
     async (request) => ({ user: await getSessionUser(deps, requireAuth(request).userId) }),
+  );
+
+  // Not under /api/auth/login-as-user (admin's, for admins only): the login-as token itself may end its visit.
+  app.post(
+    '/api/auth/login-as/end',
+    { onRequest: [app.requireUser], schema: { response: { 200: EndLoginAsReplySchema } } },
+    async (request) => {
+      await endLoginAs(deps, requireAuth(request));
+      return { message: MESSAGES.loginAsEnded };
+    },
   );
 
   app.patch(

@@ -23,6 +23,8 @@ export interface DomainDeps {
   transactor: Transactor;
   publishUserChanged: PublishUserChanged;
   signToken: SignToken;
+  /** How long a login-as token lives (LOGIN_AS_TTL). */
+  loginAsTtl: string;
   money: MoneySummarySource;
   referralBonuses: ReferralBonusSource;
   resets: PasswordResetsRepo;

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
-import { emptyDashboardHandlers, verifyHandler } from '../../test/handlers';
+import { api, emptyDashboardHandlers, verifyHandler } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
 import { makeAdmin, recorder, resetViewport, setViewportWidth, usersHandler, usersReply } from './admin-test-support';
@@ -120,14 +121,23 @@ describe('Admin shell', () => {
     const jane = makeUser({ _id: 'u-1', name: 'Jane Shipper', email: 'jane@example.com' });
     const payload = btoa(JSON.stringify({ sub: 'u-1', role: 'user', ver: 1, imp: 'admin-1' })).replace(/=+$/, '');
     const token = `eyJhbGciOiJIUzI1NiJ9.${payload}.signature`;
-    server.use(verifyHandler(jane, token));
+    const ended: (string | null)[] = [];
+    server.use(
+      verifyHandler(jane, token),
+      http.post(api('auth/login-as/end'), ({ request }) => {
+        ended.push(request.headers.get('token'));
+        return HttpResponse.json({ message: 'You are back in your own account.' });
+      }),
+    );
     const app = renderApp('/main/dashboard', { token });
     const banner = await screen.findByRole('region', { name: 'Signed in as another user' });
     expect(banner).toHaveTextContent('You are signed in as Jane Shipper (jane@example.com) by an admin.');
     expect(within(banner).queryByRole('button', { name: 'Back to admin' })).not.toBeInTheDocument();
     await app.user.click(within(banner).getByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(app.path()).toBe('/login'));
-    expect(localStorage.getItem('token')).toBeNull();
+    // Signing out ends the Login As token on the server too.
+    await waitFor(() => expect(ended).toEqual([token]));
+    await waitFor(() => expect(localStorage.getItem('token')).toBeNull());
   });
 
   it('shows no banner in an ordinary session', async () => {

@@ -12,7 +12,8 @@ import { type EventChannel, eventChannel, type SagaIterator } from 'redux-saga';
 import { all, call, put, select, take, takeEvery, takeLatest, takeLeading } from 'redux-saga/effects';
 import { ApiError, errorMessage, onSessionEnded } from '../../app/http';
 import type { RootState } from '../../app/store';
-import { adminSessionStorage, tokenStorage } from '../../app/token-storage';
+import { tokenImpersonatorId } from '../../app/token-claims';
+import { adminSessionStorage, type KeptAdminSession, tokenStorage } from '../../app/token-storage';
 import { referralBonusApi } from '../referral-bonus/referral-bonus-api';
 import { authApi } from './auth-api';
 import {
@@ -102,7 +103,24 @@ export function* loadReferralTerms(): SagaIterator {
   }
 }
 
+/**
+ * Ends the admin's Login As tokens on the server, so a copy of one (another tab, a leaked link) stops working
+ * now rather than when it expires. Nothing the admin can act on if it fails: logged, and the token still
+ * expires on its own.
+ */
+export function* endLoginAsOnServer(): SagaIterator {
+  try {
+    yield call(authApi.endLoginAs);
+  } catch (error) {
+    console.error('Could not end the Login As session on the server', error);
+  }
+}
+
 export function* logout(): SagaIterator {
+  // Signing out while signed in as a user ends that Login As token too (sent with it, the last call it makes).
+  const token: string | null = yield call([tokenStorage, tokenStorage.get]);
+  const kept: KeptAdminSession | null = yield call([adminSessionStorage, adminSessionStorage.get]);
+  if (kept || tokenImpersonatorId(token)) yield call(endLoginAsOnServer);
   yield call([tokenStorage, tokenStorage.clear]);
   // Logging out while signed in as a user also drops the admin's kept token.
   yield call([adminSessionStorage, adminSessionStorage.clear]);
@@ -114,6 +132,16 @@ export function* storeSwitchedSession(): SagaIterator {
   if (token) yield call([tokenStorage, tokenStorage.set], token);
   if (impersonator) yield call([adminSessionStorage, adminSessionStorage.set], impersonator);
   else yield call([adminSessionStorage, adminSessionStorage.clear]);
+}
+
+/**
+ * Back to admin: the admin's session is stored first, then the Login As token is ended on the server, asked
+ * with the admin's own token, which works even when the Login As one has just expired (and an answer refusing
+ * that one would end the admin's session here too).
+ */
+export function* backToAdmin(): SagaIterator {
+  yield call(storeSwitchedSession);
+  yield call(endLoginAsOnServer);
 }
 
 /** Each time an answer says the session is over (see `onSessionEnded`). */
@@ -150,7 +178,8 @@ export function* authSaga(): SagaIterator {
     takeLatest(referralTermsRequested.type, loadReferralTerms),
     takeLatest(logoutRequested.type, logout),
     // Each switch writes the state it left behind; none may be skipped.
-    takeEvery([impersonationStarted.type, impersonationEnded.type], storeSwitchedSession),
+    takeEvery(impersonationStarted.type, storeSwitchedSession),
+    takeEvery(impersonationEnded.type, backToAdmin),
     call(endSessionsWhenTold),
   ]);
 }

@@ -1,6 +1,7 @@
 import type { Migration } from '@flatship/kit';
 import { createUsersView } from './0001-users-view';
 import { createAudit } from './0002-audit';
+import { addAuditEventIds } from './0003-audit-event-ids';
 import { createRankingsLabelFacts } from './0101-rankings-label-facts';
 import { createRankingsAggregates } from './0102-rankings-aggregates';
 
@@ -12,4 +13,5 @@ export const migrations: Migration[] = [
   createAudit,
   createRankingsLabelFacts,
   createRankingsAggregates,
+  addAuditEventIds,
 ];

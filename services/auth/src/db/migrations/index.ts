@@ -5,6 +5,7 @@ import { createAddresses } from './0003-addresses';
 import { createSkus } from './0004-skus';
 import { softDeleteUsers } from './0005-soft-delete';
 import { createPasswordResets } from './0006-password-resets';
+import { addImpersonationVersion } from './0007-impersonation-version';
 
 export { AUTH_SCHEMA } from './schema';
 
@@ -16,4 +17,5 @@ export const migrations: Migration[] = [
   createSkus,
   softDeleteUsers,
   createPasswordResets,
+  addImpersonationVersion,
 ];

@@ -2,12 +2,14 @@ import type {
   AdminUserChangeReply,
   AdminUserDeleteReply,
   AdminUsersReply,
+  EndLoginAsReply,
   LoginAsReply,
   UserDetailsReply,
 } from '@flatship/proto';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { formatDateTime } from '../../../app/format';
 import { api, emptyDashboardHandlers, verifyHandler } from '../../../test/handlers';
 import { setupTestServer } from '../../../test/msw';
 import { renderApp } from '../../../test/render-app';
@@ -425,7 +427,17 @@ describe('Login As', () => {
     expect(screen.queryByRole('link', { name: 'Admin Panel' })).not.toBeInTheDocument();
   });
 
-  it('"Back to admin" restores the admin token and user and returns to user management', async () => {
+  /** POST /api/auth/login-as/end, recording the token each call came with. */
+  function endHandler(tokens: (string | null)[]) {
+    return http.post(api('auth/login-as/end'), ({ request }) => {
+      tokens.push(request.headers.get('token'));
+      return HttpResponse.json({ message: 'You are back in your own account.' } satisfies EndLoginAsReply);
+    });
+  }
+
+  it('"Back to admin" restores the admin token and user, ends the Login As token on the server, and returns to user management', async () => {
+    const ended: (string | null)[] = [];
+    server.use(endHandler(ended));
     const app = await loginAsJane();
     await waitFor(() => expect(app.path()).toBe('/main/dashboard'), { timeout: 3000 });
     await app.user.click(await screen.findByRole('button', { name: 'Back to admin' }));
@@ -434,19 +446,65 @@ describe('Login As', () => {
     expect(localStorage.getItem('adminSession')).toBeNull();
     expect(app.store.getState().auth.user?._id).toBe('admin-1');
     expect(await screen.findByRole('table')).toBeInTheDocument();
+    // Asked with the admin's own token: it ends the admin's visits even if the Login As token has expired.
+    await waitFor(() => expect(ended).toEqual(['good-token']));
   });
 
-  it('logging out while signed in as the user drops the kept admin token too', async () => {
+  it('logging out while signed in as the user drops the kept admin token too, and ends the Login As token', async () => {
+    const ended: (string | null)[] = [];
+    server.use(endHandler(ended));
     const app = await loginAsJane();
     await waitFor(() => expect(app.path()).toBe('/main/dashboard'), { timeout: 3000 });
     await screen.findByRole('region', { name: 'Signed in as another user' });
     await app.user.click(screen.getByRole('button', { name: 'Account menu' }));
     await app.user.click(screen.getByRole('button', { name: 'Logout' }));
     await waitFor(() => expect(app.path()).toBe('/login'));
-    expect(localStorage.getItem('token')).toBeNull();
+    await waitFor(() => expect(ended).toEqual(['jane-token']));
+    await waitFor(() => expect(localStorage.getItem('token')).toBeNull());
     expect(localStorage.getItem('adminSession')).toBeNull();
     expect(app.store.getState().auth.impersonator).toBeNull();
   });
+
+  /** A Login As token as auth signs one: the claims are read for display, the signature only by servers. */
+  function loginAsToken(expiresAt: Date): string {
+    const part = (o: object) => btoa(JSON.stringify(o)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    const exp = Math.floor(expiresAt.getTime() / 1000);
+    const claims = { sub: 'u-1', role: 'user', ver: 1, imp: 'admin-1', iv: 3, iat: exp - 3600, exp };
+    return `${part({ alg: 'EdDSA', typ: 'JWT' })}.${part(claims)}.c2lnbmF0dXJl`;
+  }
+
+  async function loginAsJaneUntil(expiresAt: Date) {
+    const app = await openPage();
+    server.use(
+      writeHandler(app.rec, 'post', 'auth/login-as-user/:id', { ...loginAsReply, token: loginAsToken(expiresAt) }),
+    );
+    await app.user.click(screen.getByRole('button', { name: 'Login as Jane Shipper' }));
+    await waitFor(() => expect(app.path()).toBe('/main/dashboard'), { timeout: 3000 });
+    return app;
+  }
+
+  it('the banner says when the Login As session ends', async () => {
+    // Whole minutes, so the time shown is exactly the token's.
+    const endsAt = new Date(Math.ceil((Date.now() + 30 * 60_000) / 60_000) * 60_000);
+    await loginAsJaneUntil(endsAt);
+    const banner = await screen.findByRole('region', { name: 'Signed in as another user' });
+    const time = `${String(endsAt.getHours()).padStart(2, '0')}:${String(endsAt.getMinutes()).padStart(2, '0')}`;
+    const sameDay = endsAt.toDateString() === new Date().toDateString();
+    expect(banner).toHaveTextContent(`This session ends at ${sameDay ? time : formatDateTime(endsAt)}.`);
+  });
+
+  it('when the Login As session ends, the admin is taken back to their own account', async () => {
+    const ended: (string | null)[] = [];
+    server.use(endHandler(ended));
+    // Long enough to see the user's area first (the switch itself waits 1.5 s).
+    const app = await loginAsJaneUntil(new Date(Date.now() + 5000));
+    expect(await screen.findByRole('region', { name: 'Signed in as another user' })).toBeInTheDocument();
+    await waitFor(() => expect(app.path()).toBe('/admin/user-management'), { timeout: 10_000 });
+    expect(localStorage.getItem('token')).toBe('good-token');
+    expect(app.store.getState().auth.user?._id).toBe('admin-1');
+    expect(screen.queryByRole('region', { name: 'Signed in as another user' })).not.toBeInTheDocument();
+    await waitFor(() => expect(ended).toEqual(['good-token']));
+  }, 20_000);
 
   it('abandons the switch when the admin leaves the page before the delay ends', async () => {
     const app = await loginAsJane();
