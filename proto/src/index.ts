@@ -8,6 +8,7 @@ export * from './body-limits';
 export * from './btcpay';
 export * from './bulk-api';
 export * from './courier';
+export * from './downloads-api';
 export * from './errors';
 export * from './events';
 export * from './ids';
