@@ -37,7 +37,7 @@ describe('auth configuration', () => {
   test('a token lifetime without a unit, a short admin password and a bad payments URL are each named', () => {
     const problems = problemsOf({ JWT_TTL: '3600', ADMIN_PASSWORD: 'short', PAYMENTS_URL: 'payments:4102' });
     expect(problems.some((p) => p.startsWith('JWT_TTL="3600" is invalid'))).toBe(true);
-    expect(problems.some((p) => p.startsWith('ADMIN_PASSWORD="short" is invalid'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('ADMIN_PASSWORD (value not shown) is invalid'))).toBe(true);
     expect(problems.some((p) => p.startsWith('PAYMENTS_URL="payments:4102" is invalid'))).toBe(true);
   });
 });
