@@ -4,7 +4,6 @@ import type {
   AdminLabelsQuery,
   AdminLabelsReply,
   AdminRefundLabelReply,
-  BulkFileType,
 } from '@flatship/proto';
 import { getJson, postJson } from '../../../app/http';
 
@@ -24,9 +23,3 @@ export const orderLabelsApi = {
   refund: (labelId: string) =>
     postJson<AdminRefundLabelReply>(`orders/admin/labels/${encodeURIComponent(labelId)}/refund`, {}),
 };
-
-/** A bulk order's file, opened in a new tab: the token travels as a query parameter. */
-export function bulkFileUrl(type: BulkFileType, orderId: string, token: string | null): string {
-  const query = token ? `?token=${encodeURIComponent(token)}` : '';
-  return `/api/orders/download/${type}/${encodeURIComponent(orderId)}${query}`;
-}
