@@ -133,6 +133,13 @@ describe('bulk orders from an Amazon file', () => {
       await page.screenshot({ path: await artifactPath('bulk-processed.png') });
       await window.getByText('10 / 10').waitFor();
 
+      // Every file comes through a download link of its own, never with the session token in the URL.
+      const session = await page.evaluate(() => localStorage.getItem('token'));
+      const fileUrls: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/api/orders/download/')) fileUrls.push(r.url());
+      });
+
       const pdf = await download(page, 'PDF');
       expect(pdf.fileName).toMatch(/^Labels_\d{2}-\d{2}\.pdf$/);
       const info = execFileSync('pdfinfo', [pdf.path]).toString();
@@ -169,6 +176,13 @@ describe('bulk orders from an Amazon file', () => {
       expect(grace?.[3]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(grace?.[4]).toBe('USPS');
       expect(grace?.[6]).toMatch(/^\d{22}$/);
+
+      expect(fileUrls.map((u) => new URL(u).pathname.split('/')[4])).toEqual(['pdf', 'result-csv', 'auto-csv']);
+      for (const u of fileUrls) {
+        const token = new URL(u).searchParams.get('token');
+        expect(token).toBeTruthy();
+        expect(token).not.toBe(session);
+      }
       await context.close();
     } finally {
       await stack.stop();
