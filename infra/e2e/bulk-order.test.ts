@@ -184,6 +184,20 @@ describe('bulk orders from an Amazon file', () => {
         expect(token).not.toBe(session);
       }
       await context.close();
+
+      // An admin saves the same order's labels from Order Label Management, through a link of their own.
+      const admin = await signIn(stack, { email: stack.adminEmail, password: stack.adminPassword });
+      await admin.page.goto(`${stack.url}/admin/order-label-management`);
+      await admin.page.getByRole('tab', { name: 'Bulk orders' }).click();
+      const [saved] = await Promise.all([
+        admin.page.waitForEvent('download'),
+        admin.page.getByRole('button', { name: 'Labels PDF' }).first().click(),
+      ]);
+      expect(saved.url()).toMatch(/\/api\/orders\/download\/pdf\/[0-9a-f-]{36}\?token=/);
+      const adminCopy = await artifactPath('bulk-admin-labels.pdf');
+      await saved.saveAs(adminCopy);
+      expect(execFileSync('pdfinfo', [adminCopy]).toString()).toMatch(/Pages:\s+10\b/);
+      await admin.context.close();
     } finally {
       await stack.stop();
     }

@@ -4,7 +4,7 @@ import type { SagaIterator } from 'redux-saga';
 import { call, put, takeEvery } from 'redux-saga/effects';
 import { errorMessage } from '../../app/http';
 import { toastShown } from '../../components/toast-slice';
-import { fileTabRequested } from './downloads-actions';
+import { fileRequested } from './downloads-actions';
 import { downloadsApi } from './downloads-api';
 
 /** Spec doc 2 §7's toast fallback for a download. */
@@ -35,13 +35,28 @@ function show(tab: Window | null, link: DownloadTokenReply): void {
   else window.open(url, '_blank', 'noopener');
 }
 
-/** Opens the file in a new tab through a fresh download link; a failure closes the tab and says why. */
-export function* openFileTab(action: PayloadAction<{ path: string }>): SagaIterator {
+/** Hands an attachment's link to the browser's downloads; the page stays where it is. */
+export function saveFrom(link: DownloadTokenReply): void {
+  const anchor = document.createElement('a');
+  anchor.href = link.url;
+  anchor.download = '';
+  anchor.style.display = 'none';
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+}
+
+/**
+ * Opens the file through a fresh download link, in a new tab or as a download; a failure closes the
+ * tab and says why.
+ */
+export function* openFile(action: PayloadAction<{ path: string; open: 'tab' | 'save' }>): SagaIterator {
   // First and synchronous: this runs inside the dispatch of the click (see openPendingTab).
-  const tab: Window | null = yield call(openPendingTab);
+  const tab: Window | null = action.payload.open === 'tab' ? yield call(openPendingTab) : null;
   try {
     const link: DownloadTokenReply = yield call(downloadsApi.link, action.payload.path);
-    yield call(show, tab, link);
+    if (action.payload.open === 'save') yield call(saveFrom, link);
+    else yield call(show, tab, link);
   } catch (error) {
     tab?.close();
     console.error('Download link failed', error);
@@ -50,6 +65,6 @@ export function* openFileTab(action: PayloadAction<{ path: string }>): SagaItera
 }
 
 export function* downloadsSaga(): SagaIterator {
-  // Every click opens its own tab, for its own file.
-  yield takeEvery(fileTabRequested.type, openFileTab);
+  // Every click opens its own file.
+  yield takeEvery(fileRequested.type, openFile);
 }

@@ -6,7 +6,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Modal } from '../../components/modal';
 import { toastShown } from '../../components/toast-slice';
 import { selectUser } from '../auth/auth-selectors';
-import { fileTabRequested } from '../downloads/downloads-actions';
+import { fileRequested } from '../downloads/downloads-actions';
 import { AddressCard, TextField } from './address-card';
 import {
   type AddressForm,
@@ -325,7 +325,7 @@ export function OrderLabelPage() {
               <button
                 type="button"
                 className="button button--primary"
-                onClick={() => dispatch(fileTabRequested({ path: labelDownloadPath(pdfName) }))}
+                onClick={() => dispatch(fileRequested({ path: labelDownloadPath(pdfName), open: 'tab' }))}
               >
                 Download Label PDF
               </button>

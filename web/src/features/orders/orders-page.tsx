@@ -6,7 +6,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { CopyText } from '../../components/copy-text';
 import { type Column, DataTable } from '../../components/data-table';
 import { selectUser } from '../auth/auth-selectors';
-import { fileTabRequested } from '../downloads/downloads-actions';
+import { fileRequested } from '../downloads/downloads-actions';
 import type { OrderListItem } from './orders-api';
 import { selectOrders, selectOrdersLoading } from './orders-selectors';
 import { ordersRequested } from './orders-slice';
@@ -102,7 +102,7 @@ export function OrdersPage() {
       </div>
       <DataTable
         caption="Orders List"
-        columns={columns((pdfName) => dispatch(fileTabRequested({ path: labelDownloadPath(pdfName) })))}
+        columns={columns((pdfName) => dispatch(fileRequested({ path: labelDownloadPath(pdfName), open: 'tab' })))}
         rows={orders}
         rowKey={(o, i) => o._id ?? `${o.tracking_number}-${i}`}
         rowClassName={(o) => `orders__row orders__row--${orderRowTone(o.status)}`}

@@ -320,15 +320,21 @@ describe('Order label management page', () => {
     const orders = within(screen.getByRole('table', { name: 'Bulk orders' }));
     expect(await orders.findByText('november.csv')).toBeInTheDocument();
     expect(orders.getByText('1/2, 1 failed')).toBeInTheDocument();
+    // Attachments: saved through a download link made at the click, no tab left behind.
     const tabs = stubWindowOpen();
+    const saved: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      if (this.hasAttribute('download')) saved.push(this.href);
+    });
     await user.click(orders.getByRole('button', { name: 'Labels PDF' }));
     await user.click(orders.getByRole('button', { name: 'Results CSV' }));
     await waitFor(() =>
-      expect(tabs.map((t) => t.url).sort()).toEqual([
+      expect(saved.sort()).toEqual([
         `http://localhost/api/orders/download/pdf/${ORDER}?token=download-token-1`,
         `http://localhost/api/orders/download/result-csv/${ORDER}?token=download-token-1`,
       ]),
     );
+    expect(tabs).toEqual([]);
     expect(orders.queryByRole('button', { name: 'Auto-confirm CSV' })).not.toBeInTheDocument();
 
     await user.click(orders.getByRole('button', { name: 'View rows' }));

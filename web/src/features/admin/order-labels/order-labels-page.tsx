@@ -15,7 +15,7 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import type { RootState } from '../../../app/store';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { type Column, DataTable } from '../../../components/data-table';
-import { fileTabRequested } from '../../downloads/downloads-actions';
+import { fileRequested } from '../../downloads/downloads-actions';
 import { UserPicker } from '../user-picker';
 import {
   type BulkFilters,
@@ -52,7 +52,7 @@ function LabelActions({ label, onRefund, busy }: { label: AdminLabelRow; onRefun
         <button
           type="button"
           className="button button--ghost"
-          onClick={() => dispatch(fileTabRequested({ path: labelDownloadPath(pdfName) }))}
+          onClick={() => dispatch(fileRequested({ path: labelDownloadPath(pdfName), open: 'tab' }))}
           aria-label={`Download label ${label.trackingNumber ?? label._id}`}
         >
           PDF
@@ -275,7 +275,7 @@ function BulkOrderFiles({ order }: { order: AdminBulkOrderRow }) {
           key={f.type}
           type="button"
           className="button button--ghost"
-          onClick={() => dispatch(fileTabRequested({ path: bulkFileDownloadPath(f.type, order._id) }))}
+          onClick={() => dispatch(fileRequested({ path: bulkFileDownloadPath(f.type, order._id), open: 'save' }))}
         >
           {f.text}
         </button>
