@@ -472,9 +472,9 @@ describe.skipIf(!hasStack)('authorisation matrix', () => {
       const token = await login(who.email, who.password);
       const buy = async () => {
         const res = await json('/api/orders/v2', { method: 'POST', token, body: JSON.stringify(labelFor(who.id)) });
-        if (res.status !== 201 && res.status !== 200)
-          throw new Error(`label: ${res.status} ${JSON.stringify(res.body)}`);
-        return `/api/orders/download/v2/${String((res.body?.data as { pdfName: string }).pdfName)}`;
+        const pdfName = (res.body?.data as { pdfName?: string } | undefined)?.pdfName;
+        if (res.status !== 201 || !pdfName) throw new Error(`label: ${res.status} ${JSON.stringify(res.body)}`);
+        return `/api/orders/download/v2/${pdfName}`;
       };
       used.push({ name: `${name}'s session`, secret: token });
       return { ...who, token, buy };
