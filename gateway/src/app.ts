@@ -2,6 +2,7 @@ import {
   authPlugin,
   type CreateServiceAppOptions,
   createServiceApp,
+  downloadTokenPlugin,
   type ServiceApp,
   subscribeWhileOpen,
   type TokenStateSource,
@@ -27,6 +28,7 @@ export interface GatewayDeps {
     | 'rateLimit'
     | 'trustProxy'
     | 'jwtPublicKey'
+    | 'internalSecret'
     | 'upstreamReadyTimeoutMs'
     | 'cspExtraOrigins'
   > &
@@ -65,6 +67,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<ServiceApp> {
   answerExpectContinue(app);
   await app.register(securityHeaders, { extraOrigins: config.cspExtraOrigins });
   await app.register(authPlugin, { publicKey: config.jwtPublicKey, tokenState: deps.tokenState });
+  // Download links are checked here too (their tokens are keyed from the internal secret); orders issues them.
+  await app.register(downloadTokenPlugin, { internalSecret: config.internalSecret, tokenState: deps.tokenState });
   // Before the proxy, so the hook covers every route it registers.
   if (deps.impersonationActions) recordImpersonatedChanges(app, deps.impersonationActions, deps.clock);
   await app.register(proxyPlugin, { upstreams: config.upstreams, rateLimit: config.rateLimit });

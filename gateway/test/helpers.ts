@@ -69,6 +69,8 @@ export async function deadAddress(): Promise<string> {
 }
 
 export const keys = generateTokenKeys();
+/** The internal secret the gateway is given; download tokens are keyed from it. */
+export const INTERNAL_SECRET = 'gateway-test-internal-secret';
 export const otherKeys = generateTokenKeys();
 
 /** Signs claims exactly as given, so tests can build tokens auth would never issue (expired, foreign key). */
@@ -154,6 +156,7 @@ export function gatewayDeps(overrides: {
       rateLimit: { max: overrides.rateLimitMax ?? 1000, timeWindow: '1 minute' },
       trustProxy: false,
       jwtPublicKey: keys.publicKey,
+      internalSecret: INTERNAL_SECRET,
       upstreamReadyTimeoutMs: 500,
       cspExtraOrigins: [],
       ...(overrides.readyAlso ? { readyAlso: overrides.readyAlso } : {}),

@@ -75,6 +75,15 @@ describe('socket.io handshake', () => {
     });
   });
 
+  test('a token in the handshake URL is not read: it would sit in every proxy log', async () => {
+    const token = users.add({ id: 's-query' });
+    for (const transports of [['websocket'], ['polling']] as const) {
+      const socket = connect(gateway.url, { transports: [...transports], reconnection: false, query: { token } });
+      open.push(socket);
+      expect(await outcome(socket)).toMatchObject({ connected: false, data: { code: 'AUTH_MISSING_TOKEN' } });
+    }
+  });
+
   test('a token signed with another key is refused', async () => {
     const forged = signToken({ sub: 's-good', role: 'admin', ver: 1 }, otherKeys.privateKey);
     expect(await outcome(client({ token: forged }))).toEqual({

@@ -159,8 +159,17 @@ test('an admin signed in as a customer buys a label for them, and the audit name
   await expect.poll(() => page.getByTestId('label-price').textContent(), { timeout: 10_000 }).toContain('$8.95');
   await page.getByRole('button', { name: 'Order Label' }).click();
   const success = page.getByRole('dialog', { name: 'Label Created Successfully!' });
-  await success.getByRole('link', { name: 'Download Label PDF' }).waitFor();
+  await success.getByRole('button', { name: 'Download Label PDF' }).waitFor();
   await page.screenshot({ path: await artifactPath('login-as-label-bought.png') });
+  // The label opens through a download link made under the login-as session.
+  const [tab, opened] = await Promise.all([
+    page.context().waitForEvent('page'),
+    page.context().waitForEvent('response', (r) => r.url().includes('/api/orders/download/v2/')),
+    success.getByRole('button', { name: 'Download Label PDF' }).click(),
+  ]);
+  expect(opened.status()).toBe(200);
+  expect(opened.headers()['content-type']).toContain('application/pdf');
+  await tab.close();
   await success.getByRole('button', { name: 'Close', exact: true }).click();
 
   // The purchase is in the audit under the admin and the customer.

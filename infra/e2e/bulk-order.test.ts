@@ -149,6 +149,13 @@ describe('bulk orders from an Amazon file', () => {
       await page.screenshot({ path: await artifactPath('bulk-processed.png') });
       await window.getByText('10 / 10').waitFor();
 
+      // Every file comes through a download link of its own, never with the session token in the URL.
+      const session = await page.evaluate(() => localStorage.getItem('token'));
+      const fileUrls: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/api/orders/download/')) fileUrls.push(r.url());
+      });
+
       const pdf = await download(page, 'PDF');
       expect(pdf.fileName).toMatch(/^Labels_\d{2}-\d{2}\.pdf$/);
       const info = execFileSync('pdfinfo', [pdf.path]).toString();
@@ -185,7 +192,28 @@ describe('bulk orders from an Amazon file', () => {
       expect(grace?.[3]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(grace?.[4]).toBe('USPS');
       expect(grace?.[6]).toMatch(/^\d{22}$/);
+
+      expect(fileUrls.map((u) => new URL(u).pathname.split('/')[4])).toEqual(['pdf', 'result-csv', 'auto-csv']);
+      for (const u of fileUrls) {
+        const token = new URL(u).searchParams.get('token');
+        expect(token).toBeTruthy();
+        expect(token).not.toBe(session);
+      }
       await context.close();
+
+      // An admin saves the same order's labels from Order Label Management, through a link of their own.
+      const admin = await signIn(stack, { email: stack.adminEmail, password: stack.adminPassword });
+      await admin.page.goto(`${stack.url}/admin/order-label-management`);
+      await admin.page.getByRole('tab', { name: 'Bulk orders' }).click();
+      const [saved] = await Promise.all([
+        admin.page.waitForEvent('download'),
+        admin.page.getByRole('button', { name: 'Labels PDF' }).first().click(),
+      ]);
+      expect(saved.url()).toMatch(/\/api\/orders\/download\/pdf\/[0-9a-f-]{36}\?token=/);
+      const adminCopy = await artifactPath('bulk-admin-labels.pdf');
+      await saved.saveAs(adminCopy);
+      expect(execFileSync('pdfinfo', [adminCopy]).toString()).toMatch(/Pages:\s+10\b/);
+      await admin.context.close();
     } finally {
       await stack.stop();
     }

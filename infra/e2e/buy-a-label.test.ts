@@ -88,15 +88,27 @@ test('a funded customer buys a label with a saved address and downloads it', asy
   await success.getByText('Your shipping label has been generated and is ready for download.').waitFor();
   await page.screenshot({ path: await artifactPath('label-created.png') });
 
-  const link = success.getByRole('link', { name: 'Download Label PDF' });
-  const href = await link.getAttribute('href');
-  expect(href).toMatch(/\/api\/orders\/download\/v2\/[0-9a-f-]{36}\.pdf\?token=/);
-  const [popup] = await Promise.all([context.waitForEvent('page'), link.click()]);
-  expect(popup.url()).toContain('/api/orders/download/v2/');
-  const pdf = await page.request.get(new URL(href as string, stack.url).toString());
+  // The PDF opens in a new tab through a download link made at the click: its token is good for this
+  // file only, for minutes, and is never the session token.
+  const session = await page.evaluate(() => localStorage.getItem('token'));
+  const [popup, opened] = await Promise.all([
+    context.waitForEvent('page'),
+    context.waitForEvent('response', (r) => r.url().includes('/api/orders/download/v2/')),
+    success.getByRole('button', { name: 'Download Label PDF' }).click(),
+  ]);
+  const link = new URL(opened.url());
+  expect(link.pathname).toMatch(/^\/api\/orders\/download\/v2\/[0-9a-f-]{36}\.pdf$/);
+  const linkToken = link.searchParams.get('token');
+  expect(linkToken).toBeTruthy();
+  expect(linkToken).not.toBe(session);
+  expect(opened.status()).toBe(200);
+  expect(opened.headers()['content-type']).toContain('application/pdf');
+  const pdf = await page.request.get(link.toString());
   expect(pdf.status()).toBe(200);
-  expect(pdf.headers()['content-type']).toContain('application/pdf');
   expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  // The session token in its place opens nothing.
+  const withSession = await page.request.get(`${link.origin}${link.pathname}?token=${session}`);
+  expect(withSession.status()).toBe(401);
   await popup.close();
   await success.getByRole('button', { name: 'Close', exact: true }).click();
 

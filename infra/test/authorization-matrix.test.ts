@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { downloadTokenKey, signDownloadToken } from '@flatship/kit';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { REPO_ROOT } from '../src/paths';
 import type { Secrets } from '../src/state';
@@ -345,6 +346,13 @@ const TABLE: Row[] = [
     access: SIGNED_IN,
   },
   { method: 'GET', route: '/api/orders/download/v2/*', params: () => ({ '*': 'a/b.pdf' }), access: SIGNED_IN },
+  // A link to a file nobody has: not found for whoever is signed in; whose file it is, is checked below and in orders.
+  {
+    method: 'POST',
+    route: '/api/orders/download-token',
+    body: (i) => ({ path: `/api/orders/download/v2/${i.ghost}.pdf` }),
+    access: SIGNED_IN,
+  },
   // orders: bulk
   { method: 'POST', route: '/api/orders/bulk/init', body: (i) => ({ userId: i.me }), access: SIGNED_IN },
   { method: 'POST', route: '/api/orders/bulk/init', body: (i) => ({ userId: i.other }), access: OTHERS },
@@ -399,6 +407,12 @@ describe.skipIf(!hasStack)('authorisation matrix', () => {
   const tokens = {} as Record<Caller, string | null>;
   const idOf = {} as Record<Caller, string>;
   let served: string[] = [];
+  let secrets: Secrets;
+  let internal: (path: string, body?: unknown) => Promise<void>;
+  let register: (name: string) => Promise<{ id: string; email: string; password: string }>;
+  let login: (email: string, password: string) => Promise<string>;
+  /** Every token and secret the tests below used: none may be in any log. */
+  const used: { name: string; secret: string }[] = [];
 
   async function json(path: string, init: RequestInit & { token?: string | null } = {}) {
     const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
@@ -416,8 +430,8 @@ describe.skipIf(!hasStack)('authorisation matrix', () => {
   beforeAll(async () => {
     stack = await startStack({ env: { BUILD_WEB: buildWeb, RATE_LIMIT_AUTH_MAX: '100000' } });
     const run = await readRunFile(stack.dataDir);
-    const secrets = JSON.parse(await readFile(join(stack.dataDir, 'secrets.json'), 'utf8')) as Secrets;
-    const internal = async (path: string, body?: unknown) => {
+    secrets = JSON.parse(await readFile(join(stack.dataDir, 'secrets.json'), 'utf8')) as Secrets;
+    internal = async (path: string, body?: unknown) => {
       const res = await fetch(`http://127.0.0.1:${run.services.auth!.port}${path}`, {
         method: body === undefined ? 'DELETE' : 'POST',
         headers: {
@@ -428,7 +442,7 @@ describe.skipIf(!hasStack)('authorisation matrix', () => {
       });
       if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     };
-    const register = async (name: string) => {
+    register = async (name: string) => {
       const email = `${name}-${randomUUID()}@example.com`;
       const password = 'Matrix-Pass-2026';
       const res = await json('/api/auth/register', {
@@ -438,7 +452,7 @@ describe.skipIf(!hasStack)('authorisation matrix', () => {
       if (res.status !== 201) throw new Error(`register ${name}: ${res.status} ${JSON.stringify(res.body)}`);
       return { id: String((res.body?.user as { _id?: string } | undefined)?._id), email, password };
     };
-    const login = async (email: string, password: string) => {
+    login = async (email: string, password: string) => {
       const res = await json('/api/auth/login', { method: 'POST', body: JSON.stringify({ email, password }) });
       if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${JSON.stringify(res.body)}`);
       return String(res.body?.token);
@@ -567,4 +581,144 @@ describe.skipIf(!hasStack)('authorisation matrix', () => {
     }
     expect(wrong).toEqual([]);
   }, 120_000);
+
+  describe('download links and tokens in URLs', () => {
+    const key = () => downloadTokenKey(secrets.internalSecret);
+    /** A customer with a balance, signed in, and the path of a label PDF they bought. */
+    async function customerWithLabel(name: string) {
+      const who = await register(name);
+      const funded = await json(`/api/auth/users/details/${who.id}`, {
+        method: 'POST',
+        token: tokens.admin,
+        body: JSON.stringify({ balance: 50 }),
+      });
+      if (funded.status !== 200) throw new Error(`funding: ${funded.status} ${JSON.stringify(funded.body)}`);
+      const token = await login(who.email, who.password);
+      const buy = async () => {
+        const res = await json('/api/orders/v2', { method: 'POST', token, body: JSON.stringify(labelFor(who.id)) });
+        const pdfName = (res.body?.data as { pdfName?: string } | undefined)?.pdfName;
+        if (res.status !== 201 || !pdfName) throw new Error(`label: ${res.status} ${JSON.stringify(res.body)}`);
+        return `/api/orders/download/v2/${pdfName}`;
+      };
+      used.push({ name: `${name}'s session`, secret: token });
+      return { ...who, token, buy };
+    }
+    async function linkFor(token: string | null, path: string) {
+      return json('/api/orders/download-token', { method: 'POST', token, body: JSON.stringify({ path }) });
+    }
+    const open = async (url: string) => {
+      const res = await fetch(`${stack.url}${url}`);
+      const type = res.headers.get('content-type') ?? '';
+      const body = type.includes('json') ? ((await res.json()) as { code?: string }) : null;
+      if (!body) await res.arrayBuffer();
+      return { status: res.status, type, code: body?.code };
+    };
+
+    test('a link opens its own file for a few minutes and nothing else; a session token in a URL opens nothing', async () => {
+      const dana = await customerWithLabel('dana');
+      const [fileA, fileB] = [await dana.buy(), await dana.buy()];
+      const link = await linkFor(dana.token, fileA);
+      expect(link.status).toBe(200);
+      const { url, token: linkToken, expiresAt } = link.body as { url: string; token: string; expiresAt: string };
+      used.push({ name: 'a download token', secret: linkToken });
+      expect(Date.parse(expiresAt) - Date.now()).toBeLessThanOrEqual(5 * 60_000 + 1000);
+
+      expect(await open(url)).toMatchObject({ status: 200, type: 'application/pdf' });
+      // File B with file A's token, and any other route.
+      expect(await open(`${fileB}?token=${linkToken}`)).toMatchObject({ status: 401, code: 'DOWNLOAD_LINK_INVALID' });
+      expect(await open(`/api/orders/${dana.id}?token=${linkToken}`)).toMatchObject({ status: 401 });
+      // The session token where a link's belongs, however it is spelled.
+      for (const query of [`token=${dana.token}`, `%74oken=${dana.token}`, `token=x&token=${dana.token}`]) {
+        expect(await open(`${fileA}?${query}`), query).toMatchObject({ status: 401 });
+      }
+      // A session token in the query of any other route: refused before any service sees it.
+      const asAdmin = await fetch(`${stack.url}/api/auth/users/details/${dana.id}?token=${tokens.admin}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ balance: 1000 }),
+      });
+      expect(asAdmin.status).toBe(401);
+      expect(await open(`/api/orders/recent/${dana.id}?token=${dana.token}`)).toMatchObject({ status: 401 });
+
+      // Expired, or made with any other key: refused.
+      const claims = { sub: dana.id, ver: 1, path: fileA };
+      const expired = signDownloadToken(key(), claims, 5 * 60_000, Date.now() - 6 * 60_000).token;
+      expect(await open(`${fileA}?token=${expired}`)).toMatchObject({ status: 401, code: 'DOWNLOAD_LINK_EXPIRED' });
+      const foreign = signDownloadToken(downloadTokenKey('some-other-secret-0123456789'), claims, 60_000).token;
+      expect(await open(`${fileA}?token=${foreign}`)).toMatchObject({ status: 401, code: 'DOWNLOAD_LINK_INVALID' });
+      used.push({ name: 'an expired download token', secret: expired }, { name: 'a forged one', secret: foreign });
+
+      // Someone else's file: no link for another customer; an admin gets one.
+      expect((await linkFor(tokens.user, fileA)).status).toBe(404);
+      const adminLink = await linkFor(tokens.admin, fileA);
+      expect(await open((adminLink.body as { url: string }).url)).toMatchObject({ status: 200 });
+      used.push({ name: "an admin's download token", secret: String(adminLink.body?.token) });
+    }, 60_000);
+
+    test("a blocked customer's link opens nothing", async () => {
+      const erin = await customerWithLabel('erin');
+      const link = await linkFor(erin.token, await erin.buy());
+      const url = (link.body as { url: string }).url;
+      used.push({ name: "erin's download token", secret: String(link.body?.token) });
+      expect((await open(url)).status).toBe(200);
+      await internal(`/internal/users/${erin.id}/activation`, { activation: 'block' });
+      // The block reaches the gateway and orders through user.changed; wait for it, not for a time.
+      await expect.poll(async () => (await open(url)).status, { timeout: 15_000 }).not.toBe(200);
+      // Blocking ends the customer's sessions (401, as for any revoked token) and so their links.
+      expect(await open(url)).toMatchObject({ status: 401, code: 'AUTH_TOKEN_REVOKED' });
+    }, 60_000);
+
+    test('no token or secret of any kind reached a log line of any service or the gateway', async () => {
+      // Reset links too: one made by an admin and opened (the web page's URL carries it).
+      const resetFor = await json(`/api/auth/users/${idOf.user}/reset-link`, { method: 'POST', token: tokens.admin });
+      const resetLink = new URL(String(resetFor.body?.link));
+      const resetToken = resetLink.searchParams.get('token') ?? '';
+      expect(resetToken.length).toBeGreaterThan(20);
+      await fetch(`${stack.url}/reset-password?token=${resetToken}`).then((r) => r.arrayBuffer());
+      await json('/api/auth/forgot-password', { method: 'POST', body: JSON.stringify({ email: 'dana@example.com' }) });
+
+      // Every process writes its lines in order: once a last request is in the gateway's and orders' logs, so is
+      // everything before it.
+      const marker = randomUUID();
+      await json(`/api/orders/download/v2/${marker}.pdf`, { token: tokens.user });
+      const logsDir = join(stack.dataDir, 'logs');
+      const readLogs = async () =>
+        Object.fromEntries(
+          await Promise.all(
+            (await readdir(logsDir)).map(async (f) => [f, await readFile(join(logsDir, f), 'utf8')] as const),
+          ),
+        );
+      await expect
+        .poll(
+          async () => {
+            const logs = await readLogs();
+            return [logs['gateway.log'], logs['orders.log']].every((l) => l?.includes(marker));
+          },
+          { timeout: 15_000 },
+        )
+        .toBe(true);
+      const logs = await readLogs();
+      expect(Object.keys(logs)).toEqual(expect.arrayContaining(['gateway.log', 'auth.log', 'orders.log', 'admin.log']));
+
+      const secretsToFind = [
+        ...CALLERS.filter((c) => tokens[c]).map((c) => ({ name: `${c}'s session token`, secret: String(tokens[c]) })),
+        ...used,
+        { name: 'a reset token', secret: resetToken },
+        { name: 'the internal secret', secret: secrets.internalSecret },
+        { name: 'the database password', secret: secrets.pgPassword },
+        { name: 'the BTCPay API key', secret: secrets.btcpayApiKey },
+        { name: 'the BTCPay webhook secret', secret: secrets.btcpayWebhookSecret },
+      ];
+      const found: string[] = [];
+      for (const [file, text] of Object.entries(logs)) {
+        for (const { name, secret } of secretsToFind) {
+          // A JWT's signature is what makes it usable; any 16 characters of it would be a leak.
+          const part = secret.includes('.') ? (secret.split('.')[2] ?? secret).slice(0, 16) : secret;
+          if (text.includes(part)) found.push(`${name} in ${file}`);
+        }
+        if (/eyJ[\w-]{10,}\.eyJ[\w-]{10,}/.test(text)) found.push(`a JWT in ${file}`);
+      }
+      expect(found).toEqual([]);
+    }, 60_000);
+  });
 });

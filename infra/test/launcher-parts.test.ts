@@ -56,7 +56,8 @@ test('configuration has the documented defaults and names every bad variable', (
   }
   expect(message).toContain('PORT="70000" is invalid');
   expect(message).toContain('LOG_LEVEL="loud" is invalid');
-  expect(message).toContain('ADMIN_PASSWORD="short" is invalid');
+  expect(message).toContain('ADMIN_PASSWORD (value not shown) is invalid');
+  expect(message).not.toContain('short');
 });
 
 test('generated admin passwords are long, mixed and different every time', () => {

@@ -213,7 +213,14 @@ describe('a newcomer runs make start', () => {
     });
     expect(order.status, await order.clone().text()).toBe(201);
     const { data } = (await order.json()) as { data: { pdfName: string } };
-    const pdf = await fetch(`${url}/api/orders/download/v2/${data.pdfName}?token=${encodeURIComponent(token)}`);
+    // A download link, as the web app gets one: never the session token in the URL.
+    const link = await fetch(`${url}/api/orders/download-token`, {
+      method: 'POST',
+      headers: { token, 'content-type': 'application/json' },
+      body: JSON.stringify({ path: `/api/orders/download/v2/${data.pdfName}` }),
+    });
+    expect(link.status, await link.clone().text()).toBe(200);
+    const pdf = await fetch(`${url}${((await link.json()) as { url: string }).url}`);
     expect(pdf.status).toBe(200);
     expect(
       Buffer.from(await pdf.arrayBuffer())

@@ -19,6 +19,9 @@ export const ERROR_STATUS = {
   AUTH_INVALID_TOKEN: 401,
   AUTH_TOKEN_EXPIRED: 401,
   AUTH_TOKEN_REVOKED: 401,
+  /** A download link whose token is not one for this file (a session token, another file's, forged). */
+  DOWNLOAD_LINK_INVALID: 401,
+  DOWNLOAD_LINK_EXPIRED: 401,
   AUTH_INVALID_CREDENTIALS: 401,
   AUTH_WRONG_PASSWORD: 400,
   AUTH_ACCOUNT_BLOCKED: 403,

@@ -9,6 +9,7 @@ export * from './btcpay';
 export * from './bulk-api';
 export * from './calendar-day';
 export * from './courier';
+export * from './downloads-api';
 export * from './errors';
 export * from './events';
 export * from './ids';

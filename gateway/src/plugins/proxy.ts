@@ -2,7 +2,15 @@ import type { IncomingMessage } from 'node:http';
 import { type Readable, Transform } from 'node:stream';
 import rateLimit from '@fastify/rate-limit';
 import replyFrom from '@fastify/reply-from';
-import { AppError, extractToken, INTERNAL_SECRET_HEADER, REQUEST_ID_HEADER, setRouteLabel } from '@flatship/kit';
+import {
+  AppError,
+  downloadPathOf,
+  extractToken,
+  INTERNAL_SECRET_HEADER,
+  queryTokenOf,
+  REQUEST_ID_HEADER,
+  setRouteLabel,
+} from '@flatship/kit';
 import { BODY_LIMITS } from '@flatship/proto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type LoginAttempt, notUtf8LoginBody, readLoginBody } from '../login-body';
@@ -67,7 +75,8 @@ function drainRest(raw: IncomingMessage): void {
 
 /**
  * Everything under /api: checks the path against the route table, refuses a
- * missing or dead token before any service sees the request, rate-limits the
+ * missing or dead token (a session token in the `token` header, or a download
+ * link's token for that path) before any service sees the request, rate-limits the
  * calls that guess secrets, and forwards the rest unchanged (method, path,
  * query, body bytes, `token`) to the service that owns the path.
  */
@@ -116,7 +125,13 @@ export async function proxyPlugin(app: FastifyInstance, opts: ProxyOptions) {
       throw tooLarge();
     }
     if (isPublicRoute(request.method, path)) return;
-    request.auth = await app.verifyAccessToken(extractToken(request));
+    // The session token travels in the header only. Without one, a `?token=` can only be a download
+    // token, and only for this very path (the one orders issued it for); a session token there is refused.
+    const session = extractToken(request);
+    const link = session ? undefined : queryTokenOf(request);
+    request.auth = link
+      ? await app.verifyDownloadToken(link, downloadPathOf(request.url))
+      : await app.verifyAccessToken(session);
   });
 
   /** Forwards the request; `replaced` is a body to send instead of the client's. */

@@ -37,6 +37,7 @@ beforeAll(async () => {
       rateLimit: { max: 1000, timeWindow: '1 minute' },
       trustProxy: false,
       jwtPublicKey: s.keys.publicKey,
+      internalSecret: 'admin-audit-internal-secret',
       upstreamReadyTimeoutMs: 500,
       cspExtraOrigins: [],
     },

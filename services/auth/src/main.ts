@@ -71,7 +71,7 @@ await runService(
     if (!config.PAYMENTS_URL) logger.warn('PAYMENTS_URL is not set: every balance is reported as 0');
 
     const smtp = config.SMTP_URL ? createSmtpResetMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }) : null;
-    if (!smtp) logger.warn('SMTP_URL is not set: password reset links are written to this log instead of emailed');
+    if (!smtp) logger.warn('SMTP_URL is not set: password reset emails are not sent (an admin can make reset links)');
 
     const app = await buildApp({
       db,

@@ -41,12 +41,14 @@ export const AUTH_MESSAGES = {
   forbidden: 'You do not have permission to do this.',
 } as const;
 
-/** Reads the token the way the spec sends it: header `token`, or `?token=` on download links. */
+/**
+ * The session token: header `token`, and nowhere else. A URL is kept in browser history, proxies and
+ * logs, so a session token in a query string is never read; download links carry a download token
+ * of their own instead (download-token.ts).
+ */
 export function extractToken(request: FastifyRequest): string | undefined {
   const header = request.headers.token;
-  if (typeof header === 'string' && header.length > 0) return header;
-  const q = (request.query as Record<string, unknown> | undefined)?.token;
-  return typeof q === 'string' && q.length > 0 ? q : undefined;
+  return typeof header === 'string' && header.length > 0 ? header : undefined;
 }
 
 /**

@@ -32,9 +32,18 @@ export function loadConfig<T extends TObject>(
     }
     const name = e.instancePath.replace(/^\//, '');
     const desc = (schema.properties[name] as { description?: string } | undefined)?.description;
-    problems.push(`${name}=${JSON.stringify(env[name])} is invalid: ${e.message}${desc ? ` (${desc})` : ''}`);
+    problems.push(`${shownValue(name, env[name])} is invalid: ${e.message}${desc ? ` (${desc})` : ''}`);
   }
   throw new ConfigError([...new Set(problems)]);
+}
+
+// Variables whose value is a secret: a start-up error names them but never repeats what they hold.
+const SECRET_VARIABLE = /SECRET|PASSWORD|_KEY$|_TOKEN$/;
+
+/** `NAME="value"` for a problem report, without a secret's value or the password of a URL. */
+function shownValue(name: string, value: string | undefined): string {
+  if (SECRET_VARIABLE.test(name)) return `${name} (value not shown)`;
+  return `${name}=${JSON.stringify(value?.replace(/\/\/[^/@\s]*@/, '//[redacted]@'))}`;
 }
 
 /** Settings every service shares. */

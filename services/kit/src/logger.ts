@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { DATABASE_CLIENT, isDatabaseUnavailable } from './db';
+import { REDACTED, redactUrl, scrubLogLine } from './log-redaction';
 
 /** Marks the line that reports the database reachable again (see `databaseOutageHook`). */
 export const DATABASE_REACHABLE = 'databaseReachable';
@@ -50,23 +51,34 @@ export function databaseOutageHook(now: () => number = Date.now): pino.LoggerOpt
   };
 }
 
-/** One JSON logger per process; every line carries the service name. */
+/**
+ * One JSON logger per process; every line carries the service name, and no
+ * line carries a secret (log-redaction.ts).
+ */
 export function createLogger(service: string, level: string, destination?: DestinationStream): Logger {
+  const hooks = databaseOutageHook();
   const options: pino.LoggerOptions = {
     level,
     base: { service },
-    hooks: databaseOutageHook(),
     redact: {
-      paths: ['req.headers.token', 'req.headers.authorization', 'req.headers["x-internal-secret"]', '*.password'],
-      censor: '[redacted]',
+      paths: [
+        'req.headers.token',
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'req.headers["x-internal-secret"]',
+        '*.password',
+      ],
+      censor: REDACTED,
     },
     serializers: {
-      req: (req: { method: string; url: string; id: string }) => ({
+      // The path only: a query string may carry a token (download links, reset links), however it is spelled.
+      req: (req: { method?: string; url?: unknown; id?: string }) => ({
         method: req.method,
-        url: req.url.replace(/token=[^&]+/, 'token=[redacted]'),
+        url: typeof req.url === 'string' ? redactUrl(req.url) : undefined,
         id: req.id,
       }),
     },
+    hooks: { ...hooks, streamWrite: scrubLogLine },
   };
   // Written asynchronously: a synchronous write per line cost every request a system call (or two) on
   // the hot path. Lines are not delayed (each is written as soon as the previous write is done, several

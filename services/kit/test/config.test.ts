@@ -35,4 +35,23 @@ describe('loadConfig', () => {
     expect(() => loadConfig(Schema, { ...good, DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig(Schema, { ...good, LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL="loud"/);
   });
+
+  test('never repeats the value of a secret, nor the password in a URL', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(Schema, { ...good, ...env });
+      } catch (e) {
+        return (e as ConfigError).message;
+      }
+      return '';
+    };
+    const short = problems({ INTERNAL_SECRET: 'tiny-secret' });
+    expect(short).toContain('INTERNAL_SECRET (value not shown) is invalid');
+    expect(short).not.toContain('tiny-secret');
+    const key = problems({ JWT_PUBLIC_KEY: 'short-key' });
+    expect(key).not.toContain('short-key');
+    const url = problems({ DATABASE_URL: 'mysql://flatship:db-password-123@db:3306/x' });
+    expect(url).toContain('DATABASE_URL="mysql://[redacted]@db:3306/x" is invalid');
+    expect(url).not.toContain('db-password-123');
+  });
 });

@@ -55,7 +55,7 @@ test('the next outage is reported again, and a reconnect without an outage says 
   expect(lines.filter((l) => l.level < 30)).toHaveLength(0);
 });
 
-test('a request is one line when it is answered: method, url (token hidden), id, status and time', async () => {
+test('a request is one line when it is answered: method, path (query hidden), id, status and time', async () => {
   const { logger, lines } = capture('info');
   const app = createServiceApp({ name: 'test', logger });
   app.get('/api/things', async () => ({ ok: true }));
@@ -76,7 +76,7 @@ test('a request is one line when it is answered: method, url (token hidden), id,
     {
       ...requestLines[0],
       msg: 'request completed',
-      req: { method: 'GET', url: '/api/things?token=[redacted]', id: 'req-1' },
+      req: { method: 'GET', url: '/api/things?[redacted]', id: 'req-1' },
       res: { statusCode: 200 },
     },
   ]);

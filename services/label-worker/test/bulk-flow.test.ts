@@ -71,7 +71,7 @@ const AUTO_CONFIRM_HEADER = [
 ];
 
 async function download(u: TestUser, type: string, orderId: string) {
-  const res = await s.app.inject({ url: `/api/orders/download/${type}/${orderId}?token=${u.token}` });
+  const res = await s.app.inject({ url: `/api/orders/download/${type}/${orderId}`, headers: { token: u.token } });
   return res;
 }
 

@@ -37,7 +37,7 @@ test('an Amazon order across two carriers: each label from its own, and the conf
     expect.stringMatching(/^TP\d{12}$/),
   ]);
 
-  const tsv = await s.app.inject({ url: `/api/orders/download/auto-csv/${orderId}?token=${u.token}` });
+  const tsv = await s.app.inject({ url: `/api/orders/download/auto-csv/${orderId}`, headers: { token: u.token } });
   expect(tsv.statusCode).toBe(200);
   const [, ...lines] = parseDelimited(tsv.body, '\t');
   expect(lines.map((l) => l.slice(4))).toEqual(

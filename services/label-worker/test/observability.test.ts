@@ -136,6 +136,7 @@ describe('a bulk order submitted through the gateway', () => {
         rateLimit: { max: 1000, timeWindow: '1 minute' },
         trustProxy: false,
         jwtPublicKey: s.keys.publicKey,
+        internalSecret: 'worker-observability-secret',
         upstreamReadyTimeoutMs: 500,
         cspExtraOrigins: [],
       },

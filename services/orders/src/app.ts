@@ -5,6 +5,7 @@ import {
   createServiceApp,
   createTransactor,
   databaseReadiness,
+  downloadTokenPlugin,
   flatshipMetrics,
   followUserChanges,
   type Knex,
@@ -57,6 +58,8 @@ export interface OrdersAppDeps {
   events: EventRecorder;
   /** Shared secret of `/internal/*` routes. */
   internalSecret: string;
+  /** How long a download link works (default 5 minutes). */
+  downloadTokenTtlMs?: number;
   /** How long retry-failed waits for the retried labels before answering (default 15 s). */
   retryWaitMs?: number;
   /** Pauses between retries of a carrier failure that may pass (default 250 ms, then 1 s). */
@@ -74,6 +77,11 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
     readiness: [databaseReadiness(deps.db), ...(deps.readiness ?? [])],
   });
   await app.register(authPlugin, { publicKey: deps.jwtPublicKey, tokenState: deps.tokenState });
+  await app.register(downloadTokenPlugin, {
+    internalSecret: deps.internalSecret,
+    tokenState: deps.tokenState,
+    ...(deps.downloadTokenTtlMs ? { ttlMs: deps.downloadTokenTtlMs } : {}),
+  });
 
   followUserChanges(app, deps.userChanges, deps.tokenState);
 

@@ -36,6 +36,12 @@ export const OrdersConfigSchema = Type.Object({
     description:
       'database connections set aside to hold the locks of single-label purchases at work; caps how many run at once',
   }),
+  DOWNLOAD_TOKEN_TTL_MS: Type.Integer({
+    minimum: 10_000,
+    maximum: 3_600_000,
+    default: 300_000,
+    description: 'how long a download link (label PDF, bulk order file) works after the web app asked for it',
+  }),
   RECONCILE_INTERVAL_MS: Type.Integer({
     minimum: 1000,
     default: 60_000,

@@ -71,6 +71,7 @@ await runService('orders', async () => {
     jwtPublicKey: config.JWT_PUBLIC_KEY,
     internalSecret: config.INTERNAL_SECRET,
     retryWaitMs: config.RETRY_WAIT_MS,
+    downloadTokenTtlMs: config.DOWNLOAD_TOKEN_TTL_MS,
     tokenState,
     userChanges: createBusUserChangeFeed(bus, logger, 'orders'),
   });

@@ -152,7 +152,7 @@ describe('an order whose labels are still being bought', () => {
       }),
     ]);
 
-    const download = await call(s, u, 'GET', `/api/orders/download/pdf/${orderId}?token=x`);
+    const download = await call(s, u, 'GET', `/api/orders/download/pdf/${orderId}`);
     expect(download.statusCode).toBe(202);
     expect(download.json()).toEqual({ message: 'File is still being processed. Please try again in a few moments.' });
     const files = await call(s, u, 'GET', `/api/orders/bulk/files/${orderId}`);
@@ -197,6 +197,45 @@ describe('an order whose labels are still being bought', () => {
     const malformed = await call(s, u, 'GET', '/api/orders/download/pdf/not-an-id');
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'orderId is not a valid id' });
+  });
+});
+
+describe('download links of bulk order files', () => {
+  const linkFor = (u: { token: string }, path: string) =>
+    s.app.inject({ method: 'POST', url: '/api/orders/download-token', headers: { token: u.token }, payload: { path } });
+
+  test('a link opens the one file of the one order it was made for', async () => {
+    const u = await funded(10_000);
+    const [a, b] = [await newOrderId(s, u), await newOrderId(s, u)];
+    await processBulk(s, u, { orderId: a, orderData: bulkItems(1) });
+    await processBulk(s, u, { orderId: b, orderData: bulkItems(1) });
+    const link = await linkFor(u, `/api/orders/download/pdf/${a}`);
+    expect(link.statusCode).toBe(200);
+    const { url, token } = link.json();
+    expect(url).toBe(`/api/orders/download/pdf/${a}?token=${token}`);
+    // Still processing: admitted, and told to wait.
+    expect((await s.app.inject({ url })).statusCode).toBe(202);
+    for (const other of [`/api/orders/download/result-csv/${a}`, `/api/orders/download/pdf/${b}`]) {
+      const res = await s.app.inject({ url: `${other}?token=${token}` });
+      expect(res.statusCode, other).toBe(401);
+      expect(res.json().code).toBe('DOWNLOAD_LINK_INVALID');
+    }
+    const sessionInQuery = await s.app.inject({ url: `/api/orders/download/pdf/${a}?token=${u.token}` });
+    expect(sessionInQuery.statusCode).toBe(401);
+  });
+
+  test("another user gets no link to someone's order (404 File not found); an admin does", async () => {
+    const u = await funded(10_000);
+    const orderId = await newOrderId(s, u);
+    await processBulk(s, u, { orderId, orderData: bulkItems(1) });
+    for (const path of [`/api/orders/download/auto-csv/${orderId}`, `/api/orders/download/pdf/${randomUUID()}`]) {
+      const res = await linkFor(user(s), path);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ code: 'FILE_NOT_FOUND', message: 'File not found' });
+    }
+    const admin = await linkFor(user(s, 'admin'), `/api/orders/download/auto-csv/${orderId}`);
+    expect(admin.statusCode).toBe(200);
+    expect((await s.app.inject({ url: admin.json().url })).statusCode).toBe(202);
   });
 });
 

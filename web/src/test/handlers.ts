@@ -58,3 +58,16 @@ export const BONUS_OFF: ReferralBonusTerms = {
 export function referralTermsHandler(terms: ReferralBonusTerms = BONUS_OFF) {
   return http.get(api('payment/referral-bonus'), () => HttpResponse.json(terms));
 }
+
+/** POST /api/orders/download-token as orders answers it: the asked-for path with a download token for it. */
+export function downloadLinkHandler(token = 'download-token-1', seen: { path: string; session: string | null }[] = []) {
+  return http.post(api('orders/download-token'), async ({ request }) => {
+    const { path } = (await request.json()) as { path: string };
+    seen.push({ path, session: request.headers.get('token') });
+    return HttpResponse.json({
+      token,
+      url: `${path}?token=${token}`,
+      expiresAt: new Date(Date.now() + 300_000).toISOString(),
+    });
+  });
+}

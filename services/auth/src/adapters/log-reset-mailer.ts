@@ -1,16 +1,16 @@
 import type { DomainLogger, ResetMailer } from '../domain/ports';
 
 /**
- * Without SMTP the link goes to the service log, so the operator of a
- * self-hosted install can hand it to the user. The log is the operator's, not
- * the public's: it already holds every request of the service.
+ * Without SMTP no email can go out. The link itself is not logged: it is as good as the account's
+ * password for 30 minutes, and logs are copied, shipped and kept far longer than that. The line says
+ * who asked, so the operator can have an admin make a link on User Management and hand it over.
  */
 export function createLogResetMailer(logger: DomainLogger): ResetMailer {
   return {
     async send(mail) {
       logger.warn(
-        { to: mail.to, link: mail.link, expiresAt: mail.expiresAt.toISOString() },
-        'password reset link (SMTP_URL is not set, so it is not emailed; hand it to the user)',
+        { to: mail.to },
+        'password reset asked for; SMTP_URL is not set, so no email was sent: an admin can make a link on User Management (Reset password)',
       );
     },
   };

@@ -90,7 +90,7 @@ export interface ResetMail {
   expiresAt: Date;
 }
 
-/** Delivers reset links: by email when SMTP is configured, else to the service log for the operator. */
+/** Delivers reset links: by email when SMTP is configured; else only a log line saying one was asked for (never the link). */
 export interface ResetMailer {
   send(mail: ResetMail): Promise<void>;
 }

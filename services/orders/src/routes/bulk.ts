@@ -30,7 +30,6 @@ const UserIdParamsSchema = Type.Object({ userId: IdSchema });
 const OrderIdParamsSchema = Type.Object({ orderId: IdSchema });
 const UserOrderParamsSchema = Type.Object({ userId: IdSchema, orderId: IdSchema });
 const DownloadParamsSchema = Type.Object({ type: Type.String(), orderId: IdSchema });
-const TokenQuerySchema = Type.Object({ token: Type.Optional(Type.String()) });
 
 export function registerBulkRoutes(app: ServiceApp, deps: DomainDeps): void {
   app.post(
@@ -106,13 +105,10 @@ export function registerBulkRoutes(app: ServiceApp, deps: DomainDeps): void {
     async (request) => bulkFileAvailability(deps, requireAuth(request), request.params.orderId),
   );
 
-  // Download links open without script, so the token comes as `?token=`.
+  // Download links open without script, so their download token comes as `?token=` (see download.ts).
   app.get(
     '/api/orders/download/:type/:orderId',
-    {
-      onRequest: [app.requireUser],
-      schema: { params: DownloadParamsSchema, querystring: TokenQuerySchema },
-    },
+    { onRequest: [app.requireDownloader], schema: { params: DownloadParamsSchema } },
     async (request, reply) => {
       const type = request.params.type as BulkFileType;
       if (!BULK_FILE_TYPES.includes(type)) throw new AppError('FILE_NOT_FOUND', BULK_MESSAGES.fileNotFound);

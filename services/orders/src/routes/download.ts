@@ -1,17 +1,36 @@
 import { AppError, requireAuth, type ServiceApp } from '@flatship/kit';
+import { DownloadTokenBodySchema, DownloadTokenReplySchema } from '@flatship/proto';
 import { Type } from 'typebox';
 import { getLabelFile } from '../domain/get-label-file';
+import { issueDownloadLink } from '../domain/issue-download-link';
 import { MESSAGES } from '../domain/messages';
 import type { DomainDeps } from './deps';
 
 const PdfNameParamsSchema = Type.Object({ pdfName: Type.String() });
-const TokenQuerySchema = Type.Object({ token: Type.Optional(Type.String()) });
 
 export function registerDownloadRoutes(app: ServiceApp, deps: DomainDeps): void {
-  // The link opens in a new browser tab, so the token comes as `?token=`.
+  // Asked for right before a download opens, with the session token in the header as on every call.
+  app.post(
+    '/api/orders/download-token',
+    {
+      onRequest: [app.requireUser],
+      schema: { body: DownloadTokenBodySchema, response: { 200: DownloadTokenReplySchema } },
+    },
+    async (request, reply) => {
+      const link = await issueDownloadLink(
+        { labels: deps.labels, bulk: deps.bulk, sign: app.issueDownloadToken },
+        requireAuth(request),
+        request.body.path,
+      );
+      return reply.header('cache-control', 'no-store').send(link);
+    },
+  );
+
+  // The link opens in a new browser tab, so its download token comes as `?token=` (the session token
+  // never does: in the header it works as on every call).
   app.get(
     '/api/orders/download/v2/:pdfName',
-    { onRequest: [app.requireUser], schema: { params: PdfNameParamsSchema, querystring: TokenQuerySchema } },
+    { onRequest: [app.requireDownloader], schema: { params: PdfNameParamsSchema } },
     async (request, reply) => {
       const file = await getLabelFile(deps, requireAuth(request), request.params.pdfName);
       return reply
@@ -25,7 +44,7 @@ export function registerDownloadRoutes(app: ServiceApp, deps: DomainDeps): void 
   );
 
   // Names with a slash in them never reach the route above; they get the same answer as any unknown file.
-  app.get('/api/orders/download/v2/*', { onRequest: [app.requireUser] }, async () => {
+  app.get('/api/orders/download/v2/*', { onRequest: [app.requireDownloader] }, async () => {
     throw new AppError('FILE_NOT_FOUND', MESSAGES.fileNotFound);
   });
 }

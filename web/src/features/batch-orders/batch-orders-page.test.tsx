@@ -3,12 +3,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { makeBatchOrder, makeUser } from '../../test/fixtures';
-import { api, verifyHandler } from '../../test/handlers';
+import { api, downloadLinkHandler, verifyHandler } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
 import type { BatchOrder } from './batch-orders-api';
 
-const server = setupTestServer(verifyHandler(makeUser()));
+const server = setupTestServer(verifyHandler(makeUser()), downloadLinkHandler());
 
 const batch = (i: number, overrides: Partial<BatchOrder> = {}): BatchOrder =>
   makeBatchOrder({

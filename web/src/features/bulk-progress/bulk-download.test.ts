@@ -1,21 +1,55 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { api } from '../../test/handlers';
+import { tokenStorage } from '../../app/token-storage';
+import { api, downloadLinkHandler } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
 import { DOWNLOAD_ERRORS, fallbackFileName, fetchBulkFile, fileNameFromDisposition } from './bulk-download';
 
-const server = setupTestServer();
+const server = setupTestServer(downloadLinkHandler());
 const noop = () => {};
 
 async function failureFor(response: () => Response | Promise<Response>) {
   server.use(http.get(api('orders/download/pdf/o-1'), response));
   try {
-    await fetchBulkFile('pdf', 'o-1', 't', noop);
+    await fetchBulkFile('pdf', 'o-1', noop);
   } catch (error) {
     return (error as Error).message;
   }
   throw new Error('download did not fail');
 }
+
+describe('download links', () => {
+  it('asks for a link to the file first, and the URL it fetches carries that link token, never the session', async () => {
+    tokenStorage.set('session-token-7');
+    const asked: { path: string; session: string | null }[] = [];
+    const fetched: string[] = [];
+    server.use(
+      downloadLinkHandler('link-token-3', asked),
+      http.get(api('orders/download/result-csv/o%201'), ({ request }) => {
+        fetched.push(request.url);
+        return new HttpResponse('a,b\n', { headers: { 'content-disposition': 'attachment; filename="r.csv"' } });
+      }),
+    );
+    try {
+      const file = await fetchBulkFile('result-csv', 'o 1', noop);
+      expect(file.fileName).toBe('r.csv');
+    } finally {
+      tokenStorage.clear();
+    }
+    expect(asked).toEqual([{ path: '/api/orders/download/result-csv/o%201', session: 'session-token-7' }]);
+    expect(fetched).toEqual(['http://localhost/api/orders/download/result-csv/o%201?token=link-token-3']);
+  });
+
+  it("a link refused for the file is that file's error", async () => {
+    server.use(
+      http.post(api('orders/download-token'), () =>
+        HttpResponse.json({ code: 'FILE_NOT_FOUND', message: 'File not found' }, { status: 404 }),
+      ),
+    );
+    const failure = await fetchBulkFile('pdf', 'o-1', noop).catch((e: Error) => e);
+    expect(failure).toMatchObject({ message: 'File not found', status: 404, isFileNotFound: true });
+  });
+});
 
 describe('download errors', () => {
   it.each([
@@ -53,11 +87,11 @@ describe('download errors', () => {
         return new HttpResponse('x');
       }),
     );
-    await expect(fetchBulkFile('pdf', 'o-1', 't', noop, abort.signal)).rejects.toThrow('Download was cancelled.');
+    await expect(fetchBulkFile('pdf', 'o-1', noop, abort.signal)).rejects.toThrow('Download was cancelled.');
   });
 
   it('an order id is required', async () => {
-    await expect(fetchBulkFile('pdf', '', 't', noop)).rejects.toThrow('Order ID is required');
+    await expect(fetchBulkFile('pdf', '', noop)).rejects.toThrow('Order ID is required');
   });
 });
 
@@ -96,7 +130,7 @@ describe('download file names', () => {
       }),
     );
     const seen: number[] = [];
-    const file = await fetchBulkFile('auto-csv', 'o-1', 't', (p) => seen.push(p));
+    const file = await fetchBulkFile('auto-csv', 'o-1', (p) => seen.push(p));
     expect(file.fileName).toMatch(/^Auto_Confirm_\d+-\d+\.tsv$/);
     expect(file.blob.size).toBe(6_000_000);
     expect(seen.length).toBeGreaterThan(0);

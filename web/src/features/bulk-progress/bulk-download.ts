@@ -1,4 +1,4 @@
-import { type BulkFileType, bulkFileNames } from '@flatship/proto';
+import { type BulkFileType, bulkFileDownloadPath, bulkFileNames, type DownloadTokenReply } from '@flatship/proto';
 import { HTTPError } from 'ky';
 import { http } from '../../app/http';
 
@@ -102,14 +102,16 @@ export interface DownloadedFile {
 }
 
 /**
- * GET /api/orders/download/{type}/{orderId}?token=… as a blob. No time-out
- * (label PDFs of big orders take a while); `onProgress` gets 0–100 at most
- * every 100 ms, capped at 90 while the length is unknown.
+ * GET /api/orders/download/{type}/{orderId}?token=… as a blob, through a
+ * download link asked for just before (POST /api/orders/download-token: the
+ * token in it is good for this file and a few minutes only; the session token
+ * never goes in the URL). No time-out (label PDFs of big orders take a while);
+ * `onProgress` gets 0–100 at most every 100 ms, capped at 90 while the length
+ * is unknown.
  */
 export async function fetchBulkFile(
   type: BulkFileType,
   orderId: string,
-  token: string | null,
   onProgress: (percent: number) => void,
   signal?: AbortSignal,
 ): Promise<DownloadedFile> {
@@ -117,8 +119,15 @@ export async function fetchBulkFile(
   let lastReport = 0;
   let response: Response;
   try {
-    response = await http.get(`orders/download/${type}/${encodeURIComponent(orderId)}`, {
-      searchParams: token ? { token } : {},
+    const link = await http
+      .post('orders/download-token', {
+        json: { path: bulkFileDownloadPath(type, orderId) },
+        retry: 0,
+        ...(signal ? { signal } : {}),
+      })
+      .json<DownloadTokenReply>();
+    // Relative to the client's /api prefix.
+    response = await http.get(link.url.replace(/^\/api\//, ''), {
       timeout: false,
       retry: 0,
       ...(signal ? { signal } : {}),

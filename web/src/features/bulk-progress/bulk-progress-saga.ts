@@ -159,8 +159,7 @@ export function* downloadFile(action: PayloadAction<DownloadRequest>): SagaItera
       return;
     }
     if (!isFileAvailable(files, type)) throw new DownloadError(DOWNLOAD_ERRORS.notFound, 404);
-    const token: string | null = yield select((s: RootState) => s.auth.token);
-    const file = yield call(fetchBulkFile, type, orderId, token, (p: number) => progress.put(p), abort.signal);
+    const file = yield call(fetchBulkFile, type, orderId, (p: number) => progress.put(p), abort.signal);
     yield delay(COMPLETE_PAUSE_MS);
     yield put(fileDownloadProgressed({ key, percent: 100 }));
     yield call(saveBlob, file);

@@ -3,13 +3,13 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../../test/fixtures';
-import { api, emptyDashboardHandlers, verifyHandler } from '../../test/handlers';
+import { api, downloadLinkHandler, emptyDashboardHandlers, verifyHandler } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
 import { bulkOrderInitialized } from './bulk-progress-actions';
 import { progressUpdated } from './bulk-progress-slice';
 
-const server = setupTestServer(verifyHandler(makeUser()), ...emptyDashboardHandlers());
+const server = setupTestServer(verifyHandler(makeUser()), ...emptyDashboardHandlers(), downloadLinkHandler());
 const ORDER = 'b-1';
 const files = { pdfName: 'labels.pdf', resultCSVName: 'results.csv', autoConfirmCSVName: null };
 
@@ -184,7 +184,8 @@ describe('bulk progress window', () => {
     const checks = filesHandler(ALL_FILES);
     server.use(
       http.get(api(`orders/download/pdf/${ORDER}`), ({ request }) => {
-        expect(new URL(request.url).searchParams.get('token')).toBe('good-token');
+        // A download link's token, never the session's.
+        expect(new URL(request.url).searchParams.get('token')).toBe('download-token-1');
         return new HttpResponse('%PDF-1.7', {
           headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="Batch_77.pdf"' },
         });

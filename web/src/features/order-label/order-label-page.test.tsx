@@ -2,9 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { delay, HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../../test/fixtures';
-import { api } from '../../test/handlers';
+import { api, downloadLinkHandler } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
+import { stubWindowOpen } from '../../test/tabs';
 import { PRICE_DEBOUNCE_MS } from './order-label-saga';
 
 const SERVICES = [
@@ -302,7 +303,9 @@ describe('Order Label page', () => {
 
   it('sends exactly the order-create payload with an Idempotency-Key, once for a double click, then confirms and refreshes the balance', async () => {
     const received: Received[] = [];
+    const links: { path: string; session: string | null }[] = [];
     server.use(
+      downloadLinkHandler('download-token-1', links),
       orderHandler(received, async () => {
         await delay(150);
         return HttpResponse.json({
@@ -325,9 +328,20 @@ describe('Order Label page', () => {
     expect(received[0]?.key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
     expect(within(dialog).getByText('Your shipping label has been generated and is ready for download.')).toBeVisible();
-    const download = within(dialog).getByRole('link', { name: 'Download Label PDF' });
-    expect(download).toHaveAttribute('href', '/api/orders/download/v2/label%201.pdf?token=good-token');
-    expect(download).toHaveAttribute('target', '_blank');
+    // The PDF opens in a new tab through a download link asked for at the click: no session token in a URL.
+    const tabs = stubWindowOpen();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Download Label PDF' }));
+    await waitFor(() =>
+      expect(tabs).toEqual([
+        {
+          url: 'http://localhost/api/orders/download/v2/label%201.pdf?token=download-token-1',
+          text: 'Preparing your download…',
+          closed: false,
+          hasOpener: false,
+        },
+      ]),
+    );
+    expect(links).toEqual([{ path: '/api/orders/download/v2/label%201.pdf', session: 'good-token' }]);
 
     // The purchase was paid from the balance: the user is loaded again and the menu shows the new balance.
     await waitFor(() => expect(verifyCalls).toBe(2));

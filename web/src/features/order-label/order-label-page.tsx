@@ -1,12 +1,12 @@
 import '../shell/user-area';
-import type { Address } from '@flatship/proto';
+import { type Address, labelDownloadPath } from '@flatship/proto';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { formatMoney } from '../../app/format';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Modal } from '../../components/modal';
 import { toastShown } from '../../components/toast-slice';
-import { selectToken, selectUser } from '../auth/auth-selectors';
-import { labelPdfUrl } from '../orders/orders-api';
+import { selectUser } from '../auth/auth-selectors';
+import { fileRequested } from '../downloads/downloads-actions';
 import { AddressCard, TextField } from './address-card';
 import {
   type AddressForm,
@@ -40,7 +40,6 @@ import './order-label.css';
 export function OrderLabelPage() {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser);
-  const token = useAppSelector(selectToken);
   const services = useAppSelector(selectServices);
   const isLoadingServices = useAppSelector(selectServicesLoading);
   const savedAddresses = useAppSelector(selectSavedAddresses);
@@ -323,14 +322,13 @@ export function OrderLabelPage() {
         footer={
           <>
             {pdfName ? (
-              <a
+              <button
+                type="button"
                 className="button button--primary"
-                href={labelPdfUrl(pdfName, token)}
-                target="_blank"
-                rel="noopener noreferrer"
+                onClick={() => dispatch(fileRequested({ path: labelDownloadPath(pdfName), open: 'tab' }))}
               >
                 Download Label PDF
-              </a>
+              </button>
             ) : null}
             <button type="button" className="button button--ghost" onClick={() => dispatch(successDialogClosed())}>
               Close

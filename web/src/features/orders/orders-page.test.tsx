@@ -1,10 +1,11 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { delay, HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../../test/fixtures';
-import { api, verifyHandler } from '../../test/handlers';
+import { api, downloadLinkHandler, verifyHandler } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
+import { stubWindowOpen } from '../../test/tabs';
 
 const server = setupTestServer(verifyHandler(makeUser()));
 
@@ -103,7 +104,9 @@ describe('Orders page', () => {
   });
 
   it('tints rows by status with a status badge, and offers a PDF only when the order has one', async () => {
+    const links: { path: string; session: string | null }[] = [];
     server.use(
+      downloadLinkHandler('download-token-1', links),
       http.get(api('orders/:userId'), () =>
         HttpResponse.json({
           orders: [
@@ -114,7 +117,7 @@ describe('Orders page', () => {
         }),
       ),
     );
-    renderApp('/main/orders', { token: 'good-token' });
+    const { user } = renderApp('/main/orders', { token: 'good-token' });
     await screen.findByText('Sender 3');
     const [pending, completed, cancelled] = bodyRows();
     if (!pending || !completed || !cancelled) throw new Error('three rows expected');
@@ -130,11 +133,34 @@ describe('Orders page', () => {
     expect(within(completed).getByText('USPS Ground Advantage')).toBeInTheDocument();
     expect(within(cancelled).getByText('USPS Priority Mail')).toBeInTheDocument();
 
-    expect(within(pending).queryByRole('link', { name: /PDF/ })).not.toBeInTheDocument();
-    expect(within(cancelled).queryByRole('link', { name: /PDF/ })).not.toBeInTheDocument();
-    const pdf = within(completed).getByRole('link', { name: /PDF/ });
+    expect(within(pending).queryByRole('button', { name: /PDF/ })).not.toBeInTheDocument();
+    expect(within(cancelled).queryByRole('button', { name: /PDF/ })).not.toBeInTheDocument();
+    const pdf = within(completed).getByRole('button', { name: /PDF/ });
     expect(pdf).toHaveTextContent('PDF');
-    expect(pdf).toHaveAttribute('href', '/api/orders/download/v2/label%20two.pdf?token=good-token');
-    expect(pdf).toHaveAttribute('target', '_blank');
+
+    // A new tab, opened at the click, is sent to a download link made for this one file.
+    const tabs = stubWindowOpen();
+    await user.click(pdf);
+    await waitFor(() =>
+      expect(tabs.map((t) => t.url)).toEqual([
+        'http://localhost/api/orders/download/v2/label%20two.pdf?token=download-token-1',
+      ]),
+    );
+    expect(links).toEqual([{ path: '/api/orders/download/v2/label%20two.pdf', session: 'good-token' }]);
+  });
+
+  it('a PDF that cannot be had closes its tab and says why', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    server.use(
+      http.get(api('orders/:userId'), () => HttpResponse.json({ orders: [order(1)] })),
+      http.post(api('orders/download-token'), () =>
+        HttpResponse.json({ code: 'FILE_NOT_FOUND', message: 'File not found' }, { status: 404 }),
+      ),
+    );
+    const tabs = stubWindowOpen();
+    const { user } = renderApp('/main/orders', { token: 'good-token' });
+    await user.click(await screen.findByRole('button', { name: /PDF/ }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('File not found');
+    expect(tabs).toMatchObject([{ url: '', closed: true }]);
   });
 });

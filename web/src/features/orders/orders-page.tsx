@@ -1,11 +1,13 @@
 import '../shell/user-area';
+import { labelDownloadPath } from '@flatship/proto';
 import { useEffect } from 'react';
 import { formatDateTime } from '../../app/format';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { CopyText } from '../../components/copy-text';
 import { type Column, DataTable } from '../../components/data-table';
-import { selectToken, selectUser } from '../auth/auth-selectors';
-import { labelPdfUrl, type OrderListItem } from './orders-api';
+import { selectUser } from '../auth/auth-selectors';
+import { fileRequested } from '../downloads/downloads-actions';
+import type { OrderListItem } from './orders-api';
 import { selectOrders, selectOrdersLoading } from './orders-selectors';
 import { ordersRequested } from './orders-slice';
 import './orders.css';
@@ -29,7 +31,7 @@ export function orderRowTone(
     : 'none';
 }
 
-function columns(token: string | null): Column<OrderListItem>[] {
+function columns(openPdf: (pdfName: string) => void): Column<OrderListItem>[] {
   return [
     {
       key: 'service',
@@ -64,15 +66,15 @@ function columns(token: string | null): Column<OrderListItem>[] {
           // Refunded: the label must not be printed and shipped with, and the server no longer hands it out.
           <span className="orders__no-pdf">Void</span>
         ) : o.pdfName ? (
-          <a
+          // A button, not a link: the link it opens carries a download token asked for at the click.
+          <button
+            type="button"
             className="button button--ghost orders__pdf"
-            href={labelPdfUrl(o.pdfName, token)}
-            target="_blank"
-            rel="noopener noreferrer"
+            onClick={() => openPdf(o.pdfName as string)}
             aria-label={`PDF label for ${o.tracking_number || o.receiver?.receiver_name || 'this order'}`}
           >
             PDF
-          </a>
+          </button>
         ) : (
           <span className="orders__no-pdf">
             <span aria-hidden="true">—</span>
@@ -86,7 +88,6 @@ function columns(token: string | null): Column<OrderListItem>[] {
 export function OrdersPage() {
   const dispatch = useAppDispatch();
   const userId = useAppSelector(selectUser)?._id;
-  const token = useAppSelector(selectToken);
   const orders = useAppSelector(selectOrders);
   const isLoading = useAppSelector(selectOrdersLoading);
 
@@ -104,7 +105,7 @@ export function OrdersPage() {
       </div>
       <DataTable
         caption="Orders List"
-        columns={columns(token)}
+        columns={columns((pdfName) => dispatch(fileRequested({ path: labelDownloadPath(pdfName), open: 'tab' })))}
         rows={orders}
         rowKey={(o, i) => o._id ?? `${o.tracking_number}-${i}`}
         rowClassName={(o) => `orders__row orders__row--${orderRowTone(o.status)}`}

@@ -31,9 +31,3 @@ export const orderLabelsApi = {
       {},
     ),
 };
-
-/** A bulk order's file, opened in a new tab: the token travels as a query parameter. */
-export function bulkFileUrl(type: BulkFileType, orderId: string, token: string | null): string {
-  const query = token ? `?token=${encodeURIComponent(token)}` : '';
-  return `/api/orders/download/${type}/${encodeURIComponent(orderId)}${query}`;
-}

@@ -3,11 +3,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../../../test/fixtures';
-import { api, verifyHandler } from '../../../test/handlers';
+import { api, downloadLinkHandler, verifyHandler } from '../../../test/handlers';
 import { setupTestServer } from '../../../test/msw';
 import { renderApp } from '../../../test/render-app';
+import { stubWindowOpen } from '../../../test/tabs';
 
-const server = setupTestServer(verifyHandler(makeUser({ user_role: 'admin' })));
+const server = setupTestServer(verifyHandler(makeUser({ user_role: 'admin' })), downloadLinkHandler());
 afterEach(() => vi.restoreAllMocks());
 
 const USER = '11111111-1111-4111-8111-111111111111';
@@ -135,8 +136,13 @@ describe('Order label management page', () => {
     expect(await screen.findByText('Receiver 1')).toBeInTheDocument();
     expect(screen.getByText('60 labels')).toBeInTheDocument();
     expect(Object.fromEntries(queries[0] ?? [])).toEqual({ page: '1', limit: '25' });
-    const pdf = screen.getByRole('link', { name: 'Download label 94001' });
-    expect(pdf).toHaveAttribute('href', '/api/orders/download/v2/label-1.pdf?token=good-token');
+    const tabs = stubWindowOpen();
+    await user.click(screen.getByRole('button', { name: 'Download label 94001' }));
+    await waitFor(() =>
+      expect(tabs.map((t) => t.url)).toEqual([
+        'http://localhost/api/orders/download/v2/label-1.pdf?token=download-token-1',
+      ]),
+    );
     // A void label offers its file but no second refund.
     expect(screen.getByRole('button', { name: 'Refund label 94001' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Refund label 94002' })).not.toBeInTheDocument();
@@ -371,15 +377,22 @@ describe('Order label management page', () => {
     const orders = within(screen.getByRole('table', { name: 'Bulk orders' }));
     expect(await orders.findByText('november.csv')).toBeInTheDocument();
     expect(orders.getByText('1/2, 1 failed')).toBeInTheDocument();
-    expect(orders.getByRole('link', { name: 'Labels PDF' })).toHaveAttribute(
-      'href',
-      `/api/orders/download/pdf/${ORDER}?token=good-token`,
+    // Attachments: saved through a download link made at the click, no tab left behind.
+    const tabs = stubWindowOpen();
+    const saved: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      if (this.hasAttribute('download')) saved.push(this.href);
+    });
+    await user.click(orders.getByRole('button', { name: 'Labels PDF' }));
+    await user.click(orders.getByRole('button', { name: 'Results CSV' }));
+    await waitFor(() =>
+      expect(saved.sort()).toEqual([
+        `http://localhost/api/orders/download/pdf/${ORDER}?token=download-token-1`,
+        `http://localhost/api/orders/download/result-csv/${ORDER}?token=download-token-1`,
+      ]),
     );
-    expect(orders.getByRole('link', { name: 'Results CSV' })).toHaveAttribute(
-      'href',
-      `/api/orders/download/result-csv/${ORDER}?token=good-token`,
-    );
-    expect(orders.queryByRole('link', { name: 'Auto-confirm CSV' })).not.toBeInTheDocument();
+    expect(tabs).toEqual([]);
+    expect(orders.queryByRole('button', { name: 'Auto-confirm CSV' })).not.toBeInTheDocument();
 
     await user.click(orders.getByRole('button', { name: 'View rows' }));
     const rows = within(await screen.findByRole('table', { name: 'Bulk order rows' }));

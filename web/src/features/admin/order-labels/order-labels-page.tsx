@@ -6,6 +6,8 @@ import {
   BULK_STATUSES,
   type BulkStatus,
   FORCE_RECOVERABLE_BULK_STATUSES,
+  bulkFileDownloadPath,
+  labelDownloadPath,
 } from '@flatship/proto';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -14,10 +16,8 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import type { RootState } from '../../../app/store';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { type Column, DataTable } from '../../../components/data-table';
-import { selectToken } from '../../auth/auth-selectors';
-import { labelPdfUrl } from '../../orders/orders-api';
+import { fileRequested } from '../../downloads/downloads-actions';
 import { UserPicker } from '../user-picker';
-import { bulkFileUrl } from './order-labels-api';
 import {
   type BulkFilters,
   bulkOrdersRequested,
@@ -46,22 +46,22 @@ function compact<T extends object>(values: T): T {
 }
 
 function LabelActions({ label, onRefund, busy }: { label: AdminLabelRow; onRefund: () => void; busy: boolean }) {
-  const token = useAppSelector(selectToken);
+  const dispatch = useAppDispatch();
+  const { pdfName } = label;
   return (
     <span className="order-labels__actions">
       {label.status === 'void' ? (
         // A refunded label must not be printed again; the server refuses its PDF too.
         <span className="order-labels__place">PDF void</span>
-      ) : label.pdfName ? (
-        <a
+      ) : pdfName ? (
+        <button
+          type="button"
           className="button button--ghost"
-          href={labelPdfUrl(label.pdfName, token)}
-          target="_blank"
-          rel="noopener noreferrer"
+          onClick={() => dispatch(fileRequested({ path: labelDownloadPath(pdfName), open: 'tab' }))}
           aria-label={`Download label ${label.trackingNumber ?? label._id}`}
         >
           PDF
-        </a>
+        </button>
       ) : null}
       {label.status === 'completed' ? (
         <button
@@ -265,7 +265,7 @@ function LabelsTab({ onRefund, userId }: { onRefund: (label: AdminLabelRow) => v
 }
 
 function BulkOrderFiles({ order }: { order: AdminBulkOrderRow }) {
-  const token = useAppSelector(selectToken);
+  const dispatch = useAppDispatch();
   const files = [
     { type: 'pdf', text: 'Labels PDF', has: order.hasPdf },
     { type: 'result-csv', text: 'Results CSV', has: order.hasResultCsv },
@@ -276,15 +276,14 @@ function BulkOrderFiles({ order }: { order: AdminBulkOrderRow }) {
   return (
     <span className="order-labels__actions">
       {present.map((f) => (
-        <a
+        <button
           key={f.type}
+          type="button"
           className="button button--ghost"
-          href={bulkFileUrl(f.type, order._id, token)}
-          target="_blank"
-          rel="noopener noreferrer"
+          onClick={() => dispatch(fileRequested({ path: bulkFileDownloadPath(f.type, order._id), open: 'save' }))}
         >
           {f.text}
-        </a>
+        </button>
       ))}
     </span>
   );
