@@ -33,7 +33,6 @@ import { createPaymentsReferralBonuses } from '../../auth/src/adapters/payments-
 import { createUserChangedPublisher } from '../../auth/src/db/outbox';
 import { createAuthReferralDirectory } from '../../payments/src/adapters/auth-referrals';
 import { createLedgerRepo } from '../../payments/src/db/ledger-repo';
-import type { BtcpayDeps } from '../../payments/src/routes/deps';
 import { buildApp } from '../src/app';
 import { ADMIN_SCHEMA, migrations as adminMigrations } from '../src/db/migrations';
 import { createRankingsStore } from '../src/db/rankings-repo';
@@ -83,7 +82,6 @@ export async function startStack(
   opts: {
     now?: () => Date;
     orders?: InternalClient;
-    btcpay?: BtcpayDeps;
     /** Stands in for the carriers (default: the sandbox reporting CARRIER_BALANCE_CENTS). */
     carriers?: CarrierAccounts;
     carrierBalanceWarnCents?: number;

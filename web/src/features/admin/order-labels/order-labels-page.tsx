@@ -5,8 +5,8 @@ import {
   type AdminLabelStatus,
   BULK_STATUSES,
   type BulkStatus,
-  FORCE_RECOVERABLE_BULK_STATUSES,
   bulkFileDownloadPath,
+  FORCE_RECOVERABLE_BULK_STATUSES,
   labelDownloadPath,
 } from '@flatship/proto';
 import { type FormEvent, useEffect, useId, useState } from 'react';
