@@ -26,6 +26,8 @@ export interface DownloadClaims {
   path: string;
   /** The admin acting as the user (login-as), if any. */
   imp?: string;
+  /** With `imp`: the admin's impersonation version the visit was made at, so Back to admin ends its links too. */
+  iv?: number;
   iat: number;
   exp: number;
 }
@@ -55,7 +57,7 @@ function mac(key: Buffer, data: string): Buffer {
 /** A token for `claims.path`, good for `ttlMs` from `now`. */
 export function signDownloadToken(
   key: Buffer,
-  claims: { sub: string; ver: number; path: string; imp?: string },
+  claims: { sub: string; ver: number; path: string; imp?: string; iv?: number },
   ttlMs: number,
   now = Date.now(),
 ): { token: string; expiresAt: Date } {
@@ -85,7 +87,8 @@ export function readDownloadToken(key: Buffer, token: string, now = Date.now()):
     typeof claims.ver !== 'number' ||
     typeof claims.path !== 'string' ||
     typeof claims.exp !== 'number' ||
-    (claims.imp !== undefined && typeof claims.imp !== 'string')
+    (claims.imp !== undefined && typeof claims.imp !== 'string') ||
+    (claims.iv !== undefined && typeof claims.iv !== 'number')
   ) {
     throw invalid();
   }
@@ -139,9 +142,15 @@ export const downloadTokenPlugin = fp(
       if (!state || state.tokenVersion !== claims.ver) throw new AppError('AUTH_TOKEN_REVOKED', AUTH_MESSAGES.revoked);
       if (state.activation === 'block') throw new AppError('AUTH_ACCOUNT_BLOCKED', AUTH_MESSAGES.blocked);
       if (claims.imp) {
-        // A link made while signed in as the user is worth no more than the admin's rights now.
+        // A link made while signed in as the user is worth no more than the visit it came from: the same
+        // rule as the Login As token itself (an active admin, at the impersonation version of the visit).
         const admin = await opts.tokenState.get(claims.imp);
-        if (admin?.role !== 'admin' || admin.activation === 'block') {
+        if (
+          admin?.role !== 'admin' ||
+          admin.activation !== 'allow' ||
+          typeof claims.iv !== 'number' ||
+          admin.impersonationVersion !== claims.iv
+        ) {
           throw new AppError('AUTH_TOKEN_REVOKED', AUTH_MESSAGES.revoked);
         }
       }
@@ -149,7 +158,7 @@ export const downloadTokenPlugin = fp(
         userId: state.id,
         role: state.role,
         tokenVersion: state.tokenVersion,
-        ...(claims.imp ? { impersonatorId: claims.imp } : {}),
+        ...(claims.imp ? { impersonatorId: claims.imp, impersonationVersion: claims.iv as number } : {}),
       };
     }
 
@@ -160,7 +169,7 @@ export const downloadTokenPlugin = fp(
           sub: auth.userId,
           ver: auth.tokenVersion,
           path,
-          ...(auth.impersonatorId ? { imp: auth.impersonatorId } : {}),
+          ...(auth.impersonatorId ? { imp: auth.impersonatorId, iv: auth.impersonationVersion } : {}),
         },
         ttlMs,
       ),

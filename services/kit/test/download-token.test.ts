@@ -33,7 +33,7 @@ afterAll(() => app.close());
 beforeEach(() => {
   states.clear();
   states.set('u1', { id: 'u1', role: 'user', activation: 'allow', tokenVersion: 1 });
-  states.set('a1', { id: 'a1', role: 'admin', activation: 'allow', tokenVersion: 4 });
+  states.set('a1', { id: 'a1', role: 'admin', activation: 'allow', tokenVersion: 4, impersonationVersion: 2 });
 });
 
 const get = (url: string, headers: Record<string, string> = {}) => app.inject({ url, headers });
@@ -112,12 +112,24 @@ describe('a download token', () => {
   });
 
   test('made while an admin is signed in as the user: ends when the admin is no longer one', async () => {
-    const { token } = app.issueDownloadToken({ ...userAuth, impersonatorId: 'a1' }, FILE_A);
+    const { token } = app.issueDownloadToken({ ...userAuth, impersonatorId: 'a1', impersonationVersion: 2 }, FILE_A);
     expect((await get(`${FILE_A}?token=${token}`)).statusCode).toBe(200);
     states.set('a1', { id: 'a1', role: 'user', activation: 'allow', tokenVersion: 5 });
     expect((await get(`${FILE_A}?token=${token}`)).json().code).toBe('AUTH_TOKEN_REVOKED');
     states.set('a1', { id: 'a1', role: 'admin', activation: 'block', tokenVersion: 5 });
     expect((await get(`${FILE_A}?token=${token}`)).json().code).toBe('AUTH_TOKEN_REVOKED');
+  });
+
+  test('made while an admin is signed in as the user: ends when the admin goes back to their own account', async () => {
+    const { token } = app.issueDownloadToken({ ...userAuth, impersonatorId: 'a1', impersonationVersion: 2 }, FILE_A);
+    expect((await get(`${FILE_A}?token=${token}`)).statusCode).toBe(200);
+    // Back to admin bumps the admin's impersonation version: every link of that visit ends with it.
+    states.set('a1', { id: 'a1', role: 'admin', activation: 'allow', tokenVersion: 4, impersonationVersion: 3 });
+    expect((await get(`${FILE_A}?token=${token}`)).json().code).toBe('AUTH_TOKEN_REVOKED');
+    // A link signed for a visit without a version (made before versions existed) is not honoured either.
+    const key = downloadTokenKey(SECRET);
+    const { token: unversioned } = signDownloadToken(key, { sub: 'u1', ver: 1, path: FILE_A, imp: 'a1' }, 60_000);
+    expect((await get(`${FILE_A}?token=${unversioned}`)).json().code).toBe('AUTH_TOKEN_REVOKED');
   });
 
   test('reads back what was signed, and nothing unsigned', () => {
