@@ -44,6 +44,21 @@ describe('POST /api/auth/users/details/{id}: balance', () => {
     expect((await verify(s, user.token)).balance).toBe(10);
   });
 
+  test('the user table shows the new balance as soon as the save is answered, before account.changed arrives', async () => {
+    const user = await register(s);
+    const listed = async () =>
+      (
+        await s.admin.inject({
+          url: `/api/auth/users?search=${encodeURIComponent(user.user.email)}`,
+          headers: { token: admin.token },
+        })
+      ).json().users as { _id: string; balance: number }[];
+    await expect.poll(async () => (await listed()).length, { timeout: 10_000 }).toBe(1);
+    expect((await details(user.user._id, { balance: '12.34' })).statusCode).toBe(200);
+    // Read at once, as the admin's table is: no wait for the event that follows.
+    expect((await listed())[0]?.balance).toBe(12.34);
+  });
+
   test('setting the balance it already has records nothing', async () => {
     const user = await register(s);
     await details(user.user._id, { balance: 5 });

@@ -1,5 +1,6 @@
 import { AppError } from '@flatship/kit';
-import { centsToDollars, type UserDetailsBody, type UserDetailsReply } from '@flatship/proto';
+import { centsToDollars, dollarsToCents, type UserDetailsBody, type UserDetailsReply } from '@flatship/proto';
+import type { UsersViewRepo } from '../db/users-view-repo';
 import { parseBalanceInput } from './balance-input';
 import { MESSAGES } from './messages';
 import type { Balances, CallContext, UserDirectory } from './ports';
@@ -7,6 +8,8 @@ import type { Balances, CallContext, UserDirectory } from './ports';
 export interface UpdateUserDetailsDeps {
   users: UserDirectory;
   balances: Balances;
+  /** The user table's read model: the new balance is written there before answering (read your writes). */
+  view: Pick<UsersViewRepo, 'applyMoney'>;
 }
 
 export interface UpdateUserDetailsInput {
@@ -47,6 +50,21 @@ export async function updateUserDetails(
           { userId: user._id, balanceCents, adminId: input.adminId, key: input.idempotencyKey },
           ctx,
         );
+  if (balanceCents !== undefined) {
+    // The table is read again the moment the admin's save is answered; account.changed reaches the read model
+    // a little later, so the row would still show the old balance. The figures are applied here under their
+    // ledger seq, so the event, when it comes, changes nothing, and an older figure never overwrites a newer.
+    const summaries = await deps.balances.summaries([user._id], ctx);
+    await deps.view.applyMoney(
+      summaries.map((s) => ({
+        userId: s.userId,
+        balanceCents: dollarsToCents(s.balance),
+        totalDepositCents: dollarsToCents(s.totalDeposit),
+        totalSpentCents: dollarsToCents(s.totalSpent),
+        seq: s.seq ?? 0,
+      })),
+    );
+  }
   return {
     message: MESSAGES.detailsUpdated,
     user: { _id: user._id, balance: centsToDollars(cents), referralCode: user.referralCode },
