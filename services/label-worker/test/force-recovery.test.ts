@@ -53,7 +53,7 @@ const recover = (token: string, userId: string, orderId: string) =>
   s.app.inject({ method: 'POST', url: `/api/orders/bulk/force-recovery/${userId}/${orderId}`, headers: { token } });
 
 const download = (u: TestUser, type: string, orderId: string) =>
-  s.app.inject({ url: `/api/orders/download/${type}/${orderId}?token=${u.token}` });
+  s.app.inject({ url: `/api/orders/download/${type}/${orderId}`, headers: { token: u.token } });
 
 const order = (orderId: string) => s.db('bulk_orders').where({ id: orderId }).first();
 

@@ -98,7 +98,7 @@ async function refundRow(orderId: string, rowIndex: number) {
 }
 
 const download = (u: TestUser, type: string, orderId: string) =>
-  s.app.inject({ url: `/api/orders/download/${type}/${orderId}?token=${u.token}` });
+  s.app.inject({ url: `/api/orders/download/${type}/${orderId}`, headers: { token: u.token } });
 
 async function mergedPages(u: TestUser, orderId: string): Promise<number> {
   const res = await download(u, 'pdf', orderId);
@@ -256,7 +256,7 @@ describe('a row refunded by an admin', () => {
     // The refunded label's own PDF is refused too; the one still valid downloads.
     const [kept, voided] = await rowsOf(orderId);
     const label = (r: { pdf_name: string }) =>
-      s.app.inject({ url: `/api/orders/download/v2/${r.pdf_name}?token=${u.token}` });
+      s.app.inject({ url: `/api/orders/download/v2/${r.pdf_name}`, headers: { token: u.token } });
     const refused = await label(voided);
     expect(refused.statusCode).toBe(410);
     expect(refused.json().code).toBe('ORDERS_LABEL_VOID');

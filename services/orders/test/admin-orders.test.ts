@@ -172,7 +172,7 @@ describe('POST /api/orders/admin/labels/{id}/refund', () => {
     const label = (await labels(`?tracking=${annTracking[0]}`)).labels[0] as AdminLabelRow;
     expect(label.status).toBe('void');
     for (const token of [ann.token, admin.token]) {
-      const res = await get(`/api/orders/download/v2/${label.pdfName}?token=${token}`, token);
+      const res = await get(`/api/orders/download/v2/${label.pdfName}`, token);
       expect(res.statusCode).toBe(410);
       expect(res.json()).toEqual({
         code: 'ORDERS_LABEL_VOID',

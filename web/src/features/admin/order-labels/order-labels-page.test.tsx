@@ -329,12 +329,12 @@ describe('Order label management page', () => {
     const orders = within(screen.getByRole('table', { name: 'Bulk orders' }));
     expect(await orders.findByText('Files generation stuck')).toBeInTheDocument();
     expect(orders.getByText('1/3, 1 failed, 1 refunded')).toBeInTheDocument();
-    expect(orders.queryByRole('link', { name: 'Labels PDF' })).not.toBeInTheDocument();
+    expect(orders.queryByRole('button', { name: 'Labels PDF' })).not.toBeInTheDocument();
 
     await user.click(orders.getByRole('button', { name: 'Force Recovery of bulk order november.csv' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Order recovered. Its files are ready to download.');
     expect(recoveries).toEqual([`${USER}/${ORDER}`]);
-    expect(await orders.findByRole('link', { name: 'Labels PDF' })).toBeInTheDocument();
+    expect(await orders.findByRole('button', { name: 'Labels PDF' })).toBeInTheDocument();
     expect(orders.getByText('completed_with_errors')).toBeInTheDocument();
     expect(orders.queryByRole('button', { name: /Force Recovery/ })).not.toBeInTheDocument();
   });
