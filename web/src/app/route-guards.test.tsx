@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { sessionRefreshed } from '../features/auth/auth-slice';
 import { makeUser } from '../test/fixtures';
 import { api, emptyAdminDashboardHandlers, emptyDashboardHandlers, verifyHandler } from '../test/handlers';
 import { setupTestServer } from '../test/msw';
@@ -75,6 +76,16 @@ describe('Pages for some roles only', () => {
     const app = renderApp('/admin', { token: 'good-token' });
     expect(await screen.findByRole('heading', { name: 'Admin Panel' })).toBeInTheDocument();
     expect(app.path()).toBe('/admin/dashboard');
+    expect(toastTexts(app)).toEqual([]);
+  });
+
+  it('moves an admin who becomes a customer on an admin page (Login As) to the dashboard without a message', async () => {
+    server.use(verifyHandler(makeUser({ user_role: 'admin' })));
+    const app = renderApp('/admin', { token: 'good-token' });
+    expect(await screen.findByRole('heading', { name: 'Admin Panel' })).toBeInTheDocument();
+    app.store.dispatch(sessionRefreshed({ token: 'customer-token', user: makeUser({ user_role: 'user' }) }));
+    await waitFor(() => expect(app.path()).toBe('/main/dashboard'));
+    expect(await screen.findByText('Welcome back, Jane Shipper')).toBeInTheDocument();
     expect(toastTexts(app)).toEqual([]);
   });
 

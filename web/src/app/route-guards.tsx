@@ -29,15 +29,20 @@ interface RequireRoleProps {
 export function RequireRole({ roles, message, children }: RequireRoleProps) {
   const role = useAppSelector(selectUser)?.user_role;
   const isAllowed = role !== undefined && roles.includes(role);
-  return isAllowed ? (children ?? <Outlet />) : <SentAway message={message} />;
+  // The message is for someone who opened a page that is not theirs. Someone who was on it when their role
+  // changed (an admin starting Login As from User Management) is moved on without a word.
+  const wasAllowed = useRef(false);
+  if (isAllowed) wasAllowed.current = true;
+  if (isAllowed) return children ?? <Outlet />;
+  return <SentAway message={wasAllowed.current ? null : message} />;
 }
 
-function SentAway({ message }: { message: string }) {
+function SentAway({ message }: { message: string | null }) {
   const dispatch = useAppDispatch();
   // One toast per refusal: development's double effects keep this ref, so they do not show it twice.
   const hasTold = useRef(false);
   useEffect(() => {
-    if (hasTold.current) return;
+    if (hasTold.current || message === null) return;
     hasTold.current = true;
     dispatch(toastShown({ kind: 'info', message }));
   }, [dispatch, message]);
