@@ -250,4 +250,21 @@ describe('Referral management', () => {
     expect(screen.getByText('Referral code is already in use')).toBeInTheDocument();
     expect(await screen.findByTestId('current-referral-code')).toHaveTextContent('JANE123');
   });
+
+  it("does not repeat the server's words under the toast when they are the page's own text", async () => {
+    server.use(
+      searchHandler(),
+      ...userHandlers(),
+      http.post(api('auth/users/details/:id'), () => failure(500, 'Failed to update referral code')),
+    );
+    const app = await openPage();
+    await pickUser(app, 'jane', /Jane Shipper/);
+    await app.user.type(screen.getByLabelText('New referral code'), 'bob9');
+    await app.user.click(screen.getByRole('button', { name: 'Update referral code' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to update referral code');
+    expect(screen.getByRole('alert').querySelector('.toast__detail')).toBeNull();
+    const toasts = app.store.getState().toast.toasts;
+    expect(toasts).toEqual([expect.objectContaining({ message: 'Failed to update referral code' })]);
+    expect(toasts[0]).not.toHaveProperty('detail');
+  });
 });
