@@ -77,11 +77,9 @@ describe('download errors', () => {
     ).toBe('Labels PDF was purged');
   });
 
-  it('a message of only spaces, an empty one or a body that is not JSON reads as no message: the status text', async () => {
-    for (const body of [
-      { code: 'X', message: '   ' },
-      { code: 'X', message: '' },
-    ]) {
+  it('a message of only spaces, an empty one, no message or a body that is not JSON reads as none: the status text', async () => {
+    // A bare { error } is not the error format (proto's ErrorBody): no message either.
+    for (const body of [{ code: 'X', message: '   ' }, { code: 'X', message: '' }, { error: 'Not yours' }]) {
       expect(await failureFor(() => HttpResponse.json(body, { status: 403 }))).toBe(DOWNLOAD_ERRORS.forbidden);
     }
     expect(await failureFor(() => new HttpResponse('<h1>Bad gateway</h1>', { status: 404 }))).toBe(
