@@ -1,7 +1,8 @@
 import { HttpResponse, http as mswHttp } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { setupTestServer } from '../test/msw';
-import { ApiError, errorMessage, getJson, postJson } from './http';
+import { ApiError, getJson, postJson } from './http';
+import { errorMessage } from './server-message';
 
 const server = setupTestServer();
 

@@ -24,11 +24,6 @@ export class ApiError extends Error {
   }
 }
 
-/** The server's message when it sent one, else the screen's own fallback text. */
-export function errorMessage(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.isServerMessage && error.message ? error.message : fallback;
-}
-
 /**
  * Answers meaning the session itself is over (the account was blocked, the
  * token revoked or no longer valid), whichever call received them.
@@ -84,19 +79,32 @@ export const http = ky.create({
   },
 });
 
+/**
+ * The `{ code, message }` an answer carries (proto's ErrorBody; `code` may be
+ * missing), read from a copy so the response stays readable; null when the
+ * body is not JSON (a proxy's page, an empty body) or has no string `message`.
+ * A download reads its failed answer with this too, outside `send`.
+ */
+export async function readErrorBody(response: Response): Promise<{ code?: string; message: string } | null> {
+  try {
+    const body: unknown = await response.clone().json();
+    if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') {
+      return 'code' in body && typeof body.code === 'string'
+        ? { code: body.code, message: body.message }
+        : { message: body.message };
+    }
+  } catch {
+    // Not JSON: no message.
+  }
+  return null;
+}
+
 async function toApiError(error: unknown): Promise<ApiError> {
   if (error instanceof ApiError) return error;
   if (error instanceof HTTPError) {
     const { status } = error.response;
-    try {
-      const body: unknown = await error.response.json();
-      if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') {
-        const code = 'code' in body && typeof body.code === 'string' ? body.code : `HTTP_${status}`;
-        return new ApiError(status, code, body.message, true);
-      }
-    } catch {
-      // Not JSON (a proxy page, an empty body): fall through to a generic error.
-    }
+    const body = await readErrorBody(error.response);
+    if (body) return new ApiError(status, body.code ?? `HTTP_${status}`, body.message, true);
     return new ApiError(status, `HTTP_${status}`, `Request failed with status ${status}`, false);
   }
   if (error instanceof TimeoutError) return new ApiError(0, 'TIMEOUT', 'The server took too long to answer', false);

@@ -1,3 +1,5 @@
+import { serverMessage } from '../app/server-message';
+
 /**
  * The editable table and the form dialog await their save/delete/submit
  * callbacks, while the I/O runs in a saga. A screen bridges the two with a
@@ -18,6 +20,16 @@ export class RequestFailedError extends Error {
     super(message);
     this.name = 'RequestFailedError';
   }
+}
+
+/**
+ * What a failed save, delete or submit has to say: a pending request's message
+ * (the saga put the server's words or the screen's text in it), or the server's
+ * own words when the call was made directly; undefined when there are none.
+ */
+export function failureText(error: unknown): string | undefined {
+  if (error instanceof RequestFailedError) return error.message || undefined;
+  return serverMessage(error);
 }
 
 const pending = new Map<string, (outcome: RequestOutcome) => void>();

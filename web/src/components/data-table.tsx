@@ -10,9 +10,8 @@ import {
   useState,
 } from 'react';
 import { ReactReduxContext } from 'react-redux';
-import { ApiError } from '../app/http';
 import { ConfirmDialog } from './confirm-dialog';
-import { RequestFailedError } from './data-table-requests';
+import { failureText } from './data-table-requests';
 import { type EditRule, parseCell, validateCell } from './data-table-validation';
 import { Pagination } from './pagination';
 import { Spinner } from './spinner';
@@ -130,13 +129,6 @@ function editText<T>(row: T, column: Column<T>): string {
   if (column.editValue) return column.editValue(row);
   const value = rawValue(row, column.key);
   return value === null || value === undefined ? '' : String(value);
-}
-
-/** The server's words (or a pending request's message) when there are some worth showing. */
-function failureDetail(error: unknown): string | undefined {
-  if (error instanceof RequestFailedError) return error.message || undefined;
-  if (error instanceof ApiError && error.isServerMessage) return error.message || undefined;
-  return undefined;
 }
 
 function useNotify(onNotify: DataTableProps<unknown>['onNotify']) {
@@ -349,7 +341,7 @@ export function DataTable<T>({
       notify({ kind: 'success', message: TABLE_MESSAGES.updated, detail });
       finishEdit(key);
     } catch (error) {
-      notify({ kind: 'error', message: TABLE_MESSAGES.updateFailed, detail: failureDetail(error) });
+      notify({ kind: 'error', message: TABLE_MESSAGES.updateFailed, detail: failureText(error) });
       focusNext.current = `[data-row-key="${cssKey(key)}"] [data-edit-input]`;
     } finally {
       setIsSaving(false);
@@ -366,7 +358,7 @@ export function DataTable<T>({
       // The row and its buttons are gone: keep focus in the table rather than on the page body.
       focusNext.current = '.data-table__scroll';
     } catch (error) {
-      notify({ kind: 'error', message: TABLE_MESSAGES.deleteFailed, detail: failureDetail(error) });
+      notify({ kind: 'error', message: TABLE_MESSAGES.deleteFailed, detail: failureText(error) });
     } finally {
       setIsDeleting(false);
       setToDelete(null);

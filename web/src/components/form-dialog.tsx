@@ -1,6 +1,5 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { ApiError } from '../app/http';
-import { RequestFailedError } from './data-table-requests';
+import { failureText } from './data-table-requests';
 import type { SelectOption } from './data-table-validation';
 import { Modal } from './modal';
 import './form-dialog.css';
@@ -61,12 +60,6 @@ export function fieldForMessage(message: string, fields: readonly FormField[]): 
     }
   }
   return best?.name ?? null;
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof RequestFailedError) return error.message;
-  if (error instanceof ApiError && error.isServerMessage) return error.message;
-  return '';
 }
 
 /**
@@ -145,7 +138,7 @@ export function FormDialog({
       onClose();
     } catch (error) {
       setIsSubmitting(false);
-      const message = messageOf(error);
+      const message = failureText(error) ?? '';
       const field = message ? fieldForMessage(message, fields) : null;
       if (field) {
         setErrors({ [field]: message });

@@ -2,7 +2,7 @@ import type { AccountUpdateBody, AccountUpdateReply } from '@flatship/proto';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { call, put, takeLeading } from 'redux-saga/effects';
-import { errorMessage } from '../../app/http';
+import { errorMessage } from '../../app/server-message';
 import { tokenStorage } from '../../app/token-storage';
 import { sessionRefreshed } from '../auth/auth-slice';
 import { accountApi } from './account-api';

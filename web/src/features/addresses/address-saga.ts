@@ -2,7 +2,7 @@ import type { Address, AddressResult, SavedAddressReply } from '@flatship/proto'
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { all, call, put, takeEvery, takeLatest } from 'redux-saga/effects';
-import { ApiError } from '../../app/http';
+import { serverMessage } from '../../app/server-message';
 import { settlePendingRequest } from '../../components/data-table-requests';
 import { toastShown } from '../../components/toast-slice';
 import { addressApi } from './address-api';
@@ -21,11 +21,6 @@ import {
   addressUpdated,
   addressUpdateSubmitted,
 } from './address-slice';
-
-/** The server's own words, when it sent some. */
-function serverMessage(error: unknown): string | undefined {
-  return error instanceof ApiError && error.isServerMessage && error.message ? error.message : undefined;
-}
 
 /** "Failed to update address — This Address ID already exists": the screen's text, then the server's reason. */
 function withReason(fallback: string, error: unknown): string {

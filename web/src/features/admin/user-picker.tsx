@@ -1,7 +1,7 @@
 import type { AdminUserRow } from '@flatship/proto';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAppDispatch } from '../../app/hooks';
-import { errorMessage } from '../../app/http';
+import { errorMessage } from '../../app/server-message';
 import { SearchableSelect, type SelectOption } from '../../components/searchable-select';
 import { toastShown } from '../../components/toast-slice';
 import { searchUsers, USER_SEARCH_DEBOUNCE_MS } from './user-search-api';

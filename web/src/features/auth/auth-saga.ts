@@ -10,7 +10,8 @@ import type {
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { type EventChannel, eventChannel, type SagaIterator } from 'redux-saga';
 import { all, call, put, select, take, takeEvery, takeLatest, takeLeading } from 'redux-saga/effects';
-import { ApiError, errorMessage, onSessionEnded } from '../../app/http';
+import { ApiError, onSessionEnded } from '../../app/http';
+import { errorMessage } from '../../app/server-message';
 import type { RootState } from '../../app/store';
 import { tokenImpersonatorId } from '../../app/token-claims';
 import { adminSessionStorage, type KeptAdminSession, tokenStorage } from '../../app/token-storage';

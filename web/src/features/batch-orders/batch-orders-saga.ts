@@ -1,7 +1,7 @@
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { all, call, delay, fork, put, take, takeEvery, takeLatest } from 'redux-saga/effects';
-import { errorMessage } from '../../app/http';
+import { errorMessage, serverMessage } from '../../app/server-message';
 import { toastShown } from '../../components/toast-slice';
 import { bulkProgressApi } from '../bulk-progress/bulk-progress-api';
 import { type BatchOrder, type BulkForceRecoveryReply, batchOrdersApi } from './batch-orders-api';
@@ -71,7 +71,7 @@ export function* fixBatch(action: PayloadAction<{ orderId: string; userId: strin
     yield put(toastShown({ kind: 'success', message: BATCH_MESSAGES.fixed }));
     yield put(batchOrdersRequested(userId));
   } catch (error) {
-    yield put(toastShown({ kind: 'error', message: BATCH_MESSAGES.fixFailed, detail: errorMessage(error, '') }));
+    yield put(toastShown({ kind: 'error', message: BATCH_MESSAGES.fixFailed, detail: serverMessage(error) }));
   } finally {
     yield put(batchActionFinished(orderId));
   }

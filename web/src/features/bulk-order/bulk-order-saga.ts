@@ -19,7 +19,7 @@ import {
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { all, call, delay, put, select, take, takeEvery, takeLatest, takeLeading } from 'redux-saga/effects';
-import { errorMessage } from '../../app/http';
+import { errorMessage } from '../../app/server-message';
 import type { RootState } from '../../app/store';
 import { toastShown } from '../../components/toast-slice';
 import { addressApi } from '../addresses/address-api';

@@ -77,6 +77,24 @@ describe('download errors', () => {
     ).toBe('Labels PDF was purged');
   });
 
+  it('a message of only spaces, an empty one, no message or a body that is not JSON reads as none: the status text', async () => {
+    // A bare { error } is not the error format (proto's ErrorBody): no message either.
+    for (const body of [{ code: 'X', message: '   ' }, { code: 'X', message: '' }, { error: 'Not yours' }]) {
+      expect(await failureFor(() => HttpResponse.json(body, { status: 403 }))).toBe(DOWNLOAD_ERRORS.forbidden);
+    }
+    expect(await failureFor(() => new HttpResponse('<h1>Bad gateway</h1>', { status: 404 }))).toBe(
+      DOWNLOAD_ERRORS.notFound,
+    );
+  });
+
+  it('202 with a message says that message', async () => {
+    expect(
+      await failureFor(() =>
+        HttpResponse.json({ code: 'FILE_PENDING', message: 'Labels are being drawn' }, { status: 202 }),
+      ),
+    ).toBe('Labels are being drawn');
+  });
+
   it('a network failure and a cancel have their own texts', async () => {
     expect(await failureFor(() => HttpResponse.error())).toBe(DOWNLOAD_ERRORS.network);
     const abort = new AbortController();

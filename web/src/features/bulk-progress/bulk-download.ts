@@ -1,6 +1,6 @@
 import { type BulkFileType, bulkFileDownloadPath, bulkFileNames, type DownloadTokenReply } from '@flatship/proto';
 import { HTTPError } from 'ky';
-import { http } from '../../app/http';
+import { http, readErrorBody } from '../../app/http';
 
 /** Toast labels: '{label} download completed successfully!' */
 export const FILE_LABELS: Record<BulkFileType, string> = {
@@ -60,18 +60,10 @@ export function messageForStatus(status: number): string {
   }
 }
 
+/** Spec doc 2: "the server message if the body has one"; a blank one is none, and the status says what happened. */
 async function serverMessage(response: Response): Promise<string | null> {
-  try {
-    const body: unknown = await response.clone().json();
-    if (body && typeof body === 'object') {
-      const { message, error } = body as { message?: unknown; error?: unknown };
-      if (typeof message === 'string' && message.trim()) return message;
-      if (typeof error === 'string' && error.trim()) return error;
-    }
-  } catch {
-    // A blob or an HTML page: no message to show.
-  }
-  return null;
+  const body = await readErrorBody(response);
+  return body?.message.trim() ? body.message : null;
 }
 
 /** The server's names for the file (proto's bulkFileNames), dated today on this device. */

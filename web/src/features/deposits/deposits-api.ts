@@ -1,5 +1,6 @@
 import { DEPOSITS_DEFAULT_QUERY, type Deposit, type DepositsReply, type TopUpReply } from '@flatship/proto';
 import { getJson } from '../../app/http';
+import { queryString } from '../../app/query-string';
 
 export type { Deposit, DepositsReply, TopUpReply };
 
@@ -36,11 +37,7 @@ export function isTopUpReply(reply: unknown): reply is TopUpReply {
 export const depositsApi = {
   /** GET /api/payment/deposits/{userId}?page&limit=7&filter=all, newest first. */
   list: async (userId: string, page: number): Promise<DepositsReply> => {
-    const query = new URLSearchParams({
-      page: String(page),
-      limit: String(DEPOSITS_PAGE_SIZE),
-      filter: DEPOSITS_DEFAULT_QUERY.filter,
-    });
+    const query = queryString({ page, limit: DEPOSITS_PAGE_SIZE, filter: DEPOSITS_DEFAULT_QUERY.filter });
     return depositsOf(await getJson<unknown>(`payment/deposits/${encodeURIComponent(userId)}?${query}`));
   },
   /** GET /api/payment/top-up/{userId or guest}: a new invoice; the reply is checked by the caller. */

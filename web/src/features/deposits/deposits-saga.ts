@@ -1,7 +1,7 @@
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { type EventChannel, eventChannel, type SagaIterator } from 'redux-saga';
 import { all, call, put, race, select, spawn, take, takeLatest, takeLeading } from 'redux-saga/effects';
-import { errorMessage } from '../../app/http';
+import { errorMessage } from '../../app/server-message';
 import { toastShown } from '../../components/toast-slice';
 import { selectToken } from '../auth/auth-selectors';
 import { sessionVerifyRequested } from '../auth/auth-slice';

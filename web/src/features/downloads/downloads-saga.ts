@@ -2,7 +2,7 @@ import type { DownloadTokenReply } from '@flatship/proto';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { call, put, takeEvery } from 'redux-saga/effects';
-import { errorMessage } from '../../app/http';
+import { errorMessage } from '../../app/server-message';
 import { toastShown } from '../../components/toast-slice';
 import { fileRequested } from './downloads-actions';
 import { downloadsApi } from './downloads-api';

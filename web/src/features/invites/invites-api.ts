@@ -1,5 +1,6 @@
 import type { InvitedUser, InvitedUsersReply, ReferralCodeReply } from '@flatship/proto';
 import { getJson } from '../../app/http';
+import { queryString } from '../../app/query-string';
 
 export type { InvitedUser };
 
@@ -8,7 +9,7 @@ export const INVITED_USERS_PAGE_SIZE = 7;
 
 /** Spec doc 2 §2: the invite link is the site origin plus /register?ref={code}. */
 export function inviteLinkOf(origin: string, referralCode: string): string {
-  return `${origin}/register?ref=${encodeURIComponent(referralCode)}`;
+  return `${origin}/register?${queryString({ ref: referralCode })}`;
 }
 
 /** A reply read defensively: a missing list reads as empty, a missing code as none. */

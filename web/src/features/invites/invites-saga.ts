@@ -2,7 +2,7 @@ import type { ReferralBonusTerms } from '@flatship/proto';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { all, call, put, takeLatest } from 'redux-saga/effects';
-import { errorMessage } from '../../app/http';
+import { errorMessage } from '../../app/server-message';
 import { referralBonusApi } from '../referral-bonus/referral-bonus-api';
 import { type InvitedUser, invitesApi } from './invites-api';
 import { invitesFailed, invitesLoaded, invitesRequested } from './invites-slice';

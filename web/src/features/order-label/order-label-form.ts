@@ -6,7 +6,7 @@ import {
   type OrderCreateBody,
   readDecimal,
 } from '@flatship/proto';
-import { ApiError } from '../../app/http';
+import { serverMessage } from '../../app/server-message';
 
 /** Spec doc 1 §9. */
 export const DEFAULT_MAX_WEIGHT = 70;
@@ -282,7 +282,7 @@ export const UNKNOWN_ERROR = 'An Unknown Error Occurred';
  * 'Address not found'); otherwise 'An Unknown Error Occurred'.
  */
 export function labelOrderErrorMessage(error: unknown): string {
-  const raw = error instanceof ApiError && error.isServerMessage ? error.message : '';
+  const raw = serverMessage(error) ?? '';
   const colon = raw.indexOf(':');
   const text = (colon >= 0 ? raw.slice(colon + 1) : raw).trim();
   return text ? text.charAt(0).toUpperCase() + text.slice(1) : UNKNOWN_ERROR;

@@ -2,7 +2,7 @@ import type { AddSkuReply, SkuDataReply, SkuResult } from '@flatship/proto';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { all, call, put, takeEvery, takeLatest } from 'redux-saga/effects';
-import { ApiError } from '../../app/http';
+import { serverMessage } from '../../app/server-message';
 import { settlePendingRequest } from '../../components/data-table-requests';
 import { toastShown } from '../../components/toast-slice';
 import { skuApi } from './sku-api';
@@ -22,11 +22,6 @@ import {
   skuUpdateSubmitted,
   skuUploadSubmitted,
 } from './sku-slice';
-
-/** The server's own words, when it sent some. */
-function serverMessage(error: unknown): string | undefined {
-  return error instanceof ApiError && error.isServerMessage && error.message ? error.message : undefined;
-}
 
 const toast = (kind: 'success' | 'error', message: string, detail?: string) =>
   put(toastShown({ kind, message, detail, duration: SKU_TOAST_DURATION }));

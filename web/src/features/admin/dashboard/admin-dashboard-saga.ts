@@ -1,6 +1,6 @@
 import type { SagaIterator } from 'redux-saga';
 import { all, call, delay, put, race, take, takeLatest } from 'redux-saga/effects';
-import { errorMessage } from '../../../app/http';
+import { errorMessage } from '../../../app/server-message';
 import { toastShown } from '../../../components/toast-slice';
 import { type AdminDashboardReply, adminDashboardApi, type CarrierBalanceReply } from './admin-dashboard-api';
 import {

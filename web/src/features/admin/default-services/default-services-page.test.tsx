@@ -152,6 +152,19 @@ describe('Default Service Configuration', () => {
     expect(screen.getByRole('article', { name: 'USPS Priority Mail' })).toBeInTheDocument();
   });
 
+  it("does not repeat the server's words under the toast when they are the page's own text", async () => {
+    const app = await openPage();
+    await screen.findByRole('article', { name: 'USPS Priority Mail' });
+    server.use(http.post(api('defaultServices/sync'), () => failure(502, 'Failed to sync services')));
+    await app.user.click(screen.getByTitle('Sync with Raw Services'));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to sync services');
+    expect(screen.getByRole('alert').querySelector('.toast__detail')).toBeNull();
+    expect(app.store.getState().toast.toasts).toEqual([
+      expect.objectContaining({ message: 'Failed to sync services' }),
+    ]);
+    expect(app.store.getState().toast.toasts[0]).not.toHaveProperty('detail');
+  });
+
   it('toggles a service and shows the server message', async () => {
     const bodies: unknown[] = [];
     const app = await openPage();

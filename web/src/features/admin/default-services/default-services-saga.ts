@@ -1,7 +1,7 @@
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { all, call, put, takeEvery, takeLatest, takeLeading } from 'redux-saga/effects';
-import { ApiError } from '../../../app/http';
+import { serverMessage } from '../../../app/server-message';
 import { toastShown } from '../../../components/toast-slice';
 import { checkPriceRanges } from '../services/price-ranges';
 import {
@@ -44,8 +44,7 @@ const toast = (kind: 'success' | 'error', message: string, detail?: string) =>
 
 /** The spec's text first; what the server said, when it said something else, underneath. */
 function failureToast(message: string, error: unknown) {
-  const detail = error instanceof ApiError && error.isServerMessage && error.message !== message ? error.message : '';
-  return toast('error', message, detail || undefined);
+  return toast('error', message, serverMessage(error, { besides: message }));
 }
 
 function* load(): SagaIterator {

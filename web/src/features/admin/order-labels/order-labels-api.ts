@@ -4,18 +4,10 @@ import type {
   AdminLabelsQuery,
   AdminLabelsReply,
   AdminRefundLabelReply,
-  BulkFileType,
   BulkForceRecoveryReply,
 } from '@flatship/proto';
 import { getJson, postJson } from '../../../app/http';
-
-function queryString(query: object): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
-  }
-  return params.toString();
-}
+import { queryString } from '../../../app/query-string';
 
 /** Order label management calls (proto/src/admin-orders-api.ts). */
 export const orderLabelsApi = {

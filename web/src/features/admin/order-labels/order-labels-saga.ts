@@ -9,7 +9,7 @@ import type {
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { call, put, select, takeEvery, takeLatest } from 'redux-saga/effects';
-import { errorMessage } from '../../../app/http';
+import { errorMessage } from '../../../app/server-message';
 import type { RootState } from '../../../app/store';
 import { toastShown } from '../../../components/toast-slice';
 import { defaultServicesApi } from '../default-services/default-services-api';

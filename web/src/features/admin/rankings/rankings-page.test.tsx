@@ -166,6 +166,28 @@ describe('User volume rankings page', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch rankings');
   });
 
+  it("tells a refused request in the server's words under the toast", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    rankingsHandler(() =>
+      HttpResponse.json({ code: 'VALIDATION_FAILED', message: 'startDate must not be after endDate' }, { status: 400 }),
+    );
+    renderApp('/admin/user-volume-rankings', { token: 'good-token' });
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to fetch rankingsstartDate must not be after endDate',
+    );
+  });
+
+  it("tells any other failure in the page's words alone, even when the server sent some", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    rankingsHandler(() =>
+      HttpResponse.json({ code: 'SERVICE_UNAVAILABLE', message: 'Try again shortly' }, { status: 503 }),
+    );
+    const app = renderApp('/admin/user-volume-rankings', { token: 'good-token' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch rankings');
+    expect(screen.getByRole('alert').querySelector('.toast__detail')).toBeNull();
+    expect(app.store.getState().toast.toasts[0]).not.toHaveProperty('detail');
+  });
+
   it('exports the rows shown as a CSV named after the period', async () => {
     rankingsHandler(reply([row(1, { userName: 'Smith, "Jo"' }), row(2)]));
     let blob: Blob | undefined;

@@ -11,6 +11,7 @@ import { type ChangeEvent, useEffect } from 'react';
 import { Link } from 'react-router';
 import { formatDateTime, formatMoney } from '../../../app/format';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { queryString } from '../../../app/query-string';
 import type { RootState } from '../../../app/store';
 import { Spinner } from '../../../components/spinner';
 import { RankingsChart } from './rankings-chart';
@@ -218,7 +219,7 @@ export function RankingsPage() {
                   <td>
                     <Link
                       className="rankings__name"
-                      to={`/admin/order-label-management?userId=${encodeURIComponent(r.userId)}`}
+                      to={`/admin/order-label-management?${queryString({ userId: r.userId })}`}
                       title="Open this user's labels"
                     >
                       {r.userName || 'Deleted user'}

@@ -1,7 +1,7 @@
 import { RANKINGS_CUSTOM_DATES_MESSAGE, type RankingsQuery, type RankingsReply } from '@flatship/proto';
 import type { SagaIterator } from 'redux-saga';
 import { call, put, select, takeLatest } from 'redux-saga/effects';
-import { ApiError } from '../../../app/http';
+import { serverMessage } from '../../../app/server-message';
 import type { RootState } from '../../../app/store';
 import { toastShown } from '../../../components/toast-slice';
 import { fetchRankings } from './rankings-api';
@@ -34,9 +34,9 @@ export function* loadRankings(): SagaIterator {
     console.error('Rankings: loading failed', error);
     yield put(rankingsFailed());
     // A refused period (dates the other way round, say) is told in the server's words under the spec's text.
-    const detail =
-      error instanceof ApiError && error.isServerMessage && error.status === 400 ? error.message : undefined;
-    yield put(toastShown({ kind: 'error', message: RANKINGS_FETCH_FAILED, ...(detail ? { detail } : {}) }));
+    yield put(
+      toastShown({ kind: 'error', message: RANKINGS_FETCH_FAILED, detail: serverMessage(error, { statuses: [400] }) }),
+    );
   }
 }
 

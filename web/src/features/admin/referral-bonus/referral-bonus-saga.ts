@@ -1,7 +1,7 @@
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { all, call, put, takeLatest, takeLeading } from 'redux-saga/effects';
-import { errorMessage } from '../../../app/http';
+import { errorMessage } from '../../../app/server-message';
 import { toastShown } from '../../../components/toast-slice';
 import { type AdminReferralBonusBody, type AdminReferralBonusReply, adminReferralBonusApi } from './referral-bonus-api';
 import {

@@ -88,7 +88,8 @@ describe('Referral management', () => {
     );
     // Typing waits for a pause: not one request per key.
     expect(searches.map((s) => s.get('search'))).not.toContain('j');
-    expect(searches.map((s) => s.get('search'))).toContain('');
+    // Before anything is typed the picker lists the first users: no search is sent.
+    expect(searches.map((s) => s.get('search'))).toContain(null);
     expect(await screen.findByTestId('current-referral-code')).toHaveTextContent('JANE123');
     const table = await screen.findByRole('table', { name: 'Invited users' });
     const rows = within(table).getAllByRole('row');
@@ -249,5 +250,22 @@ describe('Referral management', () => {
     expect(await screen.findByText('Failed to update referral code')).toBeInTheDocument();
     expect(screen.getByText('Referral code is already in use')).toBeInTheDocument();
     expect(await screen.findByTestId('current-referral-code')).toHaveTextContent('JANE123');
+  });
+
+  it("does not repeat the server's words under the toast when they are the page's own text", async () => {
+    server.use(
+      searchHandler(),
+      ...userHandlers(),
+      http.post(api('auth/users/details/:id'), () => failure(500, 'Failed to update referral code')),
+    );
+    const app = await openPage();
+    await pickUser(app, 'jane', /Jane Shipper/);
+    await app.user.type(screen.getByLabelText('New referral code'), 'bob9');
+    await app.user.click(screen.getByRole('button', { name: 'Update referral code' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to update referral code');
+    expect(screen.getByRole('alert').querySelector('.toast__detail')).toBeNull();
+    const toasts = app.store.getState().toast.toasts;
+    expect(toasts).toEqual([expect.objectContaining({ message: 'Failed to update referral code' })]);
+    expect(toasts[0]).not.toHaveProperty('detail');
   });
 });

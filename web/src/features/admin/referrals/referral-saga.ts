@@ -1,7 +1,7 @@
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { all, call, put, takeLatest, takeLeading } from 'redux-saga/effects';
-import { ApiError } from '../../../app/http';
+import { serverMessage } from '../../../app/server-message';
 import { toastShown } from '../../../components/toast-slice';
 import { type AdminUserRow, type InvitedUser, referralApi } from './referral-api';
 import {
@@ -23,11 +23,9 @@ export const REFERRAL_MESSAGES = {
   codeRequired: 'Referral code is required',
 } as const;
 
-const serverDetail = (error: unknown, message: string) =>
-  error instanceof ApiError && error.isServerMessage && error.message !== message ? error.message : undefined;
-
+/** The spec's text first; what the server said, when it said something else, underneath. */
 const failureToast = (message: string, error: unknown) =>
-  put(toastShown({ kind: 'error', message, detail: serverDetail(error, message) }));
+  put(toastShown({ kind: 'error', message, detail: serverMessage(error, { besides: message }) }));
 
 function* loadCode(userId: string): SagaIterator {
   try {

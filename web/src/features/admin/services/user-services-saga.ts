@@ -2,7 +2,7 @@ import type { ConfiguredService, InitializeUserServicesReply, ServiceChangeReply
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { all, call, put, takeEvery, takeLatest } from 'redux-saga/effects';
-import { ApiError } from '../../../app/http';
+import { serverMessage } from '../../../app/server-message';
 import { toastShown } from '../../../components/toast-slice';
 import { userServicesApi } from './user-services-api';
 import { SERVICE_TOAST_DURATION, USER_SERVICES_MESSAGES } from './user-services-messages';
@@ -15,10 +15,6 @@ import {
   userServicesLoadFailed,
   userServicesOpened,
 } from './user-services-slice';
-
-function serverMessage(error: unknown): string | undefined {
-  return error instanceof ApiError && error.isServerMessage && error.message ? error.message : undefined;
-}
 
 const toast = (kind: 'success' | 'error', message: string, detail?: string) =>
   put(toastShown({ kind, message, detail, duration: SERVICE_TOAST_DURATION }));

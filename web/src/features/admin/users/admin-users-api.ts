@@ -13,20 +13,12 @@ import type {
   UserDetailsReply,
 } from '@flatship/proto';
 import { deleteJson, getJson, postJson } from '../../../app/http';
+import { queryString } from '../../../app/query-string';
 
 const id = (value: string) => encodeURIComponent(value);
 
-/** The query string of a list call; empty parts are left out. */
-export function usersSearchParams(query: AdminUsersQuery | AuditQuery): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== '') params.set(key, String(value));
-  }
-  return params.toString();
-}
-
 export const adminUsersApi = {
-  list: (query: AdminUsersQuery) => getJson<AdminUsersReply>(`auth/users?${usersSearchParams(query)}`),
+  list: (query: AdminUsersQuery) => getJson<AdminUsersReply>(`auth/users?${queryString(query)}`),
   saveDetails: (userId: string, body: UserDetailsBody) =>
     postJson<UserDetailsReply>(`auth/users/details/${id(userId)}`, body),
   setRole: (userId: string, body: SetRoleRequest) =>
@@ -36,7 +28,7 @@ export const adminUsersApi = {
   remove: (userId: string) => deleteJson<AdminUserDeleteReply>(`auth/users/${id(userId)}`),
   loginAs: (userId: string) => postJson<LoginAsReply>(`auth/login-as-user/${id(userId)}`, {}),
   /** GET /api/admin/audit: what admins did while signed in as a user, newest first. */
-  audit: (query: AuditQuery) => getJson<AuditReply>(`admin/audit?${usersSearchParams(query)}`),
+  audit: (query: AuditQuery) => getJson<AuditReply>(`admin/audit?${queryString(query)}`),
   /** POST /api/auth/users/{id}/reset-link: a single-use password reset link to hand to the user. */
   resetLink: (userId: string) => postJson<ResetLinkReply>(`auth/users/${id(userId)}/reset-link`, {}),
 };

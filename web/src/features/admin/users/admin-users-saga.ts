@@ -10,7 +10,7 @@ import type {
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { all, call, put, select, takeEvery, takeLatest, takeLeading } from 'redux-saga/effects';
-import { ApiError } from '../../../app/http';
+import { serverMessage } from '../../../app/server-message';
 import { toastShown } from '../../../components/toast-slice';
 import { adminUsersApi } from './admin-users-api';
 import { ADMIN_USERS_MESSAGES, AUDIT_PAGE_SIZE } from './admin-users-messages';
@@ -39,11 +39,6 @@ import {
   usersQueryChanged,
   usersRequested,
 } from './admin-users-slice';
-
-/** The server's own words, when it sent some. */
-function serverMessage(error: unknown): string | undefined {
-  return error instanceof ApiError && error.isServerMessage && error.message ? error.message : undefined;
-}
 
 const failed = (message: string, error: unknown) =>
   put(toastShown({ kind: 'error', message, detail: serverMessage(error) }));
