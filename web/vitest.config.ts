@@ -9,6 +9,9 @@ export default defineProject({
     // Tests address the API as http://localhost/api/..., the origin the http client prefixes.
     environmentOptions: { jsdom: { url: 'http://localhost/' } },
     setupFiles: ['./src/test/setup.ts'],
+    // Tests wait on conditions (src/test/setup.ts gives findBy/waitFor 10 s); 5 s for a whole test was a guess
+    // about the machine's speed that a busy two-core machine missed now and then.
+    testTimeout: 30_000,
     include: ['src/**/*.test.{ts,tsx}'],
   },
 });
