@@ -12,6 +12,7 @@ export * from './periodic-job';
 export * from './remote-token-state';
 export * from './request-context';
 export * from './run';
+export * from './runtime';
 export * from './subscribe-while-open';
 export * from './transactor';
 export { notUtf8JsonProblem } from './utf8-body';
