@@ -3,6 +3,7 @@ export * from './auth';
 export * from './bus';
 export * from './config';
 export * from './db';
+export * from './domain-ports';
 export * from './download-token';
 export * from './errors';
 export * from './internal';

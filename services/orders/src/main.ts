@@ -1,10 +1,9 @@
 import { createCarrierSet } from '@flatship/carriers';
-import { createDb, loadConfig, runServiceRuntime } from '@flatship/kit';
+import { createDb, loadConfig, runServiceRuntime, systemClock } from '@flatship/kit';
 import { TOPICS } from '@flatship/proto';
 import { createLocalFileStore } from './adapters/local-file-store';
 import { createPaymentsLedger } from './adapters/payments-ledger';
 import { createPricingQuotes } from './adapters/pricing-quotes';
-import { systemClock } from './adapters/system-clock';
 import { buildApp, createDomainDeps } from './app';
 import { OrdersConfigSchema } from './config';
 import { migrations, ORDERS_SCHEMA } from './db/migrations';

@@ -1,7 +1,7 @@
-import { createTransactor, loadConfig, runServiceRuntime } from '@flatship/kit';
+import { createTransactor, loadConfig, runServiceRuntime, systemClock } from '@flatship/kit';
 import { createAuthReferralDirectory } from './adapters/auth-referrals';
 import { createBtcpayClient } from './adapters/btcpay-client';
-import { buildApp, systemClock } from './app';
+import { buildApp } from './app';
 import { btcpaySettingsOf, PaymentsConfigSchema } from './config';
 import { createDepositSettledPublisher } from './db/deposit-events';
 import { createDepositsRepo } from './db/deposits-repo';
