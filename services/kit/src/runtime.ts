@@ -212,6 +212,7 @@ export async function startServiceRuntime<
           }
         : {}),
     };
+    // Which parts are present follows D, O and T, which the compiler cannot follow through the branches above.
     const app = opened.app(await definition.build(runtime as Parameters<typeof definition.build>[0]));
 
     bus.registerMetrics(app.metrics);
@@ -226,6 +227,7 @@ export async function startServiceRuntime<
       close: () => opened.close(),
     };
   } catch (err) {
+    // Each step that fails is logged; the error the caller needs is the one that stopped the start.
     await opened.closeAfterFailedStart().catch(() => {});
     throw err;
   }
