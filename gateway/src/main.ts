@@ -1,66 +1,37 @@
-import {
-  createAuthTokenStateFetcher,
-  createCachedTokenState,
-  createDb,
-  createInternalClient,
-  createLogger,
-  openBus,
-  runService,
-  startManagementListener,
-} from '@flatship/kit';
+import { runServiceRuntime, startManagementListener } from '@flatship/kit';
 import { TOPICS } from '@flatship/proto';
 import { buildGateway } from './app';
 import { createBusProgressFeed } from './bulk-progress';
 import { loadGatewayConfig } from './config';
 import { createOrderLookup } from './order-lookup';
-import { createBusUserChangeFeed } from './user-changes';
 
-await runService('gateway', async () => {
-  const config = loadGatewayConfig();
-  const logger = createLogger('gateway', config.logLevel);
-
-  // AUTH_URL is required by the config schema, so auth is always present.
-  const auth = createInternalClient({ baseUrl: config.upstreams.auth!, secret: config.internalSecret });
-  const tokenState = createCachedTokenState(createAuthTokenStateFetcher(auth, logger), config.tokenStateTtlMs);
-
-  // The gateway reads the bus and writes only the impersonation audit to it, so a small pool is plenty.
-  const db =
+await runServiceRuntime({
+  name: 'gateway',
+  config: () => loadGatewayConfig(),
+  // The gateway's configuration carries the runtime's settings under the same names.
+  settings: (config) => config,
+  // The gateway keeps no data of its own: the database carries only the postgres bus. It reads the bus and writes only
+  // the impersonation audit to it, so a small pool is plenty.
+  database: (config) =>
     config.bus.EVENT_BUS === 'postgres' && config.databaseUrl
-      ? createDb(config.databaseUrl, 'bus', { max: 4, logger })
+      ? { url: config.databaseUrl, schema: 'bus', max: 4 }
+      : undefined,
+  // AUTH_URL is required by the config schema, so auth is always present.
+  tokenState: (config) => ({ authUrl: config.upstreams.auth!, ttlMs: config.tokenStateTtlMs }),
+  async build({ config, logger, bus, tokenState, userChanges, internalClient, own }) {
+    const orders = config.upstreams.orders
+      ? createOrderLookup(internalClient(config.upstreams.orders), logger)
       : undefined;
-  const opened = await openBus({ config: config.bus, db, logger, name: 'gateway' });
-  const { bus } = opened;
-  const userChanges = createBusUserChangeFeed(bus, logger);
-
-  const progress = createBusProgressFeed(bus, logger);
-  const orders = config.upstreams.orders
-    ? createOrderLookup(
-        createInternalClient({ baseUrl: config.upstreams.orders, secret: config.internalSecret }),
-        logger,
-      )
-    : undefined;
-
-  const app = await buildGateway({
-    config,
-    logger,
-    tokenState,
-    userChanges,
-    progress,
-    orders,
-    impersonationActions: (event) => bus.publish(TOPICS.impersonationAction, [{ key: event.userId, value: event }]),
-  });
-  opened.registerMetrics(app.metrics);
-  const management = await startManagementListener(app, config.management);
-  return {
-    app,
-    host: config.host,
-    port: config.port,
-    shutdownTimeoutMs: config.shutdownTimeoutMs,
-    drainMs: config.shutdownDrainMs,
-    close: async () => {
-      await management.close();
-      await opened.close();
-      await db?.destroy();
-    },
-  };
+    const app = await buildGateway({
+      config,
+      logger,
+      tokenState,
+      userChanges,
+      progress: createBusProgressFeed(bus, logger),
+      orders,
+      impersonationActions: (event) => bus.publish(TOPICS.impersonationAction, [{ key: event.userId, value: event }]),
+    });
+    own(await startManagementListener(app, config.management));
+    return app;
+  },
 });

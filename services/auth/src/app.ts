@@ -7,6 +7,7 @@ import {
   type Knex,
   type ReadinessCheck,
   type ServiceApp,
+  systemClock,
 } from '@flatship/kit';
 import { createArgon2Hasher } from './adapters/argon2-hasher';
 import { createNoReferralBonuses } from './adapters/payments-referral-bonuses';
@@ -95,7 +96,7 @@ export async function buildApp(deps: AuthAppDeps): Promise<ServiceApp> {
     referralBonuses: deps.referralBonuses ?? createNoReferralBonuses(),
     resets: createPasswordResetsRepo(deps.db),
     mailer: deps.mailer,
-    clock: deps.clock ?? (() => new Date()),
+    clock: deps.clock ?? systemClock,
     publicUrl: deps.publicUrl,
     logger: app.log,
   };

@@ -13,7 +13,7 @@ const NEW_PASSWORD = 'a brand new passphrase';
 let now = new Date('2026-11-20T10:00:00Z');
 let t: TestAuth;
 beforeAll(async () => {
-  t = await startTestAuth({ clock: () => now });
+  t = await startTestAuth({ clock: { now: () => now } });
 });
 afterAll(() => t.close());
 

@@ -1,6 +1,5 @@
 import { createCarrierPool, createCarrierSet } from '@flatship/carriers';
-import { createDb, createInternalClient, createLogger, flatshipMetrics, loadConfig, runService } from '@flatship/kit';
-import { createOutbox, openBus } from '@flatship/kit/bus';
+import { loadConfig, runServiceRuntime } from '@flatship/kit';
 import {
   createLocalFileStore,
   createPaymentsLedger,
@@ -12,30 +11,28 @@ import { buildWorkerApp } from './app';
 import { LabelWorkerConfigSchema } from './config';
 import { createWorkerDeps } from './deps';
 
-await runService(
-  'label-worker',
-  async () => {
-    const config = loadConfig(LabelWorkerConfigSchema);
-    const logger = createLogger('label-worker', config.LOG_LEVEL);
-    // The worker is part of the orders context: it works on the orders schema, migrated by whichever starts first.
-    const db = createDb(config.DATABASE_URL, ORDERS_SCHEMA, { max: config.LABEL_WORKER_CONCURRENCY + 4, logger });
-    await prepareOrdersDatabase(db);
-    const opened = await openBus({
-      config,
-      db,
-      logger,
-      name: 'label-worker',
-      partitions: { [TOPICS.labelRequested]: config.LABEL_REQUESTED_PARTITIONS },
-    });
-    const { bus } = opened;
-    const outbox = createOutbox({ db, schema: ORDERS_SCHEMA, bus, logger });
-    const stopRelay = await outbox.startRelay();
-
-    const carrier = createCarrierSet(config.CARRIERS, {
-      failureRate: config.CARRIER_FAILURE_RATE,
-      latencyMs: config.CARRIER_LATENCY_MS,
-      renderThreads: config.LABEL_RENDER_THREADS,
-    });
+await runServiceRuntime({
+  name: 'label-worker',
+  config: () => loadConfig(LabelWorkerConfigSchema),
+  // The worker is part of the orders context: it works on the orders schema, migrated by whichever starts first.
+  database: (config) => ({
+    url: config.DATABASE_URL,
+    schema: ORDERS_SCHEMA,
+    max: config.LABEL_WORKER_CONCURRENCY + 4,
+    prepare: prepareOrdersDatabase,
+  }),
+  partitions: (config) => ({ [TOPICS.labelRequested]: config.LABEL_REQUESTED_PARTITIONS }),
+  outbox: {},
+  // The app's own close (before the runtime's) stops the sweeper, finishes the rows in hand and sends the last
+  // progress; what the worker recorded in the outbox then goes out with the runtime's last flush.
+  async build({ config, logger, db, bus, outbox, internalClient, own }) {
+    const carrier = own(
+      createCarrierSet(config.CARRIERS, {
+        failureRate: config.CARRIER_FAILURE_RATE,
+        latencyMs: config.CARRIER_LATENCY_MS,
+        renderThreads: config.LABEL_RENDER_THREADS,
+      }),
+    );
     // Every partition's purchases share one bound, so batches can be large while the carriers see a steady load.
     const carrierPool = createCarrierPool(carrier, {
       concurrency: config.CARRIER_CONCURRENCY,
@@ -45,9 +42,7 @@ await runService(
       db,
       bus,
       outbox,
-      ledger: createPaymentsLedger(
-        createInternalClient({ baseUrl: config.PAYMENTS_URL, secret: config.INTERNAL_SECRET }),
-      ),
+      ledger: createPaymentsLedger(internalClient(config.PAYMENTS_URL)),
       carrier: carrierPool,
       files: createLocalFileStore(config.FILES_DIR),
       logger,
@@ -63,7 +58,6 @@ await runService(
       stallMs: config.BULK_STALL_MS,
       sweepIntervalMs: Math.min(30_000, Math.max(1000, Math.floor(config.BULK_STALL_MS / 2))),
     });
-    opened.registerMetrics(app.metrics);
     app.addHook('onReady', async () => {
       logger.info(
         {
@@ -76,24 +70,6 @@ await runService(
         'label worker consuming label.requested',
       );
     });
-
-    flatshipMetrics(app.metrics).trackOutboxDepth(outbox.schema, outbox.depth);
-
-    return {
-      app,
-      host: config.HOST,
-      port: config.PORT,
-      shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-      drainMs: config.SHUTDOWN_DRAIN_MS,
-      // The app's own close (first) has stopped the sweeper, finished the rows in hand and sent the last progress.
-      async close() {
-        await carrier.close();
-        await stopRelay();
-        await outbox.flush().catch((err: unknown) => logger.warn({ err }, 'outbox not fully relayed at shutdown'));
-        await opened.close();
-        await db.destroy();
-      },
-    };
+    return app;
   },
-  30_000,
-);
+});

@@ -8,6 +8,7 @@ import {
   type Knex,
   type ReadinessCheck,
   type ServiceApp,
+  systemClock,
   type TokenStateSource,
   type UserChangeFeed,
   whileOpen,
@@ -54,8 +55,6 @@ export interface PaymentsAppDeps {
    */
   referralBonus?: { bus: Pick<EventBus, 'subscribe'>; referrals: ReferralDirectory };
 }
-
-export const systemClock: Clock = { now: () => new Date() };
 
 export async function buildApp(deps: PaymentsAppDeps): Promise<ServiceApp> {
   const app = createServiceApp({

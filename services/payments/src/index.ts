@@ -1,5 +1,5 @@
 export { createBtcpayClient } from './adapters/btcpay-client';
-export { buildApp, type PaymentsAppDeps, systemClock } from './app';
+export { buildApp, type PaymentsAppDeps } from './app';
 export { type BtcpaySettings, btcpaySettingsOf, type PaymentsConfig, PaymentsConfigSchema } from './config';
 export { createDepositsRepo } from './db/deposits-repo';
 export { createLedgerRepo } from './db/ledger-repo';

@@ -1,103 +1,67 @@
-import {
-  createAuthTokenStateFetcher,
-  createBusUserChangeFeed,
-  createCachedTokenState,
-  createDb,
-  createInternalClient,
-  createLogger,
-  createTransactor,
-  flatshipMetrics,
-  loadConfig,
-  migrate,
-  runService,
-} from '@flatship/kit';
-import { createOutbox, openBus } from '@flatship/kit/bus';
+import { createTransactor, loadConfig, runServiceRuntime, systemClock } from '@flatship/kit';
 import { createAuthReferralDirectory } from './adapters/auth-referrals';
 import { createBtcpayClient } from './adapters/btcpay-client';
-import { buildApp, systemClock } from './app';
+import { buildApp } from './app';
 import { btcpaySettingsOf, PaymentsConfigSchema } from './config';
 import { createDepositSettledPublisher } from './db/deposit-events';
 import { createDepositsRepo } from './db/deposits-repo';
 import { createLedgerRepo } from './db/ledger-repo';
 import { migrations, PAYMENTS_SCHEMA } from './db/migrations';
 import { reconcileDeposits } from './domain/reconcile-deposits';
-import { type DepositReconciler, startDepositReconciler } from './jobs/deposit-reconciler';
+import { startDepositReconciler } from './jobs/deposit-reconciler';
 
-await runService('payments', async () => {
-  const config = loadConfig(PaymentsConfigSchema);
-  const btcpaySettings = btcpaySettingsOf(config);
-  const logger = createLogger('payments', config.LOG_LEVEL);
-  if (!btcpaySettings) logger.warn('BTCPAY_URL is not set: deposits are off (top-ups answer 503)');
-  const db = createDb(config.DATABASE_URL, PAYMENTS_SCHEMA, { logger });
-  const applied = await migrate(db, PAYMENTS_SCHEMA, migrations);
-  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+await runServiceRuntime({
+  name: 'payments',
+  config: () => {
+    const config = loadConfig(PaymentsConfigSchema);
+    // Checked with the rest of the configuration, before anything is opened.
+    return { ...config, btcpay: btcpaySettingsOf(config) };
+  },
+  database: (config) => ({ url: config.DATABASE_URL, schema: PAYMENTS_SCHEMA, migrations }),
+  outbox: {},
+  tokenState: (config) => ({ authUrl: config.AUTH_URL, ttlMs: config.TOKEN_STATE_TTL_MS }),
+  async build({ config, logger, db, bus, outbox: accountChanges, auth, tokenState, userChanges, job }) {
+    const btcpaySettings = config.btcpay;
+    if (!btcpaySettings) logger.warn('BTCPAY_URL is not set: deposits are off (top-ups answer 503)');
+    const provider = btcpaySettings
+      ? createBtcpayClient({
+          url: btcpaySettings.url,
+          storeId: btcpaySettings.storeId,
+          apiKey: btcpaySettings.apiKey,
+          logger,
+        })
+      : null;
 
-  const opened = await openBus({ config, db, logger, name: 'payments' });
-  const { bus } = opened;
-  const accountChanges = createOutbox({ db, schema: PAYMENTS_SCHEMA, bus, logger });
-  const stopRelay = await accountChanges.startRelay();
-
-  const auth = createInternalClient({ baseUrl: config.AUTH_URL, secret: config.INTERNAL_SECRET });
-  const tokenState = createCachedTokenState(createAuthTokenStateFetcher(auth, logger), config.TOKEN_STATE_TTL_MS);
-
-  const provider = btcpaySettings
-    ? createBtcpayClient({
-        url: btcpaySettings.url,
-        storeId: btcpaySettings.storeId,
-        apiKey: btcpaySettings.apiKey,
-        logger,
-      })
-    : null;
-
-  const app = await buildApp({
-    db,
-    logger,
-    jwtPublicKey: config.JWT_PUBLIC_KEY,
-    internalSecret: config.INTERNAL_SECRET,
-    tokenState,
-    accountChanges,
-    userChanges: createBusUserChangeFeed(bus, logger, 'payments'),
-    referralBonus: { bus, referrals: createAuthReferralDirectory(auth) },
-    ...(provider && btcpaySettings ? { btcpay: { provider, webhookSecret: btcpaySettings.webhookSecret } } : {}),
-  });
-
-  opened.registerMetrics(app.metrics);
-
-  let reconciler: DepositReconciler | null = null;
-  if (provider && config.DEPOSIT_RECONCILE_INTERVAL_MS > 0) {
-    const deps = {
-      provider,
-      deposits: createDepositsRepo(db),
-      ledger: createLedgerRepo(db, accountChanges),
-      transactor: createTransactor(db),
-      clock: systemClock,
+    const app = await buildApp({
+      db,
       logger,
-      publishDepositSettled: createDepositSettledPublisher(accountChanges),
-    };
-    reconciler = startDepositReconciler({
-      intervalMs: config.DEPOSIT_RECONCILE_INTERVAL_MS,
-      run: () => reconcileDeposits(deps),
-      logger,
+      jwtPublicKey: config.JWT_PUBLIC_KEY,
+      internalSecret: config.INTERNAL_SECRET,
+      tokenState,
+      accountChanges,
+      userChanges,
+      referralBonus: { bus, referrals: createAuthReferralDirectory(auth) },
+      ...(provider && btcpaySettings ? { btcpay: { provider, webhookSecret: btcpaySettings.webhookSecret } } : {}),
     });
-  }
 
-  flatshipMetrics(app.metrics).trackOutboxDepth(accountChanges.schema, accountChanges.depth);
-
-  return {
-    app,
-    host: config.HOST,
-    port: config.PORT,
-    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-    drainMs: config.SHUTDOWN_DRAIN_MS,
-    async close() {
-      await reconciler?.stop();
-      await stopRelay();
-      // Whatever committed in the last moments goes out now rather than at the next start.
-      await accountChanges
-        .flush()
-        .catch((err: unknown) => logger.warn({ err }, 'outbox not fully relayed at shutdown'));
-      await opened.close();
-      await db.destroy();
-    },
-  };
+    if (provider && config.DEPOSIT_RECONCILE_INTERVAL_MS > 0) {
+      const deps = {
+        provider,
+        deposits: createDepositsRepo(db),
+        ledger: createLedgerRepo(db, accountChanges),
+        transactor: createTransactor(db),
+        clock: systemClock,
+        logger,
+        publishDepositSettled: createDepositSettledPublisher(accountChanges),
+      };
+      job(
+        startDepositReconciler({
+          intervalMs: config.DEPOSIT_RECONCILE_INTERVAL_MS,
+          run: () => reconcileDeposits(deps),
+          logger,
+        }),
+      );
+    }
+    return app;
+  },
 });

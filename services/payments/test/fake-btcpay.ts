@@ -3,7 +3,7 @@ import type { CreateInvoiceRequest, Invoice } from '@flatship/proto';
 import { delay, HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { createBtcpayClient } from '../src/adapters/btcpay-client';
-import type { Logger } from '../src/domain/ports';
+import type { DomainLogger } from '../src/domain/ports';
 
 export const BTCPAY_URL = 'https://btcpay.test';
 export const STORE_ID = 'store-flatship';
@@ -114,7 +114,7 @@ export function createFakeBtcpay() {
 export type FakeBtcpay = ReturnType<typeof createFakeBtcpay>;
 
 /** Log lines the code under test wrote, to check that a refusal leaves a trace. */
-export function createLogCapture(): Logger & { lines: { level: string; obj: object; msg: string }[] } {
+export function createLogCapture(): DomainLogger & { lines: { level: string; obj: object; msg: string }[] } {
   const lines: { level: string; obj: object; msg: string }[] = [];
   const at = (level: string) => (obj: object, msg: string) => {
     lines.push({ level, obj, msg });
@@ -122,9 +122,9 @@ export function createLogCapture(): Logger & { lines: { level: string; obj: obje
   return { lines, info: at('info'), warn: at('warn'), error: at('error') };
 }
 
-export const quietLogger: Logger = { info: () => {}, warn: () => {}, error: () => {} };
+export const quietLogger: DomainLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
-export function createTestBtcpayClient(logger: Logger = quietLogger, timeoutMs?: number) {
+export function createTestBtcpayClient(logger: DomainLogger = quietLogger, timeoutMs?: number) {
   return createBtcpayClient({
     url: BTCPAY_URL,
     storeId: STORE_ID,

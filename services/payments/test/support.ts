@@ -17,7 +17,7 @@ import { createDepositSettledPublisher } from '../src/db/deposit-events';
 import { createDepositsRepo } from '../src/db/deposits-repo';
 import { createLedgerRepo } from '../src/db/ledger-repo';
 import { migrations, PAYMENTS_SCHEMA } from '../src/db/migrations';
-import type { Clock, Logger } from '../src/domain/ports';
+import type { Clock, DomainLogger } from '../src/domain/ports';
 import type { SyncDepositDeps } from '../src/domain/sync-deposit';
 import type { BtcpayDeps } from '../src/routes/deps';
 
@@ -51,7 +51,7 @@ export interface TestPayments {
     transactor: ReturnType<typeof createTransactor>;
   };
   /** What the deposit use cases need, for driving them directly (btcpay only when started with it). */
-  syncDeps(logger?: Logger): SyncDepositDeps;
+  syncDeps(logger?: DomainLogger): SyncDepositDeps;
   /** A signed access token for this user, as auth would issue it. */
   tokenFor(state: TokenState, over?: Partial<TokenClaims>): string;
   close(): Promise<void>;

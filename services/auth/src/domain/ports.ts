@@ -1,7 +1,7 @@
 import type { Tx } from '@flatship/kit';
 import type { Activation, ReferralBonusState, Role, TokenClaims, UserChangedEvent } from '@flatship/proto';
 
-export type { Transactor, Tx } from '@flatship/kit';
+export type { Clock, DomainLogger, Transactor, Tx } from '@flatship/kit';
 
 /** A user row as the domain sees it. */
 export interface UserRecord {
@@ -95,8 +95,6 @@ export interface ResetMailer {
   send(mail: ResetMail): Promise<void>;
 }
 
-export type Clock = () => Date;
-
 export type SetReferralCodeResult = { ok: true; user: UserRecord } | { ok: false; conflict: 'referralCode' };
 
 /** The fields of a saved address, already checked and normalised by the address rules. */
@@ -166,10 +164,3 @@ export type PublishUserChanged = (tx: Tx, event: UserChangedEvent) => Promise<vo
 
 /** Signs an access token; `expiresIn` (e.g. `1h`) instead of the configured lifetime of sessions. */
 export type SignToken = (claims: TokenClaims, opts?: { expiresIn: string }) => string;
-
-/** The subset of a pino logger the domain writes to. */
-export interface DomainLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}

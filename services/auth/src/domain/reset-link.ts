@@ -19,7 +19,7 @@ export async function createResetLink(
   tx?: Tx,
 ): Promise<{ link: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
-  const expiresAt = new Date(deps.clock().getTime() + PASSWORD_RESET_TTL_MINUTES * 60_000);
+  const expiresAt = new Date(deps.clock.now().getTime() + PASSWORD_RESET_TTL_MINUTES * 60_000);
   await deps.resets.insert({ userId, tokenHash: hashResetToken(token), expiresAt }, tx);
   const link = new URL('/reset-password', deps.publicUrl);
   link.searchParams.set('token', token);

@@ -26,7 +26,7 @@ export async function resetPassword(deps: ResetPasswordDeps, token: string, pass
   if (!token.trim()) throw new AppError('AUTH_RESET_LINK_INVALID', MESSAGES.resetLinkInvalid);
   const passwordHash = await deps.hasher.hash(password);
   await deps.transactor.run(async (tx) => {
-    const now = deps.clock();
+    const now = deps.clock.now();
     const userId = await deps.resets.consume(hashResetToken(token.trim()), now, tx);
     if (!userId) throw new AppError('AUTH_RESET_LINK_INVALID', MESSAGES.resetLinkInvalid);
     const changed = await deps.users.updatePassword(userId, passwordHash, tx);

@@ -3,7 +3,7 @@ import type { Tx } from '@flatship/kit';
 import type { ErrorCode } from '@flatship/proto';
 import type { ShipmentAddress, ShipmentParcel } from './validate-shipment';
 
-export type { Transactor, Tx } from '@flatship/kit';
+export type { Clock, DomainLogger, Transactor, Tx } from '@flatship/kit';
 
 export type LabelStatus = 'pending' | 'completed' | 'cancelled' | 'void';
 
@@ -171,16 +171,6 @@ export interface FileStore {
   remove(key: string): Promise<void>;
 }
 
-export interface Clock {
-  now(): Date;
-}
-
 /** Records `label.purchased` in the caller's transaction, so it is relayed only if the completion commits. */
 /** Records `label.purchased` for every label given, in the caller's transaction. */
 export type PublishLabelPurchased = (tx: Tx, labels: LabelRecord[]) => Promise<void>;
-
-export interface DomainLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}

@@ -2,14 +2,14 @@ import { AppError, describeSchemaError } from '@flatship/kit';
 import { type CreateInvoiceRequest, type Invoice, InvoiceSchema } from '@flatship/proto';
 import { Compile } from 'typebox/compile';
 import { MESSAGES } from '../domain/messages';
-import type { Logger, PaymentProvider } from '../domain/ports';
+import type { DomainLogger, PaymentProvider } from '../domain/ports';
 
 export interface BtcpayClientOptions {
   /** The server's base URL, e.g. https://pay.example.com (a path prefix is kept). */
   url: string;
   storeId: string;
   apiKey: string;
-  logger: Logger;
+  logger: DomainLogger;
   timeoutMs?: number;
 }
 

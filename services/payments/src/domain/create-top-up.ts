@@ -1,5 +1,5 @@
 import type { TopUpReply } from '@flatship/proto';
-import type { DepositsRepo, Logger, PaymentProvider } from './ports';
+import type { DepositsRepo, DomainLogger, PaymentProvider } from './ports';
 import { assertUserId } from './rules';
 
 /** How long the payer has to pay an invoice before BTCPay expires it. */
@@ -10,7 +10,7 @@ export const DEPOSIT_CURRENCY = 'USD';
 export interface CreateTopUpDeps {
   provider: PaymentProvider;
   deposits: DepositsRepo;
-  logger: Logger;
+  logger: DomainLogger;
 }
 
 /**

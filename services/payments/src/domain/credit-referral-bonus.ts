@@ -8,8 +8,8 @@ import {
 import { moveMoney } from './move-money';
 import type {
   Clock,
+  DomainLogger,
   LedgerRepo,
-  Logger,
   ReferralBonusRepo,
   ReferralBonusSettings,
   ReferralDirectory,
@@ -23,7 +23,7 @@ export interface CreditReferralBonusDeps {
   transactor: Transactor;
   bonuses: ReferralBonusRepo;
   referrals: ReferralDirectory;
-  logger: Logger;
+  logger: DomainLogger;
   clock: Clock;
 }
 

@@ -11,7 +11,7 @@ import type {
   ReferralStanding,
 } from '@flatship/proto';
 
-export type { Transactor, Tx } from '@flatship/kit';
+export type { Clock, DomainLogger, Transactor, Tx } from '@flatship/kit';
 export type { DepositFilter };
 
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
@@ -174,15 +174,4 @@ export interface PaymentProvider {
   readonly storeId: string;
   createInvoice(request: CreateInvoiceRequest): Promise<Invoice>;
   getInvoice(invoiceId: string): Promise<Invoice>;
-}
-
-/** What the use cases log through; pino and Fastify's request logger both fit. */
-export interface Logger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
-
-export interface Clock {
-  now(): Date;
 }

@@ -6,8 +6,8 @@ import type {
   Clock,
   DepositRecord,
   DepositsRepo,
+  DomainLogger,
   LedgerRepo,
-  Logger,
   PaymentProvider,
   PublishDepositSettled,
   Transactor,
@@ -18,7 +18,7 @@ export interface SyncDepositDeps {
   deposits: DepositsRepo;
   ledger: LedgerRepo;
   transactor: Transactor;
-  logger: Logger;
+  logger: DomainLogger;
   clock: Clock;
   /** Announces a credited deposit (`deposit.settled`) in the crediting transaction; the referral bonus follows it. */
   publishDepositSettled: PublishDepositSettled;

@@ -1,5 +1,5 @@
 import { type PeriodicJob, startPeriodicJob } from '@flatship/kit';
-import type { Logger } from '../domain/ports';
+import type { DomainLogger } from '../domain/ports';
 import type { ReconcileReport } from '../domain/reconcile-deposits';
 
 export type DepositReconciler = PeriodicJob;
@@ -12,7 +12,7 @@ export type DepositReconciler = PeriodicJob;
 export function startDepositReconciler(opts: {
   intervalMs: number;
   run: () => Promise<ReconcileReport>;
-  logger: Logger;
+  logger: DomainLogger;
 }): DepositReconciler {
   return startPeriodicJob({
     intervalMs: opts.intervalMs,

@@ -1,7 +1,7 @@
 import type { Tx } from '@flatship/kit';
 import type { CarrierServiceInfo, PriceBand, RawServiceRecord, ServiceRecord } from './types';
 
-export type { Transactor, Tx } from '@flatship/kit';
+export type { DomainLogger, Transactor, Tx } from '@flatship/kit';
 export type { CarrierServiceInfo, PriceBand, RawServiceRecord, ServiceRecord, ServiceStatus } from './types';
 
 /** Where the carrier's current services come from (the carriers library at the composition root). */
@@ -62,10 +62,4 @@ export interface UserServicesRepo {
   setEnabled(id: string, enabled: boolean, tx?: Tx): Promise<ServiceRecord | null>;
   setPrices(id: string, prices: PriceBand[], tx?: Tx): Promise<ServiceRecord | null>;
   setShape(id: string, shape: ServiceShape, tx?: Tx): Promise<void>;
-}
-
-/** The subset of a pino logger the domain writes to. */
-export interface DomainLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
 }

@@ -1,3 +1,0 @@
-import type { Clock } from '../domain/ports';
-
-export const systemClock: Clock = { now: () => new Date() };
