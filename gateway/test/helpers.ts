@@ -145,6 +145,8 @@ export function gatewayDeps(overrides: {
   rateLimitMax?: number;
   userChanges?: UserChangeFeed;
   readyAlso?: Record<string, string>;
+  /** How long one upstream readiness check may take (default 5 s: a busy machine must not fail a healthy one). */
+  upstreamReadyTimeoutMs?: number;
 }): GatewayDeps {
   return {
     logger: false,
@@ -157,7 +159,7 @@ export function gatewayDeps(overrides: {
       trustProxy: false,
       jwtPublicKey: keys.publicKey,
       internalSecret: INTERNAL_SECRET,
-      upstreamReadyTimeoutMs: 500,
+      upstreamReadyTimeoutMs: overrides.upstreamReadyTimeoutMs ?? 5_000,
       cspExtraOrigins: [],
       ...(overrides.readyAlso ? { readyAlso: overrides.readyAlso } : {}),
     },

@@ -64,12 +64,13 @@ describe('health and readiness', () => {
       gatewayDeps({
         upstreams: { auth: auth.url, payments: await deadAddress(), admin: hung.url },
         tokenState: createUserDirectory().tokenState,
+        upstreamReadyTimeoutMs: 300,
       }),
     );
     try {
-      const started = Date.now();
+      // The hung service never answers: an answer at all (rather than this test's own time-out) is the proof
+      // that the check gave up on it, whatever the machine's speed.
       const res = await gw.inject({ method: 'GET', url: '/readyz' });
-      expect(Date.now() - started).toBeLessThan(2000);
       expect(res.statusCode).toBe(503);
       expect(res.json().message).toMatch(/admin/);
       expect(res.json().message).toMatch(/payments/);
