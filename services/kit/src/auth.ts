@@ -92,29 +92,7 @@ export const authPlugin = fp(
       }
       const imp = claims.imp;
       if (imp !== undefined && typeof imp !== 'string') throw new AppError('AUTH_INVALID_TOKEN', AUTH_MESSAGES.invalid);
-      // Both read at once: a login-as request should not wait for one state and then the other.
-      const [state, admin] = await Promise.all([
-        opts.tokenState.get(claims.sub),
-        imp ? opts.tokenState.get(imp) : null,
-      ]);
-      if (!state || state.tokenVersion !== claims.ver) throw new AppError('AUTH_TOKEN_REVOKED', AUTH_MESSAGES.revoked);
-      if (state.activation === 'block') throw new AppError('AUTH_ACCOUNT_BLOCKED', AUTH_MESSAGES.blocked);
-      if (!imp) return { userId: state.id, role: state.role, tokenVersion: state.tokenVersion };
-      // A login-as token without `iv` predates impersonation versions (and lived a week): it is not honoured.
-      const isLiveVisit =
-        admin !== null &&
-        admin.role === 'admin' &&
-        admin.activation === 'allow' &&
-        typeof claims.iv === 'number' &&
-        admin.impersonationVersion === claims.iv;
-      if (!isLiveVisit) throw new AppError('AUTH_TOKEN_REVOKED', AUTH_MESSAGES.revoked);
-      return {
-        userId: state.id,
-        role: state.role,
-        tokenVersion: state.tokenVersion,
-        impersonatorId: imp,
-        impersonationVersion: claims.iv as number,
-      };
+      return authContextOf(opts.tokenState, { sub: claims.sub, ver: claims.ver, imp, iv: claims.iv });
     }
 
     app.decorate('verifyAccessToken', verifyAccessToken);
@@ -129,6 +107,39 @@ export const authPlugin = fp(
   },
   { name: 'flatship-auth' },
 );
+
+/**
+ * Who a verified token (a session token, or a download link's) speaks for, by the current token states: the
+ * user at the token's version and not blocked, and for a login-as token (`imp`) an admin who is still an
+ * active admin at the impersonation version the token names (`iv`). One rule for every kind of token, so a
+ * revocation ends them all alike.
+ */
+export async function authContextOf(
+  tokenState: TokenStateSource,
+  claims: { sub: string; ver: number; imp?: string | undefined; iv?: unknown },
+): Promise<AuthContext> {
+  const { imp } = claims;
+  // Both read at once: a login-as request should not wait for one state and then the other.
+  const [state, admin] = await Promise.all([tokenState.get(claims.sub), imp ? tokenState.get(imp) : null]);
+  if (!state || state.tokenVersion !== claims.ver) throw new AppError('AUTH_TOKEN_REVOKED', AUTH_MESSAGES.revoked);
+  if (state.activation === 'block') throw new AppError('AUTH_ACCOUNT_BLOCKED', AUTH_MESSAGES.blocked);
+  if (!imp) return { userId: state.id, role: state.role, tokenVersion: state.tokenVersion };
+  // A login-as token without `iv` predates impersonation versions (and lived a week): it is not honoured.
+  const isLiveVisit =
+    admin !== null &&
+    admin.role === 'admin' &&
+    admin.activation === 'allow' &&
+    typeof claims.iv === 'number' &&
+    admin.impersonationVersion === claims.iv;
+  if (!isLiveVisit) throw new AppError('AUTH_TOKEN_REVOKED', AUTH_MESSAGES.revoked);
+  return {
+    userId: state.id,
+    role: state.role,
+    tokenVersion: state.tokenVersion,
+    impersonatorId: imp,
+    impersonationVersion: claims.iv as number,
+  };
+}
 
 /** The rule for every `{userId}` in a path: it must be the caller's own id, or the caller is an admin. */
 export function assertSelfOrAdmin(auth: AuthContext | null, userId: string): AuthContext {

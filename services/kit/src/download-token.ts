@@ -1,7 +1,7 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AUTH_MESSAGES, type AuthContext, extractToken, type TokenStateSource } from './auth';
+import { type AuthContext, authContextOf, extractToken, type TokenStateSource } from './auth';
 import { AppError } from './errors';
 
 /**
@@ -138,28 +138,8 @@ export const downloadTokenPlugin = fp(
     async function verifyDownloadToken(token: string, path: string | null): Promise<AuthContext> {
       const claims = readDownloadToken(key, token);
       if (path === null || claims.path !== path) throw invalid();
-      const state = await opts.tokenState.get(claims.sub);
-      if (!state || state.tokenVersion !== claims.ver) throw new AppError('AUTH_TOKEN_REVOKED', AUTH_MESSAGES.revoked);
-      if (state.activation === 'block') throw new AppError('AUTH_ACCOUNT_BLOCKED', AUTH_MESSAGES.blocked);
-      if (claims.imp) {
-        // A link made while signed in as the user is worth no more than the visit it came from: the same
-        // rule as the Login As token itself (an active admin, at the impersonation version of the visit).
-        const admin = await opts.tokenState.get(claims.imp);
-        if (
-          admin?.role !== 'admin' ||
-          admin.activation !== 'allow' ||
-          typeof claims.iv !== 'number' ||
-          admin.impersonationVersion !== claims.iv
-        ) {
-          throw new AppError('AUTH_TOKEN_REVOKED', AUTH_MESSAGES.revoked);
-        }
-      }
-      return {
-        userId: state.id,
-        role: state.role,
-        tokenVersion: state.tokenVersion,
-        ...(claims.imp ? { impersonatorId: claims.imp, impersonationVersion: claims.iv as number } : {}),
-      };
+      // A link made while signed in as the user is worth no more than the visit it came from.
+      return authContextOf(opts.tokenState, claims);
     }
 
     app.decorate('issueDownloadToken', (auth: AuthContext, path: string) =>
