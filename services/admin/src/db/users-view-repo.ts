@@ -3,7 +3,9 @@ import {
   type AdminUserRow,
   type AdminUserSort,
   centsToDollars,
+  dollarsToCents,
   type ExportedUser,
+  type MoneySummary,
   type UserChangedEvent,
 } from '@flatship/proto';
 
@@ -124,6 +126,17 @@ export function profileFromEvent(e: UserChangedEvent): ProfileChange | null {
     createdAt: e.createdAt ?? e.updatedAt,
     updatedAt: e.updatedAt,
     deletedAt: e.deleted ? e.updatedAt : null,
+  };
+}
+
+/** Payments' figures for a user (dollars on the wire) as the table keeps them, under their ledger seq. */
+export function moneyChangeOf(s: MoneySummary): MoneyChange {
+  return {
+    userId: s.userId,
+    balanceCents: dollarsToCents(s.balance),
+    totalDepositCents: dollarsToCents(s.totalDeposit),
+    totalSpentCents: dollarsToCents(s.totalSpent),
+    seq: s.seq ?? 0,
   };
 }
 

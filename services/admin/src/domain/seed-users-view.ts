@@ -1,6 +1,5 @@
-import { dollarsToCents } from '@flatship/proto';
-import type { MoneyChange, ProfileChange, UsersViewRepo } from '../db/users-view-repo';
-import { profileFromExport } from '../db/users-view-repo';
+import type { ProfileChange, UsersViewRepo } from '../db/users-view-repo';
+import { moneyChangeOf, profileFromExport } from '../db/users-view-repo';
 import type { Balances, CallContext, UserDirectory } from './ports';
 
 const PAGE = 1000;
@@ -28,14 +27,7 @@ export async function seedUsersView(deps: SeedDeps, ctx: CallContext): Promise<{
       page.map((u) => u._id),
       ctx,
     );
-    const money: MoneyChange[] = summaries.map((s) => ({
-      userId: s.userId,
-      balanceCents: dollarsToCents(s.balance),
-      totalDepositCents: dollarsToCents(s.totalDeposit),
-      totalSpentCents: dollarsToCents(s.totalSpent),
-      seq: s.seq ?? 0,
-    }));
-    await deps.view.applyMoney(money);
+    await deps.view.applyMoney(summaries.map(moneyChangeOf));
     seen += page.length;
     after = page.at(-1)?._id;
     if (page.length < PAGE) break;

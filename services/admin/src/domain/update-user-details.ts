@@ -1,6 +1,6 @@
 import { AppError } from '@flatship/kit';
-import { centsToDollars, dollarsToCents, type UserDetailsBody, type UserDetailsReply } from '@flatship/proto';
-import type { UsersViewRepo } from '../db/users-view-repo';
+import { centsToDollars, type UserDetailsBody, type UserDetailsReply } from '@flatship/proto';
+import { moneyChangeOf, type UsersViewRepo } from '../db/users-view-repo';
 import { parseBalanceInput } from './balance-input';
 import { MESSAGES } from './messages';
 import type { Balances, CallContext, UserDirectory } from './ports';
@@ -55,15 +55,7 @@ export async function updateUserDetails(
     // a little later, so the row would still show the old balance. The figures are applied here under their
     // ledger seq, so the event, when it comes, changes nothing, and an older figure never overwrites a newer.
     const summaries = await deps.balances.summaries([user._id], ctx);
-    await deps.view.applyMoney(
-      summaries.map((s) => ({
-        userId: s.userId,
-        balanceCents: dollarsToCents(s.balance),
-        totalDepositCents: dollarsToCents(s.totalDeposit),
-        totalSpentCents: dollarsToCents(s.totalSpent),
-        seq: s.seq ?? 0,
-      })),
-    );
+    await deps.view.applyMoney(summaries.map(moneyChangeOf));
   }
   return {
     message: MESSAGES.detailsUpdated,
