@@ -1,11 +1,11 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { SessionUser } from '@flatship/proto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type ApiCall, createStackApi, startStack } from '../src/testing/start-stack';
-import { artifactPath, launchBrowser } from './browser';
+import { artifactPath, launchBrowser, logIn, newContext } from './browser';
 
 // An admin refunds a label found by its tracking number, a friend's invite link
 // brings in a new user, and a customer resets a forgotten password from the email
@@ -65,21 +65,6 @@ async function adminToken() {
   return admin.token;
 }
 
-async function newContext(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  return { context, page };
-}
-
-async function logIn(page: Page, email: string, password: string) {
-  await page.goto(`${stack.url}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL((url) => url.pathname.startsWith('/main/') || url.pathname.startsWith('/admin/'));
-}
-
 const labelBody = (userId: string, receiverName: string) => ({
   user_id: userId,
   service_name: 'USPS Priority Mail',
@@ -130,8 +115,8 @@ test('an admin finds a label by part of its tracking number and refunds it to th
   const afterBuying = (await api<{ user: SessionUser }>('/api/auth/verify', { token })).user.balance;
   expect(afterBuying).toBeCloseTo(50 - kept.data.price - price, 2);
 
-  const { context, page } = await newContext();
-  await logIn(page, stack.adminEmail, stack.adminPassword);
+  const { context, page } = await newContext(browser);
+  await logIn(page, stack.url, stack.adminEmail, stack.adminPassword);
   await page.goto(`${stack.url}/admin/order-label-management`);
   await page.getByRole('heading', { name: 'Order Label Management' }).waitFor();
   const filters = page.getByRole('form', { name: 'Label filters' });
@@ -164,8 +149,8 @@ test('an admin finds a label by part of its tracking number and refunds it to th
   // The money is back on the customer's balance, and the label is void in their orders list.
   const afterRefund = (await api<{ user: SessionUser }>('/api/auth/verify', { token })).user.balance;
   expect(afterRefund).toBeCloseTo(afterBuying + price, 2);
-  const customer = await newContext();
-  await logIn(customer.page, email, password);
+  const customer = await newContext(browser);
+  await logIn(customer.page, stack.url, email, password);
   await customer.page.goto(`${stack.url}/main/orders`);
   const orders = customer.page.getByRole('table', { name: 'Orders List' });
   await orders.getByRole('row').filter({ hasText: 'Refunded Receiver' }).getByText('Void (refunded)').waitFor();
@@ -182,8 +167,8 @@ test("a friend's copied invite link brings a new user who then appears among the
   const friend = await register(friendName, friendEmail, friendPassword);
 
   // The admin makes them a friend in User Management.
-  const admin = await newContext();
-  await logIn(admin.page, stack.adminEmail, stack.adminPassword);
+  const admin = await newContext(browser);
+  await logIn(admin.page, stack.url, stack.adminEmail, stack.adminPassword);
   await admin.page.goto(`${stack.url}/admin/user-management`);
   await admin.page.getByRole('searchbox').fill(friendEmail);
   const role = admin.page.getByRole('combobox', { name: `Role of ${friendName}` });
@@ -202,10 +187,10 @@ test("a friend's copied invite link brings a new user who then appears among the
   await admin.context.close();
 
   // The friend copies their invite link.
-  const friendCtx = await newContext();
+  const friendCtx = await newContext(browser);
   await friendCtx.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
   const page = friendCtx.page;
-  await logIn(page, friendEmail, friendPassword);
+  await logIn(page, stack.url, friendEmail, friendPassword);
   const session = await page.evaluate(() => localStorage.getItem('token'));
   const me = await api<{ user: SessionUser }>('/api/auth/verify', { token: session ?? '' });
   expect(me.user.user_role).toBe('friend');
@@ -222,7 +207,7 @@ test("a friend's copied invite link brings a new user who then appears among the
   await page.screenshot({ path: await artifactPath('invite-link-copied.png'), fullPage: true });
 
   // A visitor opens it and registers with the code already filled in.
-  const visitor = await newContext();
+  const visitor = await newContext(browser);
   const inviteeName = `Ivy Invitee ${stamp}`;
   const inviteePassword = 'invited-in-9';
   await visitor.page.goto(link);
@@ -252,12 +237,12 @@ test('a customer resets a forgotten password from the emailed link, which ends t
   await register('Fergus Forgetful', email, oldPassword);
 
   // Context A: signed in on another device.
-  const a = await newContext();
-  await logIn(a.page, email, oldPassword);
+  const a = await newContext(browser);
+  await logIn(a.page, stack.url, email, oldPassword);
   await a.page.waitForURL('**/main/dashboard');
 
   // Context B: asks for a reset link from the login page.
-  const b = await newContext();
+  const b = await newContext(browser);
   await b.page.goto(`${stack.url}/login`);
   await b.page.getByRole('link', { name: 'Forgot password?' }).click();
   await b.page.waitForURL('**/forgot-password');

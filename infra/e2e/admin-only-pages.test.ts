@@ -1,7 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type ApiCall, createStackApi, startStack } from '../src/testing/start-stack';
-import { artifactPath, launchBrowser } from './browser';
+import { artifactPath, launchBrowser, logIn, newContext } from './browser';
 
 // Pages for some roles only: an admin sees the carrier balance on the dashboard (warned when it runs low), and
 // a customer who opens an admin page or the Invites page by its address lands on their own dashboard, told why.
@@ -23,24 +23,9 @@ afterAll(async () => {
 
 const call = <T>(path: string, init?: ApiCall) => createStackApi(stack.url)<T>(path, init);
 
-async function newContext(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  return { context, page };
-}
-
-async function logIn(page: Page, email: string, password: string) {
-  await page.goto(`${stack.url}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL((url) => url.pathname.startsWith('/main/'));
-}
-
 test('an admin sees the carrier balance on the dashboard, with a warning once it is below the threshold', async () => {
-  const { context, page } = await newContext();
-  await logIn(page, stack.adminEmail, stack.adminPassword);
+  const { context, page } = await newContext(browser);
+  await logIn(page, stack.url, stack.adminEmail, stack.adminPassword);
   await page.goto(`${stack.url}/admin/dashboard`);
   const card = page.getByRole('region', { name: 'Carrier balance' });
   await card.getByText('$42.50').waitFor();
@@ -65,8 +50,8 @@ test('a customer who opens the Invites page or an admin page by its address land
   // The server holds the same lines.
   await expect(call('/api/auth/api/balance', { token })).rejects.toThrow('→ 403');
 
-  const { context, page } = await newContext();
-  await logIn(page, email, password);
+  const { context, page } = await newContext(browser);
+  await logIn(page, stack.url, email, password);
   const refused: string[] = [];
   page.on('response', (r) => {
     if (r.url().includes('/api/') && r.status() >= 400) refused.push(`${r.status()} ${new URL(r.url()).pathname}`);

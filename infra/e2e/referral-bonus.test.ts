@@ -1,8 +1,8 @@
 import type { SessionUser } from '@flatship/proto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type ApiCall, createStackApi, settleInvoice, startStack } from '../src/testing/start-stack';
-import { artifactPath, launchBrowser } from './browser';
+import { artifactPath, launchBrowser, logIn, newContext } from './browser';
 
 // The referral bonus on the whole stack in a browser: an admin switches it on, a new user reads the terms on
 // onboarding and applies a friend's code, pays a first deposit at the BTCPay simulator, and both see the bonus
@@ -29,27 +29,12 @@ async function register(name: string, email: string, password: string) {
   });
 }
 
-async function newContext(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  return { context, page };
-}
-
-async function logIn(page: Page, email: string, password: string) {
-  await page.goto(`${stack.url}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL((url) => url.pathname.startsWith('/main/') || url.pathname.startsWith('/admin/'));
-}
-
 test('an admin switches the bonus on, and a new user’s first deposit credits it to both, shown to each', async () => {
   const stamp = Date.now();
 
   // The admin sets $5 each, for a first deposit of at least $10, on the referral page.
-  const admin = await newContext();
-  await logIn(admin.page, stack.adminEmail, stack.adminPassword);
+  const admin = await newContext(browser);
+  await logIn(admin.page, stack.url, stack.adminEmail, stack.adminPassword);
   await admin.page.goto(`${stack.url}/admin/referral-management`);
   const section = admin.page.getByRole('region', { name: 'Referral bonus' });
   await section.getByText('The program is off: no bonus is paid.').waitFor();
@@ -80,7 +65,7 @@ test('an admin switches the bonus on, and a new user’s first deposit credits i
   await admin.context.close();
 
   // A visitor who opens the friend's invite link reads the terms on the register page (no account yet).
-  const linkVisitor = await newContext();
+  const linkVisitor = await newContext(browser);
   await linkVisitor.page.goto(`${stack.url}/register?ref=${encodeURIComponent(friend.user.referralCode)}`);
   await linkVisitor.page
     .getByText(
@@ -95,8 +80,8 @@ test('an admin switches the bonus on, and a new user’s first deposit credits i
   const newcomer = await register(newcomerName, newcomerEmail, 'newcomer-66');
 
   // Onboarding states the bonus exactly; the newcomer applies the friend's code.
-  const visitor = await newContext();
-  await logIn(visitor.page, newcomerEmail, 'newcomer-66');
+  const visitor = await newContext(browser);
+  await logIn(visitor.page, stack.url, newcomerEmail, 'newcomer-66');
   await visitor.page.goto(`${stack.url}/onboarding`);
   await visitor.page
     .getByText(
@@ -110,8 +95,8 @@ test('an admin switches the bonus on, and a new user’s first deposit credits i
   await visitor.page.waitForURL('**/main/dashboard');
 
   // The friend sees the bonus waiting for the newcomer's first deposit.
-  const friendCtx = await newContext();
-  await logIn(friendCtx.page, friendEmail, 'friendly-55');
+  const friendCtx = await newContext(browser);
+  await logIn(friendCtx.page, stack.url, friendEmail, 'friendly-55');
   await friendCtx.page.goto(`${stack.url}/main/invite`);
   const invited = friendCtx.page.getByRole('table', { name: 'Invited Users' });
   const row = invited.getByRole('row').filter({ hasText: newcomerName });
