@@ -18,6 +18,12 @@ export interface AuthContext {
 /** Where a service learns a user's current role, activation and token version. */
 export interface TokenStateSource {
   get(userId: string): Promise<TokenState | null>;
+  /**
+   * The state read afresh, past any cache. Called when a token proves the cached state is behind: tokens
+   * are signed with the versions current when they were issued, so a token at a newer version than the cache
+   * holds means a change the cache has not heard of yet (its `user.changed` still on its way).
+   */
+  refresh?(userId: string): Promise<TokenState | null>;
 }
 
 export interface AuthPluginOptions {
@@ -120,7 +126,18 @@ export async function authContextOf(
 ): Promise<AuthContext> {
   const { imp } = claims;
   // Both read at once: a login-as request should not wait for one state and then the other.
-  const [state, admin] = await Promise.all([tokenState.get(claims.sub), imp ? tokenState.get(imp) : null]);
+  let [state, admin] = await Promise.all([tokenState.get(claims.sub), imp ? tokenState.get(imp) : null]);
+  // Versions only grow, so a token ahead of the cache means the cache is behind, never that the token is stale.
+  const iv = typeof claims.iv === 'number' ? claims.iv : undefined;
+  const stateBehind = state !== null && state.tokenVersion < claims.ver;
+  const adminBehind =
+    imp !== undefined && admin !== null && iv !== undefined && (admin.impersonationVersion ?? -1) < iv;
+  if (tokenState.refresh && (stateBehind || adminBehind)) {
+    [state, admin] = await Promise.all([
+      stateBehind ? tokenState.refresh(claims.sub) : state,
+      adminBehind && imp ? tokenState.refresh(imp) : admin,
+    ]);
+  }
   if (!state || state.tokenVersion !== claims.ver) throw new AppError('AUTH_TOKEN_REVOKED', AUTH_MESSAGES.revoked);
   if (state.activation === 'block') throw new AppError('AUTH_ACCOUNT_BLOCKED', AUTH_MESSAGES.blocked);
   if (!imp) return { userId: state.id, role: state.role, tokenVersion: state.tokenVersion };
@@ -154,26 +171,68 @@ export function requireAuth(request: FastifyRequest): AuthContext {
 }
 
 /**
+ * Whether token state `a` is older than `b` for the same user. Every change that matters to a token raises
+ * `tokenVersion` (a deletion too), and ending login-as visits raises `impersonationVersion`, so the pair orders
+ * any two states of one user.
+ */
+export function isOlderTokenState(a: TokenState, b: TokenState): boolean {
+  if (a.tokenVersion !== b.tokenVersion) return a.tokenVersion < b.tokenVersion;
+  return (a.impersonationVersion ?? -1) < (b.impersonationVersion ?? -1);
+}
+
+/**
  * Caches token states briefly. Services other than auth fetch them over
- * internal HTTP; `user.changed` events evict entries at once, and the short
- * TTL bounds staleness if an event is late.
+ * internal HTTP; `user.changed` events update entries at once, and the short
+ * TTL bounds staleness if an event is late. Events and reads arrive out of
+ * order (an event relayed late, a read begun before a change), so an entry is
+ * only replaced by a state at least as new. A user auth no longer knows is
+ * deleted for good (ids are never reused): no event brings them back.
  */
 export function createCachedTokenState(
   fetchState: (userId: string) => Promise<TokenState | null>,
   ttlMs = 5_000,
-): TokenStateSource & { apply(state: TokenState & { deleted?: boolean }): void; evict(userId: string): void } {
-  const cache = new Map<string, { state: TokenState | null; at: number }>();
+): Required<TokenStateSource> & {
+  apply(state: TokenState & { deleted?: boolean }): void;
+  evict(userId: string): void;
+} {
+  interface Entry {
+    /** The state, or null when the user is deleted. */
+    state: TokenState | null;
+    /** What orders the next state: the last one seen (a deletion's too), or `gone` when auth answered 404. */
+    seen: TokenState | 'gone';
+    at: number;
+  }
+  const cache = new Map<string, Entry>();
+  const keep = (userId: string, next: Entry, from: 'read' | 'event') => {
+    const current = cache.get(userId);
+    const outOfDate =
+      current !== undefined &&
+      ((current.seen === 'gone' && from === 'event') ||
+        (current.seen !== 'gone' && next.seen !== 'gone' && isOlderTokenState(next.seen, current.seen)));
+    if (current && outOfDate) {
+      // A read that lost the race still confirms the newer entry is current.
+      if (from === 'read') current.at = Date.now();
+      return current.state;
+    }
+    cache.delete(userId);
+    cache.set(userId, next);
+    if (cache.size > 50_000) cache.delete(cache.keys().next().value as string);
+    return next.state;
+  };
+  const read = async (userId: string) => {
+    const state = await fetchState(userId);
+    return keep(userId, { state, seen: state ?? 'gone', at: Date.now() }, 'read');
+  };
   return {
     async get(userId) {
       const hit = cache.get(userId);
       if (hit && Date.now() - hit.at < ttlMs) return hit.state;
-      const state = await fetchState(userId);
-      cache.set(userId, { state, at: Date.now() });
-      if (cache.size > 50_000) cache.delete(cache.keys().next().value as string);
-      return state;
+      return read(userId);
     },
+    refresh: read,
     apply(state) {
-      cache.set(state.id, { state: state.deleted ? null : state, at: Date.now() });
+      const { deleted, ...tokenState } = state;
+      keep(state.id, { state: deleted ? null : tokenState, seen: tokenState, at: Date.now() }, 'event');
     },
     evict(userId) {
       cache.delete(userId);
