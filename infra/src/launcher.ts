@@ -8,6 +8,7 @@ import { dataDirProblem, LaunchError } from './launch-error';
 import { freePort, inUseBy, isPortFree, isProcessAlive, sleep } from './net';
 import { httpUrl, productUrl, publicUrl, REPO_ROOT, reachableHost } from './paths';
 import { type RunningDatabase, startDatabase } from './postgres';
+import { READY_BLOCK_END } from './ready-block';
 import {
   BTCPAY,
   btcpayPublicUrl,
@@ -353,14 +354,19 @@ async function launch(config: LauncherConfig) {
       return;
     }
 
-    say(`Flatship is running at ${publicUrl(config.HOST, config.PORT)}`);
-    if (ports[BTCPAY]) say(`BTCPay simulator: ${ctx.btcpay.publicUrl} (test payments only; nothing real is paid)`);
-    if (hasAuth && !state.admin) {
-      if (generatedPassword) {
-        say(
-          `Admin sign-in: ${config.ADMIN_EMAIL} / ${generatedPassword} (shown once; set ADMIN_PASSWORD to choose your own)`,
-        );
-      }
+    // One block, always closed by the same last line, so whoever reads it (a person, a script) knows it is whole.
+    const block = [`Flatship is running at ${publicUrl(config.HOST, config.PORT)}`];
+    if (ports[BTCPAY])
+      block.push(`BTCPay simulator: ${ctx.btcpay.publicUrl} (test payments only; nothing real is paid)`);
+    const firstAdmin = hasAuth && !state.admin;
+    if (firstAdmin && generatedPassword) {
+      block.push(
+        `Admin sign-in: ${config.ADMIN_EMAIL} / ${generatedPassword} (shown once; set ADMIN_PASSWORD to choose your own)`,
+      );
+    }
+    block.push(READY_BLOCK_END);
+    say(block.join('\n'));
+    if (firstAdmin) {
       await store.updateState({ admin: { email: config.ADMIN_EMAIL, recordedAt: new Date().toISOString() } });
     }
   } catch (e) {

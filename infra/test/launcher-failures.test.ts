@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
 import { freePort } from '../src/net';
-import { runLauncher } from '../src/testing/start-stack';
+import { runLauncher, waitForReadyBlock } from '../src/testing/start-stack';
 import { alivePids, allPids, buildFixtureStack, eventually, FIXTURE_ROOT, readRunFile } from './helpers';
 
 let dataDir: string;
@@ -130,7 +130,7 @@ test('a DATA_DIR that cannot be used is one line naming the directory and the fi
 
 test('a stop signal that arrives twice at once (make passes on what its process group got) still stops gracefully', async () => {
   const launcher = await launch({});
-  await launcher.waitFor(/Flatship is running at/, 60_000);
+  await waitForReadyBlock(launcher, 60_000);
   const run = await readRunFile(dataDir);
   launcher.child.kill('SIGTERM');
   launcher.child.kill('SIGTERM');

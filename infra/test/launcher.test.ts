@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort } from '../src/net';
 import { BUSY_HEAP, LEAN_HEAP } from '../src/services';
-import { type LauncherProcess, logTails, runLauncher, stopLauncher } from '../src/testing/start-stack';
+import {
+  type LauncherProcess,
+  logTails,
+  runLauncher,
+  stopLauncher,
+  waitForReadyBlock,
+} from '../src/testing/start-stack';
 import { alivePids, allPids, buildFixtureStack, eventually, FIXTURE_ROOT, readRunFile, readyzStatus } from './helpers';
 
 // Launcher mechanics against a two-service stand-in, so they are tested
@@ -28,7 +34,7 @@ describe('launcher (fixture services)', () => {
     const launcher = runLauncher(env());
     running = launcher;
     try {
-      await launcher.waitFor(/Flatship is running at/, 60_000);
+      await waitForReadyBlock(launcher, 60_000);
     } catch (e) {
       throw new Error(`${(e as Error).message}\n${launcher.output()}\n${await logTails(dataDir)}`);
     }
@@ -54,8 +60,6 @@ describe('launcher (fixture services)', () => {
 
   test('starts every service, prints the URL once and shows a generated admin password once', async () => {
     const launcher = await start();
-    // Printed right after the URL, possibly in a later chunk of output.
-    await launcher.waitFor(/Admin sign-in: /, 5000);
     const out = launcher.output();
     expect(out.match(/Flatship is running at (\S+)/)?.[1]).toBe(`http://localhost:${port}`);
     expect(out.match(/Flatship is running at/g)).toHaveLength(1);

@@ -8,13 +8,12 @@ import type { Invoice } from '@flatship/proto';
 import { buildRunnables, describeBuild } from '../../build/build.mjs';
 import { freePort, sleep } from '../net';
 import { REPO_ROOT } from '../paths';
+import { ADMIN_LINE, BTCPAY_LINE, READY_BLOCK_END, READY_LINE } from '../ready-block';
 import { BTCPAY_STORE_ID } from '../services';
 import type { Secrets } from '../state';
 
 /** The built launcher, as `make start` runs it (the test setup builds whatever is stale first). */
 export const LAUNCHER_ENTRY = join(REPO_ROOT, 'infra', 'dist', 'launcher.js');
-const READY_LINE = /Flatship is running at (\S+)/;
-const BTCPAY_LINE = /BTCPay simulator: (\S+)/;
 
 export interface LauncherProcess {
   child: ChildProcess;
@@ -133,6 +132,17 @@ async function simulatorHook(btcpay: StackBtcpay, invoiceId: string, action: str
   return answer;
 }
 
+const READY_BLOCK_END_LINE = new RegExp(`^${READY_BLOCK_END.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm');
+
+/**
+ * Resolves with everything printed once the launcher's ready block is whole (up to its last line), however
+ * the output happens to arrive; rejects if the launcher exits first or `timeoutMs` passes.
+ */
+export async function waitForReadyBlock(launcher: LauncherProcess, timeoutMs: number): Promise<string> {
+  await launcher.waitFor(READY_BLOCK_END_LINE, timeoutMs);
+  return launcher.output();
+}
+
 export interface RunningStack {
   url: string;
   /** Absent only when the simulator's code is not in the services root (launcher fixtures). */
@@ -182,18 +192,16 @@ export async function startStack(opts: StartStackOptions = {}): Promise<RunningS
   let url: string;
   let btcpay: StackBtcpay | undefined;
   try {
-    url = (await launcher.waitFor(READY_LINE, 90_000))[1]!;
-    // Printed with the URL line; a stack without the simulator never prints it.
-    const btcpayUrl = (await launcher.waitFor(BTCPAY_LINE, 1000).catch(() => null))?.[1];
+    await waitForReadyBlock(launcher, 90_000);
+    const printed = launcher.output();
+    url = printed.match(READY_LINE)![1]!;
+    const btcpayUrl = printed.match(BTCPAY_LINE)?.[1];
     if (btcpayUrl) {
       const secrets = JSON.parse(await readFile(join(dataDir, 'secrets.json'), 'utf8')) as Secrets;
       btcpay = { url: btcpayUrl, apiKey: secrets.btcpayApiKey, storeId: BTCPAY_STORE_ID };
     }
-    if (!adminPassword) {
-      // Printed right after the URL line, and only on the first start of a data directory.
-      const shown = await launcher.waitFor(/Admin sign-in: \S+ \/ (\S+)/, 1000).catch(() => null);
-      adminPassword = shown?.[1] ?? '';
-    }
+    // Shown only on the first start of a data directory, when no password was chosen.
+    if (!adminPassword) adminPassword = printed.match(ADMIN_LINE)?.[1] ?? '';
   } catch (e) {
     const tails = await logTails(dataDir);
     await cleanUp();
