@@ -52,7 +52,6 @@ test('a service that never becomes ready is named with its log, and everything i
 });
 
 test('a service whose configuration is invalid stops the launcher at once instead of being restarted', async () => {
-  const started = Date.now();
   const launcher = await launch({ FIXTURE_AUTH_MODE: 'bad-config' });
   const { code } = await launcher.exited;
   expect(code).toBe(1);
@@ -60,7 +59,6 @@ test('a service whose configuration is invalid stops the launcher at once instea
   expect(out).toContain('auth: auth: Invalid configuration:');
   expect(out).toContain('auth stopped: its configuration is invalid');
   expect(out).not.toContain('restarting in');
-  expect(Date.now() - started).toBeLessThan(30_000);
 });
 
 test('a port already in use is reported before anything starts', async () => {

@@ -248,7 +248,7 @@ describe('the seed fills the user table from auth and payments', () => {
 });
 
 describe('a hundred thousand users', () => {
-  test('a page, a search and a money sort each come back from one indexed query', async () => {
+  test('a page, a search and a money sort are right over a hundred thousand users', async () => {
     await s.adminDb.raw(`
       insert into users_view (id, name, email, role, activation, referral_code, created_at, profile_updated_at,
                               balance_cents, total_deposit_cents, total_spent_cents, money_seq)
@@ -256,18 +256,15 @@ describe('a hundred thousand users', () => {
              now() - g * interval '1 minute', now(), (g * 37) % 100000, g % 5000, g % 700, g
       from generate_series(1, 100000) g`);
     await s.adminDb.raw('analyze users_view');
-    const started = performance.now();
     const page = await listed({ page: 2, limit: 100, sort: 'balance', order: 'desc' });
     const search = await listed({ search: 'bulk4242', limit: 25 });
-    const elapsed = performance.now() - started;
     expect(page.users).toHaveLength(100);
     expect(page.totalCount).toBeGreaterThanOrEqual(100_000);
     const balances = page.users.map((u) => u.balance);
     expect(balances).toEqual([...balances].sort((a, b) => b - a));
     expect(search.users.map((u) => u.email)).toContain('bulk4242@load.example');
     expect(search.totalCount).toBe(11); // bulk4242 and bulk42420..bulk42429
-    // Generous for a shared machine; the benchmark in infra/bench/admin-users prints the real figures.
-    expect(elapsed).toBeLessThan(5000);
+    // How fast: the benchmark in infra/bench/admin-users prints the figures (a test does not time itself).
   }, 120_000);
 });
 
