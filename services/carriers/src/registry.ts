@@ -118,6 +118,7 @@ export function createCarrierSet(value: string, settings: CarrierSettings = {}):
   const first = adapters[0] as ClosableCarrier;
   return {
     id: plugins.map((p) => p.id).join(','),
+    capabilities: [],
     couriers: plugins.map((p) => p.courier),
     carriers: plugins,
     services: () => adapters.flatMap((a) => a.services()),

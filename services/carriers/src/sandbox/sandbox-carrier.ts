@@ -83,6 +83,7 @@ export function createSandboxCarrier(opts: SandboxCarrierOptions = {}): SandboxC
 
   return {
     id: 'usps',
+    capabilities: [],
 
     services(): CarrierService[] {
       return USPS_SERVICES.map(({ uid, name, category, carrier, maxWeight }) => ({

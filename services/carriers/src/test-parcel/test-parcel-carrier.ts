@@ -18,6 +18,7 @@ export function createTestParcelCarrier(opts: { balanceCents?: number } = {}): C
   const balanceCents = opts.balanceCents ?? DEFAULT_SANDBOX_CARRIER_BALANCE * 100;
   return {
     id: 'test-parcel',
+    capabilities: [],
     services: () => TEST_PARCEL_SERVICES.map((s) => ({ ...s })),
     async purchaseLabel(req: LabelRequest): Promise<LabelResult> {
       const service = TEST_PARCEL_SERVICES.find((s) => s.uid === req.serviceUid);

@@ -1,0 +1,91 @@
+import type { CarrierRefusal } from './port';
+
+/**
+ * Every refusal a carrier adapter gives, in one place: what the customer reads, and whether trying the same
+ * request again could help. Adapters map their carrier's error codes onto these; a carrier's own words, JSON or
+ * stack traces never reach a user (they go to the log).
+ */
+export const CARRIER_ERRORS = {
+  /** An address is missing a part the carrier needs. */
+  ADDRESS_INCOMPLETE: {
+    retryable: false,
+    message: (role: 'sender' | 'recipient') => `Address validation failed: the ${role} address is incomplete.`,
+  },
+  ADDRESS_ZIP_INVALID: {
+    retryable: false,
+    message: (role: 'sender' | 'recipient', zip: string) =>
+      `Address validation failed: the ${role} ZIP code ${zip} is not a valid US ZIP code.`,
+  },
+  /** The carrier cannot deliver to the address as given. */
+  ADDRESS_UNDELIVERABLE: {
+    retryable: false,
+    message: (role: 'sender' | 'recipient') => `Address validation failed: the ${role} address could not be verified.`,
+  },
+  WEIGHT_INVALID: {
+    retryable: false,
+    message: (weight: number) => `Invalid weight: ${weight} is not a parcel weight.`,
+  },
+  WEIGHT_LIMIT: {
+    retryable: false,
+    message: (service: string, maxLb: number, weight: string) =>
+      `Weight limit exceeded: ${service} accepts parcels up to ${maxLb} lb; this one weighs ${weight}.`,
+  },
+  SERVICE_UNKNOWN: {
+    retryable: false,
+    message: (service: string, carrier: string) => `Unknown service ${service} for carrier ${carrier}`,
+  },
+  /** The carrier does not make label files in a format asked for. */
+  FORMAT_UNSUPPORTED: {
+    retryable: false,
+    message: (format: string, carrier: string) => `${carrier} cannot make labels in the ${format} format.`,
+  },
+  /** The carrier refused the shipment for a reason of its own that the customer can act on. */
+  DECLINED: {
+    retryable: false,
+    message: (carrier: string) =>
+      `Label purchase declined: ${carrier} could not process this shipment. Please review it and try again.`,
+  },
+  /** The carrier did not answer in time, answered 5xx, or answered something unreadable. */
+  UNAVAILABLE: {
+    retryable: true,
+    message: (carrier: string) => `${carrier} is not answering right now. Please try again in a few minutes.`,
+  },
+  /** Still throttled after the retries the adapter allows itself. */
+  RATE_LIMITED: {
+    retryable: true,
+    message: (carrier: string) => `${carrier} is busy right now. Please try again in a few minutes.`,
+  },
+  /** The platform's credentials or payment account were refused: an operator's problem, not the customer's. */
+  ACCOUNT_PROBLEM: {
+    retryable: true,
+    message: () => 'Labels cannot be bought right now. Our team has been told; please try again later.',
+  },
+  LABEL_RENDER_FAILED: {
+    retryable: true,
+    message: () => 'Label purchase failed: the label could not be generated. Please try again.',
+  },
+  /** A void asked for a label the carrier will not refund (used, scanned, or too old). */
+  VOID_REJECTED: {
+    retryable: false,
+    message: (reason: string) => `The refund was refused: ${reason}`,
+  },
+  NOT_FOUND: {
+    retryable: false,
+    message: (what: string) => `${what} was not found at the carrier.`,
+  },
+  SCAN_FORM_REFUSED: {
+    retryable: false,
+    message: (reason: string) => `The SCAN form could not be made: ${reason}`,
+  },
+} as const;
+
+export type CarrierErrorCode = keyof typeof CARRIER_ERRORS;
+
+type MessageArgs<C extends CarrierErrorCode> = Parameters<(typeof CARRIER_ERRORS)[C]['message']>;
+
+/** A refusal from the catalogue. */
+export function refusal<C extends CarrierErrorCode>(code: C, ...args: MessageArgs<C>): CarrierRefusal {
+  const entry = CARRIER_ERRORS[code];
+  const message = (entry.message as (...a: MessageArgs<C>) => string)(...args);
+  return { ok: false, message, retryable: entry.retryable, code };
+}
