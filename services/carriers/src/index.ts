@@ -1,3 +1,14 @@
+export { CARRIER_ERRORS, type CarrierErrorCode, refusal } from './carrier-messages';
+export {
+  type CarrierCallObservation,
+  type CarrierHttp,
+  CarrierHttpError,
+  type CarrierHttpOptions,
+  type CarrierHttpRequest,
+  type CarrierHttpResponse,
+  createCarrierHttp,
+  retryAfterMs,
+} from './http/carrier-http';
 export { formatShipDate, formatWeight } from './label/format';
 export type { LabelData } from './label/label-data';
 export { mergePdfs, mergeWithPdfLib } from './label/pdf-merge';
@@ -13,14 +24,34 @@ export {
 export { observePurchases, type PurchaseObservation } from './observe';
 export { type CarrierPool, type CarrierPoolOptions, createCarrierPool } from './pool/carrier-pool';
 export { createTokenBucket, type TokenBucket, type TokenBucketOptions } from './pool/token-bucket';
-export type {
-  Carrier,
-  CarrierService,
-  LabelAddress,
-  LabelParcel,
-  LabelReferences,
-  LabelRequest,
-  LabelResult,
+export {
+  type AddressVerdict,
+  CARRIER_CAPABILITIES,
+  type Carrier,
+  type CarrierCapability,
+  type CarrierRefusal,
+  type CarrierService,
+  type ConnectionCheck,
+  LABEL_FORMATS,
+  type LabelAddress,
+  type LabelFormat,
+  type LabelParcel,
+  type LabelReferences,
+  type LabelRequest,
+  type LabelResult,
+  type PurchasedLabel,
+  type RateRequest,
+  type RateResult,
+  type RefundResult,
+  type RefundStatus,
+  type ScanFormRequest,
+  type ScanFormResult,
+  supports,
+  TRACKING_STATUSES,
+  type TrackingEvent,
+  type TrackingResult,
+  type TrackingStatus,
+  type VoidRequest,
 } from './port';
 export {
   CARRIER_PLUGINS,
