@@ -27,7 +27,12 @@ describe('purchase', () => {
 
     expect(rig.fake.buys).toBe(1);
     expect(rig.fake.shipmentsCreated).toBe(1);
-    const shipment = rig.fake.shipment(label.carrierRef as string) as Record<string, any>;
+    const shipment = rig.fake.shipment(label.carrierRef as string) as {
+      id: string;
+      reference: string;
+      tracking_code: string;
+      selected_rate: { rate: string };
+    };
     expect(shipment.reference).toBe(req.idempotencyKey);
     expect(shipment.selected_rate).toMatchObject({ carrier: 'USPS', service: 'GroundAdvantage' });
     expect(label).toMatchObject({ ok: true, serviceUid: 'usps_ground_advantage', carrierRef: shipment.id });

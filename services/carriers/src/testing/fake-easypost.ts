@@ -258,7 +258,7 @@ export async function startFakeEasyPost(opts: FakeEasyPostOptions = {}): Promise
     }
     for (const role of ['to_address', 'from_address'] as const) {
       const a = s[role] as Record<string, unknown> | undefined;
-      if (!a || !a.street1 || !a.city || !a.zip) {
+      if (!a?.street1 || !a.city || !a.zip) {
         return err(res, 422, 'ADDRESS.VERIFY.MISSING_STREET', 'Address is missing required fields.', [
           { field: role, message: 'street1, city and zip are required' },
         ]);
@@ -597,7 +597,7 @@ export async function startFakeEasyPost(opts: FakeEasyPostOptions = {}): Promise
     const picked: StoredShipment[] = [];
     for (const entry of list) {
       const stored = shipments.get(String(entry.id));
-      if (!stored || !stored.json.postage_label || stored.json.refund_status || stored.scanFormId) {
+      if (!stored?.json.postage_label || stored.json.refund_status || stored.scanFormId) {
         return err(res, 422, 'SCAN_FORM.SHIPMENTS.INVALID', 'One or more shipments are invalid for a scan form.', [
           { field: 'shipments', message: `${String(entry.id)} cannot be added` },
         ]);
