@@ -100,7 +100,8 @@ export const CARRIER_REASONS = {
   addressUnverified: () => 'The address could not be verified.',
   scanFormLabelUnknown: (carrier: string) => `a label in it was not bought through ${carrier}.`,
   scanFormMixedOrigins: () => 'its labels were not all sent from the same address.',
-  scanFormLabelTaken: () => 'a label in it is already on another SCAN form, refunded, or dated before the form.',
+  scanFormLabelTaken: () =>
+    'a label in it cannot go on this form (sent from another address, already on a form, refunded, or dated later).',
   scanFormNoLabels: () => 'it lists no labels.',
   scanFormFailed: (carrier: string) => `${carrier} could not make the form.`,
 } as const;
