@@ -129,7 +129,9 @@ export function easyPostConfigProblems(env: Env): string[] {
   const base = given(env, 'EASYPOST_API_BASE_URL');
   if (base !== undefined) {
     const problem = baseUrlProblem(base);
-    if (problem) problems.push(`EASYPOST_API_BASE_URL=${JSON.stringify(base)} is invalid: it ${problem}`);
+    // A URL's user name and password are not repeated (the kit loader's rule for URLs in problems).
+    const shown = JSON.stringify(base.replace(/\/\/[^/@\s]*@/, '//[redacted]@'));
+    if (problem) problems.push(`EASYPOST_API_BASE_URL=${shown} is invalid: it ${problem}`);
   }
   for (const [name, min, max] of [
     ['EASYPOST_TIMEOUT_MS', 1000, 120_000],

@@ -842,6 +842,8 @@ export async function startFakeEasyPost(opts: FakeEasyPostOptions = {}): Promise
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
+  // pdfmake's fonts load once per process; loaded before the first buy so a cold start is not a slow answer.
+  await pdfReady;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
