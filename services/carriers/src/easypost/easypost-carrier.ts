@@ -220,7 +220,9 @@ export function createEasyPostCarrier(opts: EasyPostCarrierOptions): EasyPostCar
 
   async function createShipment(req: RateRequest, reference: string | undefined, labelFormat: 'PDF' | 'PNG') {
     // Creating a shipment costs nothing and an unbought one is never charged, so a create whose answer was lost may
-    // be sent again ('safe'): the worst case is an orphan shipment nobody buys.
+    // be sent again ('safe'): the worst case is an orphan shipment nobody buys. (The rate-limiting guide says to
+    // retry with back-off and that its load-based limiter covers rating and buying; its code example retries only
+    // GET and DELETE. Both are honoured: POSTs are retried only where a repeat cannot charge twice.)
     const body = await call<unknown>({
       operation: 'shipment_create',
       method: 'POST',
