@@ -1,7 +1,10 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { CARRIER_ERRORS } from '../src/carrier-messages';
 import { easyPostErrorBody, type FakeFault } from '../src/testing';
 import { type EasyPostRig, easyPostRig, labelRequest, SENDER } from './fixtures/easypost';
+
+// Calls here wait on a loopback server and, in some tests, on a time-out; a busy machine needs more than 5 s.
+vi.setConfig({ testTimeout: 30_000 });
 
 let rig: EasyPostRig;
 afterEach(async () => {
@@ -109,7 +112,7 @@ describe('EasyPost refusals map onto the catalogue, never in EasyPost’s words'
   ];
 
   test.each(cases)('%s', async (_name, match, fault, expected) => {
-    rig = await easyPostRig({ settings: { timeoutMs: 400, maxRetries: 1 } });
+    rig = await easyPostRig({ settings: { timeoutMs: 1000, maxRetries: 1 } });
     rig.fake.fail(match, fault, 5);
     const result = await rig.carrier.purchaseLabel(labelRequest());
     expect(result).toMatchObject({ ok: false, ...expected });

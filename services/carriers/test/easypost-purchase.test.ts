@@ -1,10 +1,13 @@
 import { PDFDocument } from 'pdf-lib';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { dollarsToCents } from '../src/easypost/api';
 import { createMemoryPurchaseRefs, type PurchaseRefs } from '../src/easypost/purchase-refs';
 import type { LabelRequest, PurchasedLabel } from '../src/port';
 import { isValidImpb } from '../src/usps/impb';
 import { type EasyPostRig, easyPostRig, labelRequest } from './fixtures/easypost';
+
+// Calls here wait on a loopback server and, in some tests, on a time-out; a busy machine needs more than 5 s.
+vi.setConfig({ testTimeout: 30_000 });
 
 let rig: EasyPostRig;
 afterEach(async () => {
@@ -112,7 +115,7 @@ describe('purchase', () => {
   });
 
   test('a buy whose answer never comes is settled by reading the shipment, not by buying again', async () => {
-    rig = await easyPostRig({ settings: { timeoutMs: 400 } });
+    rig = await easyPostRig({ settings: { timeoutMs: 1000 } });
     rig.fake.fail({ method: 'POST', path: /\/buy$/ }, { stall: 'after' });
     const label = await bought(labelRequest());
     expect(buyCalls(rig)).toHaveLength(1);
@@ -123,7 +126,7 @@ describe('purchase', () => {
   });
 
   test('bought, then the answer and the read both lost (a crash): the retry returns the label, nothing new bought', async () => {
-    rig = await easyPostRig({ settings: { timeoutMs: 400, maxRetries: 1 } });
+    rig = await easyPostRig({ settings: { timeoutMs: 1000, maxRetries: 1 } });
     rig.fake.fail({ method: 'POST', path: /\/buy$/ }, { stall: 'after' });
     rig.fake.fail({ method: 'GET', path: /^\/v2\/shipments\/shp_[0-9a-f]+$/ }, { reset: true }, 2);
     const req = labelRequest();

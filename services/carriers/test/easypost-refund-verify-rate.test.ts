@@ -1,8 +1,11 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { dollarsToCents } from '../src/easypost/api';
 import type { PurchasedLabel, VoidRequest } from '../src/port';
 import { easyPostErrorBody } from '../src/testing';
 import { type EasyPostRig, easyPostRig, labelRequest, RECIPIENT, SENDER } from './fixtures/easypost';
+
+// Calls here wait on a loopback server and, in some tests, on a time-out; a busy machine needs more than 5 s.
+vi.setConfig({ testTimeout: 30_000 });
 
 let rig: EasyPostRig;
 afterEach(async () => {
@@ -78,7 +81,7 @@ describe('refunds', () => {
   });
 
   test('a refund whose answer is lost is read back from the shipment', async () => {
-    rig = await easyPostRig({ settings: { timeoutMs: 400 }, fake: { refundSettlesAfterReads: 5 } });
+    rig = await easyPostRig({ settings: { timeoutMs: 1000 }, fake: { refundSettlesAfterReads: 5 } });
     const { voidReq } = await boughtLabel();
     rig.fake.fail({ method: 'POST', path: /\/refund$/ }, { stall: 'after' });
     expect(await rig.carrier.voidLabel?.(voidReq)).toMatchObject({ ok: true, status: 'pending' });

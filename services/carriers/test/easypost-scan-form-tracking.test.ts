@@ -1,10 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { easyPostSignature, parseEasyPostTrackerEvent } from '../src/easypost/webhook';
 import type { LabelRequest, PurchasedLabel, ScanFormRequest } from '../src/port';
 import { type EasyPostRig, easyPostRig, labelRequest, SENDER } from './fixtures/easypost';
+
+// Calls here wait on a loopback server and, in some tests, on a time-out; a busy machine needs more than 5 s.
+vi.setConfig({ testTimeout: 30_000 });
 
 let rig: EasyPostRig;
 afterEach(async () => {
@@ -70,7 +73,7 @@ describe('SCAN forms', () => {
   });
 
   test('a create whose answer is lost is settled by finding the form made for these labels', async () => {
-    rig = await easyPostRig({ settings: { timeoutMs: 400 } });
+    rig = await easyPostRig({ settings: { timeoutMs: 1000 } });
     const labels = [await buy(), await buy()];
     rig.fake.fail({ method: 'POST', path: '/v2/scan_forms' }, { stall: 'after' });
     const result = await rig.carrier.createScanForm?.(formRequest(labels));
