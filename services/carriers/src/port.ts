@@ -91,6 +91,8 @@ export interface VoidRequest {
   idempotencyKey: string;
   trackingNumber: string;
   carrierRef?: string;
+  /** When the label was bought: a carrier refunds only within its window. */
+  purchasedAt?: Date;
 }
 
 /**
@@ -200,8 +202,8 @@ export interface Carrier {
   rate?(req: RateRequest): Promise<RateResult>;
   /** `scanForm`. */
   createScanForm?(req: ScanFormRequest): Promise<ScanFormResult>;
-  /** `track`. */
-  track?(trackingNumber: string): Promise<TrackingResult>;
+  /** `track`. `purchasedAt` helps a carrier that cannot look the label up by number alone (the sandbox). */
+  track?(trackingNumber: string, opts?: { purchasedAt?: Date }): Promise<TrackingResult>;
   /** Calls the carrier with the configured credentials and says what it answered. */
   checkConnection?(): Promise<ConnectionCheck>;
 }

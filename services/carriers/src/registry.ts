@@ -69,7 +69,7 @@ export const CARRIER_PLUGINS: readonly CarrierPlugin[] = [sandboxUspsPlugin, tes
 /** `CARRIERS` when it is not set: the built-in sandbox. */
 export const DEFAULT_CARRIERS = sandboxUspsPlugin.id;
 
-export const CARRIERS_DESCRIPTION = `carriers to sell, comma-separated, from: ${CARRIER_PLUGINS.map((p) => p.id).join(', ')}`;
+export const CARRIERS_DESCRIPTION = `comma-separated registry ids, from: ${CARRIER_PLUGINS.map((p) => p.id).join(', ')}`;
 
 const splitIds = (value: string) =>
   value
@@ -123,10 +123,14 @@ export interface CarrierSet extends ClosableCarrier {
   balances(): Promise<{ id: string; name: string; balanceCents: number }[]>;
 }
 
-/** The `CARRIERS` setting of every service that sells or prices labels: checked at start, naming a bad id. */
-export const carriersConfig = () =>
+/**
+ * The `CARRIERS` setting of every service that sells or prices labels: checked at start, naming a bad id.
+ * `purpose` says what the service does with them (the configuration reference shows it); every service that reads
+ * it takes the same value.
+ */
+export const carriersConfig = (purpose = 'the carriers whose services are sold') =>
   Type.Refine(
-    Type.String({ default: DEFAULT_CARRIERS, description: CARRIERS_DESCRIPTION }),
+    Type.String({ default: DEFAULT_CARRIERS, description: `${purpose}; ${CARRIERS_DESCRIPTION}` }),
     (v) => carrierListProblem(v) === null,
     (v) => carrierListProblem(v) ?? '',
   );

@@ -45,6 +45,7 @@ describe('carrier registry', () => {
       ok: false,
       message: 'Unknown service test_parcel_standard for carrier usps',
       retryable: false,
+      code: 'SERVICE_UNKNOWN',
     });
     await set.close();
   });
