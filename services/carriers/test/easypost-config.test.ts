@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import {
   describeEasyPostKey,
   describeEasyPostSetup,
@@ -16,9 +16,6 @@ import { CARRIER_CAPABILITIES, supports } from '../src/port';
 import { CARRIER_PLUGINS, carrierConfigProblems, carrierListProblem, createCarrierSet } from '../src/registry';
 import { easyPostErrorBody } from '../src/testing';
 import { type EasyPostRig, easyPostRig, labelRequest, RECIPIENT } from './fixtures/easypost';
-
-// Calls here wait on a loopback server and, in some tests, on a time-out; a busy machine needs more than 5 s.
-vi.setConfig({ testTimeout: 30_000 });
 
 let rig: EasyPostRig | undefined;
 afterEach(async () => {

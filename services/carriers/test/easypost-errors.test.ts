@@ -1,10 +1,7 @@
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { CARRIER_ERRORS } from '../src/carrier-messages';
 import { easyPostErrorBody, type FakeFault } from '../src/testing';
 import { type EasyPostRig, easyPostRig, labelRequest, SENDER } from './fixtures/easypost';
-
-// Calls here wait on a loopback server and, in some tests, on a time-out; a busy machine needs more than 5 s.
-vi.setConfig({ testTimeout: 30_000 });
 
 let rig: EasyPostRig;
 afterEach(async () => {

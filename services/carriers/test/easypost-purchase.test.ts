@@ -1,13 +1,10 @@
 import { PDFDocument } from 'pdf-lib';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { dollarsToCents } from '../src/easypost/api';
 import { createMemoryPurchaseRefs, type PurchaseRefs } from '../src/easypost/purchase-refs';
 import type { LabelRequest, PurchasedLabel } from '../src/port';
 import { isValidImpb } from '../src/usps/impb';
 import { type EasyPostRig, easyPostRig, labelRequest } from './fixtures/easypost';
-
-// Calls here wait on a loopback server and, in some tests, on a time-out; a busy machine needs more than 5 s.
-vi.setConfig({ testTimeout: 30_000 });
 
 let rig: EasyPostRig;
 afterEach(async () => {

@@ -1,11 +1,8 @@
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { dollarsToCents } from '../src/easypost/api';
 import type { PurchasedLabel, VoidRequest } from '../src/port';
 import { easyPostErrorBody } from '../src/testing';
 import { type EasyPostRig, easyPostRig, labelRequest, RECIPIENT, SENDER } from './fixtures/easypost';
-
-// Calls here wait on a loopback server and, in some tests, on a time-out; a busy machine needs more than 5 s.
-vi.setConfig({ testTimeout: 30_000 });
 
 let rig: EasyPostRig;
 afterEach(async () => {

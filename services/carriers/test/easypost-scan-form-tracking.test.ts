@@ -1,13 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { easyPostSignature, parseEasyPostTrackerEvent } from '../src/easypost/webhook';
 import type { LabelRequest, PurchasedLabel, ScanFormRequest } from '../src/port';
 import { type EasyPostRig, easyPostRig, labelRequest, SENDER } from './fixtures/easypost';
-
-// Calls here wait on a loopback server and, in some tests, on a time-out; a busy machine needs more than 5 s.
-vi.setConfig({ testTimeout: 30_000 });
 
 let rig: EasyPostRig;
 afterEach(async () => {
