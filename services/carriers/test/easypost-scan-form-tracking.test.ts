@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -185,6 +186,12 @@ describe('tracker webhook', () => {
       { status: 'delivered', message: 'Delivered, In/At Mailbox', datetime: '2026-03-05T16:20:00Z', zip: '90277' },
     ]);
     const { body, headers } = rig.fake.trackerEvent(label.trackingNumber, 'sécret', { weight: '614.4' });
+    // The header is what the client libraries compute: HMAC-SHA256 of the raw body, key the NFKD-normalised secret.
+    const digest = createHmac('sha256', Buffer.from('sécret'.normalize('NFKD'), 'utf8'))
+      .update(body)
+      .digest('hex');
+    expect(headers['x-hmac-signature']).toBe(`hmac-sha256-hex=${digest}`);
+    expect(body).toContain('"weight":614.4');
     const event = parseEasyPostTrackerEvent(Buffer.from(body), headers, 'sécret');
     expect(event).toMatchObject({
       ok: true,
