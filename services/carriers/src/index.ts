@@ -18,7 +18,6 @@ export {
   type EasyPostCarrierOptions,
   type EasyPostLog,
 } from './easypost/easypost-carrier';
-export { createMemoryPurchaseRefs, type PurchaseRefs } from './easypost/purchase-refs';
 export {
   EASYPOST_SIGNATURE_HEADER,
   type EasyPostWebhookEvent,
@@ -58,6 +57,7 @@ export {
   type CarrierRefusal,
   type CarrierService,
   type ConnectionCheck,
+  createProcessMemory,
   LABEL_FORMATS,
   type LabelAddress,
   type LabelFormat,
@@ -66,6 +66,7 @@ export {
   type LabelRequest,
   type LabelResult,
   type PurchasedLabel,
+  type PurchaseMemory,
   type RateRequest,
   type RateResult,
   type RefundResult,
@@ -93,6 +94,7 @@ export {
   DEFAULT_CARRIERS,
   DEFAULT_SANDBOX_CARRIER_BALANCE,
   findCarrierByCourier,
+  type ServiceRoute,
 } from './registry';
 export {
   createSandboxCarrier,

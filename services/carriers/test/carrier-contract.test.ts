@@ -1,6 +1,6 @@
 import { easyPostSettings } from '../src/easypost/config';
 import { createEasyPostCarrier } from '../src/easypost/easypost-carrier';
-import { createMemoryPurchaseRefs } from '../src/easypost/purchase-refs';
+import { createProcessMemory } from '../src/port';
 import { createSandboxCarrier } from '../src/sandbox/sandbox-carrier';
 import { createTestParcelCarrier } from '../src/test-parcel/test-parcel-carrier';
 import { CONTRACT_TO, describeCarrierContract } from '../src/testing/carrier-contract';
@@ -20,7 +20,7 @@ describeCarrierContract('easypost', async () => {
   const fake = await startFakeEasyPost();
   const carrier = createEasyPostCarrier({
     settings: easyPostSettings({ EASYPOST_API_KEY: fake.testKey, EASYPOST_API_BASE_URL: fake.url }),
-    refs: createMemoryPurchaseRefs(),
+    memory: createProcessMemory(),
   });
   return {
     carrier,

@@ -11,8 +11,7 @@ import {
 } from '../src/easypost/config';
 import { createEasyPostCarrier } from '../src/easypost/easypost-carrier';
 import { easyPostPlugin } from '../src/easypost/plugin';
-import { createMemoryPurchaseRefs } from '../src/easypost/purchase-refs';
-import { CARRIER_CAPABILITIES, supports } from '../src/port';
+import { CARRIER_CAPABILITIES, createProcessMemory, supports } from '../src/port';
 import { CARRIER_PLUGINS, carrierConfigProblems, carrierListProblem, createCarrierSet } from '../src/registry';
 import { easyPostErrorBody } from '../src/testing';
 import { type EasyPostRig, easyPostRig, labelRequest, RECIPIENT } from './fixtures/easypost';
@@ -93,9 +92,7 @@ describe('configuration', () => {
       'EASYPOST_API_KEY is required when CARRIERS includes easypost but is not set',
     ]);
     expect(carrierConfigProblems('test-parcel,easypost', { EASYPOST_API_KEY: KEY })).toEqual([]);
-    expect(carrierListProblem('sandbox-usps,easypost')).toBe(
-      'carriers "sandbox-usps" and "easypost" both sell usps; enable one',
-    );
+    expect(carrierListProblem('easypost,sandbox-usps')).toBeNull();
   });
 
   test('which kind of key is set is said, never the key', () => {
@@ -109,8 +106,8 @@ describe('configuration', () => {
 
   test('a production key is refused without a durable store for shipment ids', () => {
     const settings = easyPostSettings({ EASYPOST_API_KEY: PROD });
-    expect(() => createEasyPostCarrier({ settings, refs: createMemoryPurchaseRefs() })).toThrow(
-      'EasyPost with a production key needs a durable PurchaseRefs store',
+    expect(() => createEasyPostCarrier({ settings, memory: createProcessMemory() })).toThrow(
+      'EasyPost with a production key needs a durable PurchaseMemory',
     );
     expect(() => easyPostPlugin.create({ easypost: settings })).toThrow('durable');
   });
@@ -130,10 +127,33 @@ describe('the plugin', () => {
 
   test('enabled through CARRIERS, it buys through the set', async () => {
     rig = await easyPostRig();
-    const set = createCarrierSet('easypost', { easypost: rig.settings, purchaseRefs: rig.refs });
+    const set = createCarrierSet('easypost', { easypost: rig.settings, memory: rig.memory });
     const label = await set.purchaseLabel(labelRequest());
     expect(label).toMatchObject({ ok: true });
     expect(await set.balances()).toEqual([{ id: 'easypost', name: 'USPS via EasyPost', balanceCents: 1_000_000 }]);
+    await set.close();
+  });
+});
+
+describe('behind a carrier set with another USPS carrier', () => {
+  test('a purchase EasyPost certainly did not make goes to the next carrier; one that may have been made does not', async () => {
+    rig = await easyPostRig({ settings: { maxRetries: 0 } });
+    const set = createCarrierSet('easypost,sandbox-usps', { easypost: rig.settings, memory: rig.memory });
+    rig.fake.fail({ method: 'POST', path: '/v2/shipments' }, { status: 503, body: '' });
+    expect(await set.purchaseLabel(labelRequest())).toMatchObject({ ok: true, carrierId: 'sandbox-usps' });
+
+    rig.fake.fail({ method: 'POST', path: /\/buy$/ }, { status: 401, body: easyPostErrorBody('UNAUTHORIZED', 'no') });
+    expect(await set.purchaseLabel(labelRequest())).toMatchObject({ ok: true, carrierId: 'sandbox-usps' });
+
+    // A buy that went out and got a 500: the shipment reads unbought, but that is not certain enough to buy elsewhere.
+    rig.fake.fail({ method: 'POST', path: /\/buy$/ }, { status: 500, body: '' });
+    const req = labelRequest();
+    const uncertain = await set.purchaseLabel(req);
+    expect(uncertain).toMatchObject({ ok: false, code: 'UNAVAILABLE', retryable: true });
+    expect(uncertain).not.toHaveProperty('nothingBought');
+    // The retry goes back to EasyPost (the set remembers where the key went) and buys the shipment kept for it.
+    expect(await set.purchaseLabel(req)).toMatchObject({ ok: true, carrierId: 'easypost' });
+    expect(rig.fake.buys).toBe(1);
     await set.close();
   });
 });

@@ -120,6 +120,33 @@ describe('EasyPost refusals map onto the catalogue, never in EasyPost’s words'
     expect(rig.fake.buys).toBe(0);
   });
 
+  test('a refusal says when nothing was certainly bought, so a carrier set may ask another carrier', async () => {
+    const certain: [string, { method: string; path: string | RegExp }, FakeFault][] = [
+      ['credentials refused on create', CREATE, ep(401, 'UNAUTHORIZED')],
+      ['wallet empty on buy', BUY, ep(402, 'PAYMENT_REQUIRED')],
+      ['throttled buy', BUY, { status: 429, body: '' }],
+      ['no answer to create', CREATE, { stall: 'before' }],
+      ['create failing', CREATE, { status: 500, body: '' }],
+    ];
+    const uncertain: [string, { method: string; path: string | RegExp }, FakeFault][] = [
+      ['a buy answered 503', BUY, ep(503, 'SERVICE_UNAVAILABLE')],
+      ['a buy never answered', BUY, { stall: 'before' }],
+    ];
+    for (const [name, match, fault] of [...certain, ...uncertain]) {
+      rig = await easyPostRig({ settings: { timeoutMs: 1000, maxRetries: 0 } });
+      rig.fake.fail(match, fault);
+      const result = await rig.carrier.purchaseLabel(labelRequest());
+      const expected = certain.some(([n]) => n === name);
+      expect(result.ok, name).toBe(false);
+      expect(!result.ok && result.nothingBought === true, name).toBe(expected);
+      await rig.close();
+    }
+    // A decline is final, not a reason to try elsewhere.
+    rig = await easyPostRig();
+    rig.fake.fail(BUY, ep(422, 'SHIPMENT.POSTAGE.FAILURE'));
+    expect(await rig.carrier.purchaseLabel(labelRequest())).not.toHaveProperty('nothingBought');
+  });
+
   test('EasyPost’s own words go to the log', async () => {
     rig = await easyPostRig();
     rig.fake.fail(BUY, ep(422, 'SHIPMENT.POSTAGE.FAILURE', [{ field: 'rate', message: 'Account not allowed' }]));
@@ -160,7 +187,7 @@ describe('EasyPost refusals map onto the catalogue, never in EasyPost’s words'
   test('a stored shipment EasyPost does not know (the key was swapped): ACCOUNT_PROBLEM, nothing created', async () => {
     rig = await easyPostRig();
     const req = labelRequest();
-    await rig.refs.put(req.idempotencyKey, 'shp_00000000000000000000000000000000');
+    await rig.memory.put(`easypost:shipment:${req.idempotencyKey}`, 'shp_00000000000000000000000000000000');
     expect(await rig.carrier.purchaseLabel(req)).toMatchObject({ ok: false, code: 'ACCOUNT_PROBLEM' });
     expect(rig.fake.shipmentsCreated).toBe(0);
     expect(rig.logs.some((l) => l.level === 'error')).toBe(true);

@@ -1,8 +1,7 @@
 import { PDFDocument } from 'pdf-lib';
 import { afterEach, describe, expect, test } from 'vitest';
 import { dollarsToCents } from '../src/easypost/api';
-import { createMemoryPurchaseRefs, type PurchaseRefs } from '../src/easypost/purchase-refs';
-import type { LabelRequest, PurchasedLabel } from '../src/port';
+import { createProcessMemory, type LabelRequest, type PurchasedLabel, type PurchaseMemory } from '../src/port';
 import { isValidImpb } from '../src/usps/impb';
 import { type EasyPostRig, easyPostRig, labelRequest } from './fixtures/easypost';
 
@@ -89,24 +88,23 @@ describe('purchase', () => {
 
   test('a crash after the shipment is stored and before the buy: the retry buys that shipment, once', async () => {
     rig = await easyPostRig();
-    const store = createMemoryPurchaseRefs();
+    const store = createProcessMemory();
     // The process dies right after the id is written (the write itself succeeded).
-    const dying: PurchaseRefs = {
-      durable: false,
+    const dying: PurchaseMemory = {
       get: store.get,
-      put: async (key, id) => {
-        await store.put(key, id);
+      put: async (key, value) => {
+        await store.put(key, value);
         throw new Error('process killed');
       },
     };
     const req = labelRequest();
-    await expect(rig.another({ refs: dying }).purchaseLabel(req)).rejects.toThrow('process killed');
+    await expect(rig.another({ memory: dying }).purchaseLabel(req)).rejects.toThrow('process killed');
     expect(rig.fake.shipmentsCreated).toBe(1);
     expect(rig.fake.buys).toBe(0);
 
-    const restarted = rig.another({ refs: store });
+    const restarted = rig.another({ memory: store });
     const label = await bought(req, { ...rig, carrier: restarted });
-    expect(label.carrierRef).toBe(await store.get(req.idempotencyKey));
+    expect(label.carrierRef).toBe(await store.get(`easypost:shipment:${req.idempotencyKey}`));
     expect(rig.fake.shipmentsCreated).toBe(1);
     expect(rig.fake.buys).toBe(1);
   });

@@ -18,6 +18,7 @@ import type {
   LabelParcel,
   LabelRequest,
   LabelResult,
+  PurchaseMemory,
   RateRequest,
   RateResult,
   RefundResult,
@@ -52,7 +53,7 @@ import {
   refusalFor,
   UNCERTAIN_BUY_CODES,
 } from './errors';
-import type { PurchaseRefs } from './purchase-refs';
+import { oneAtATime, shipmentIds } from './purchase-refs';
 import { readTracker } from './tracking';
 
 /** Our USPS services by EasyPost's names for them (the `service` of a USPS Rate). */
@@ -70,8 +71,11 @@ export interface EasyPostLog {
 
 export interface EasyPostCarrierOptions {
   settings: EasyPostSettings;
-  /** Shipment ids by purchase key, kept before a buy (see `PurchaseRefs`). Durable for a production key. */
-  refs: PurchaseRefs;
+  /**
+   * The buying service's memory (its database): shipment ids by purchase key, kept before a buy (see
+   * `purchase-refs.ts`). A production key is refused with a memory that is not `durable`.
+   */
+  memory: PurchaseMemory;
   log?: EasyPostLog;
   /** Every call to EasyPost, for metrics. */
   observe?: (o: CarrierCallObservation) => void;
@@ -104,13 +108,17 @@ const silentLog: SafeLog = { warn: () => {}, error: () => {} };
  * reading the shipment, never by buying again.
  */
 export function createEasyPostCarrier(opts: EasyPostCarrierOptions): EasyPostCarrier {
-  const { settings, refs } = opts;
+  const { settings, memory } = opts;
   const mode = easyPostKeyMode(settings.apiKey);
   if (mode === null) throw new Error('EASYPOST_API_KEY is not an EasyPost API key (EZTK… or EZAK…)');
-  if (mode === 'production' && !refs.durable) {
-    // Real postage with ids kept only in memory: a crash between create and buy, then a retry, would buy twice.
-    throw new Error('EasyPost with a production key needs a durable PurchaseRefs store (a table), not one in memory');
+  if (mode === 'production' && memory.durable === false) {
+    // Real postage with ids kept only in this process: a crash between create and buy, then a retry, would buy twice.
+    throw new Error(
+      "EasyPost with a production key needs a durable PurchaseMemory (the service's table), not a process memory",
+    );
   }
+  const refs = shipmentIds(memory, 'easypost:shipment:');
+  const forms = shipmentIds(memory, 'easypost:scan-form:');
   const log = opts.log ?? silentLog;
   const sleep = opts.sleep ?? ((ms: number) => delay(ms).then(() => {}));
   const httpOptions = {
@@ -285,7 +293,14 @@ export function createEasyPostCarrier(opts: EasyPostCarrierOptions): EasyPostCar
       const uncertain =
         (err instanceof CarrierHttpError && err.kind !== 'rate_limited') ||
         (err instanceof EasyPostRefused && UNCERTAIN_BUY_CODES.has(err.code));
-      if (!uncertain) return refusalFor(err);
+      if (!uncertain) {
+        const refused = refusalFor(err);
+        // A 429, or the credentials or wallet refused: the buy was not taken.
+        const notTaken =
+          (err instanceof CarrierHttpError && err.kind === 'rate_limited') ||
+          (err instanceof EasyPostRefused && [401, 402, 403, 429].includes(err.status));
+        return notTaken ? { ...refused, nothingBought: true } : refused;
+      }
       log.warn(
         { carrier: 'easypost', shipment: shipment.id, error: (err as Error).message },
         'the buy may or may not have gone through; reading the shipment',
@@ -368,6 +383,10 @@ export function createEasyPostCarrier(opts: EasyPostCarrierOptions): EasyPostCar
   }
 
   async function purchase(req: LabelRequest): Promise<LabelResult> {
+    return oneAtATime(memory, `easypost:shipment:${req.idempotencyKey}`, () => purchaseOnce(req));
+  }
+
+  async function purchaseOnce(req: LabelRequest): Promise<LabelResult> {
     const checked = checkRequest(req);
     if ('ok' in checked) return checked;
     const { service } = checked;
@@ -375,22 +394,29 @@ export function createEasyPostCarrier(opts: EasyPostCarrierOptions): EasyPostCar
     const unknown = formats.find((f) => !(LABEL_FORMATS as readonly string[]).includes(f));
     if (unknown) return refusal('FORMAT_UNSUPPORTED', unknown, CUSTOMER_CARRIER);
     const ctx: RefusalContext = { weightLb: req.parcel.weightLb, format: formats.at(-1) ?? 'pdf-4x6' };
+    // Whether this attempt knows for certain that nothing was bought for the key: so far, when no shipment was kept
+    // for it, or the one kept was read unbought; no longer once a buy is sent. A carrier set may then ask another.
+    let certainlyNothingBought = false;
     try {
       let shipment: EpShipment;
       const stored = await refs.get(req.idempotencyKey);
+      certainlyNothingBought = stored === null;
       if (stored) {
         shipment = await getShipment(stored);
+        certainlyNothingBought = !isBought(shipment);
       } else {
         // A PDF label is bought as a PDF; one that must also come as ZPL is bought as PNG, the one format EasyPost
         // converts from, and converted to both.
         const created = await createShipment(req, req.idempotencyKey, formats.includes('zpl-203') ? 'PNG' : 'PDF');
         // Stored before the buy: from here on, any retry of this key buys this shipment or returns its label.
-        const held = await refs.put(req.idempotencyKey, created.id);
+        const held = await refs.hold(req.idempotencyKey, created.id);
         shipment = held === created.id ? created : await getShipment(held);
+        certainlyNothingBought = !isBought(shipment);
       }
       if (!isBought(shipment)) {
         const rate = rateFor(shipment, service);
         if ('ok' in rate) return rate;
+        certainlyNothingBought = false;
         const bought = await buy(shipment, rate);
         if ('ok' in bought) return bought;
         shipment = bought;
@@ -417,7 +443,9 @@ export function createEasyPostCarrier(opts: EasyPostCarrierOptions): EasyPostCar
         );
         return refusal('ACCOUNT_PROBLEM');
       }
-      return refusalFor(err, ctx);
+      const refused = refusalFor(err, ctx);
+      const infrastructure = ['UNAVAILABLE', 'RATE_LIMITED', 'ACCOUNT_PROBLEM'].includes(refused.code ?? '');
+      return certainlyNothingBought && infrastructure ? { ...refused, nothingBought: true } : refused;
     }
   }
 
@@ -571,10 +599,14 @@ export function createEasyPostCarrier(opts: EasyPostCarrierOptions): EasyPostCar
     if (req.labels.some((l) => !l.carrierRef?.startsWith('shp_'))) {
       return refusal('SCAN_FORM_REFUSED', CARRIER_REASONS.scanFormLabelUnknown(CUSTOMER_CARRIER));
     }
-    const key = `scan-form:${req.idempotencyKey}`;
+    return oneAtATime(memory, `easypost:scan-form:${req.idempotencyKey}`, () => createScanFormOnce(req));
+  }
+
+  async function createScanFormOnce(req: ScanFormRequest): Promise<ScanFormResult> {
+    const key = req.idempotencyKey;
     try {
       let form: EpScanForm;
-      const stored = await refs.get(key);
+      const stored = await forms.get(key);
       if (stored) form = await getScanForm(stored);
       else {
         try {
@@ -596,7 +628,7 @@ export function createEasyPostCarrier(opts: EasyPostCarrierOptions): EasyPostCar
           if (!found) throw err;
           form = found;
         }
-        const held = await refs.put(key, form.id);
+        const held = await forms.hold(key, form.id);
         if (held !== form.id) form = await getScanForm(held);
       }
       // A form may come back "creating"; it is read again until made, within a deadline.

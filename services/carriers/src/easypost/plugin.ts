@@ -1,8 +1,8 @@
+import { createProcessMemory } from '../port';
 import type { CarrierPlugin } from '../registry';
 import { USPS_SERVICES } from '../usps/services';
 import { EASYPOST_CONFIG, easyPostConfigProblems } from './config';
 import { createEasyPostCarrier } from './easypost-carrier';
-import { createMemoryPurchaseRefs } from './purchase-refs';
 
 /**
  * USPS postage bought through EasyPost. It sells under the `usps` courier, like the sandbox it replaces, so rows
@@ -28,8 +28,8 @@ export const easyPostPlugin: CarrierPlugin = {
     }
     return createEasyPostCarrier({
       settings: settings.easypost,
-      // In memory only until the services give a table; createEasyPostCarrier refuses that with a production key.
-      refs: settings.purchaseRefs ?? createMemoryPurchaseRefs(),
+      // The carrier set always passes the service's memory; a process memory is refused with a production key.
+      memory: settings.memory ?? createProcessMemory(),
       ...(settings.carrierLog ? { log: settings.carrierLog } : {}),
       ...(settings.observeCarrierCalls ? { observe: settings.observeCarrierCalls } : {}),
     });

@@ -1,40 +1,53 @@
+import type { PurchaseMemory } from '../port';
+
 /**
- * Where a purchase's EasyPost shipment id is kept between attempts. EasyPost has no idempotency key: a purchase
- * that is sent twice buys twice, unless the second attempt finds the shipment the first one created. So the
- * adapter stores the shipment id under the purchase's idempotency key BEFORE it buys, and a retried purchase (the
- * same key, in any process, after any crash) looks that shipment up instead of creating another.
- *
- * The caller provides the store; a service backs it with a table (key primary key, insert on conflict do nothing,
- * then read back). `createMemoryPurchaseRefs` is for tests and for test-mode keys.
+ * EasyPost has no idempotency key: a purchase sent twice buys twice, unless the second attempt finds the shipment
+ * the first one created. So the adapter keeps the shipment id in the buying service's `PurchaseMemory` under the
+ * purchase's idempotency key BEFORE it buys, and a retried purchase (the same key, in any process, after any crash)
+ * looks that shipment up instead of creating another.
  */
-export interface PurchaseRefs {
-  /** The shipment id stored for this key, or null. */
+export interface ShipmentIds {
+  /** The id kept for this key, or null. */
   get(key: string): Promise<string | null>;
   /**
-   * Stores `shipmentId` for `key` unless one is stored already, and answers the id now held for the key: the first
-   * write wins, so two attempts racing on one key end up buying the same shipment.
+   * Keeps `id` for `key` unless one is kept already, and answers the id now held: the first one kept wins, so two
+   * attempts on one key end up with the same shipment (as far as the memory allows: a service's table should
+   * insert on conflict do nothing).
    */
-  put(key: string, shipmentId: string): Promise<string>;
-  /** True when what is stored outlives the process (a table). A production key is refused without it. */
-  readonly durable: boolean;
+  hold(key: string, id: string): Promise<string>;
 }
 
-/** A store in this process's memory: it forgets on restart, so it is not durable. */
-export function createMemoryPurchaseRefs(): PurchaseRefs & { readonly size: number } {
-  const held = new Map<string, string>();
+/** Ids kept under `namespace` (`easypost:shipment:`, `easypost:scan-form:`), apart from the carrier set's keys. */
+export function shipmentIds(memory: PurchaseMemory, namespace: string): ShipmentIds {
   return {
-    durable: false,
-    get size() {
-      return held.size;
-    },
-    async get(key) {
-      return held.get(key) ?? null;
-    },
-    async put(key, shipmentId) {
-      const existing = held.get(key);
-      if (existing !== undefined) return existing;
-      held.set(key, shipmentId);
-      return shipmentId;
+    get: (key) => memory.get(`${namespace}${key}`),
+    async hold(key, id) {
+      const kept = await memory.get(`${namespace}${key}`);
+      if (kept) return kept;
+      await memory.put(`${namespace}${key}`, id);
+      return (await memory.get(`${namespace}${key}`)) ?? id;
     },
   };
+}
+
+const queues = new WeakMap<PurchaseMemory, Map<string, Promise<unknown>>>();
+
+/**
+ * Runs `task` once every earlier task for the same key on the same memory in this process has ended: two attempts
+ * on one key in one process (a replay racing the original) never both find nothing kept and create two shipments.
+ */
+export function oneAtATime<T>(memory: PurchaseMemory, key: string, task: () => Promise<T>): Promise<T> {
+  let byKey = queues.get(memory);
+  if (!byKey) {
+    byKey = new Map();
+    queues.set(memory, byKey);
+  }
+  const earlier = byKey.get(key) ?? Promise.resolve();
+  const run = earlier.then(task, task);
+  const tail = run.catch(() => undefined);
+  byKey.set(key, tail);
+  void tail.then(() => {
+    if (byKey.get(key) === tail) byKey.delete(key);
+  });
+  return run;
 }
