@@ -79,6 +79,33 @@ export const CARRIER_ERRORS = {
   },
 } as const;
 
+/**
+ * The reasons that travel inside an answer rather than as a refusal (a refund `rejected`, an address
+ * `undeliverable`, a SCAN form refused), fit for the customer. Adapters pick one; a carrier's own words go to the log.
+ */
+export const CARRIER_REASONS = {
+  /** The carrier turned the refund down (USPS: the label was scanned or used, or asked for too late). */
+  refundRefused: (carrier: string) =>
+    `${carrier} did not accept the refund; the label may already have been used or scanned, or be too old to refund.`,
+  /** The label cannot be refunded through the carrier at all (billed on scan, nothing was charged up front). */
+  refundNotApplicable: (carrier: string) => `${carrier} does not refund this label.`,
+  /** A refund was asked for a label that was never bought. */
+  refundNothingBought: () => 'This label was never bought, so there is nothing to refund.',
+  addressNotFound: () => 'The address was not found.',
+  houseNumberMissing: () => 'The house number is missing.',
+  houseNumberInvalid: () => 'The house number does not exist on this street.',
+  streetNotFound: () => 'The street was not found in this city and ZIP code.',
+  unitMissing: () => 'The apartment, suite or unit number is missing.',
+  unitInvalid: () => 'The apartment, suite or unit number is not valid at this address.',
+  addressUnverified: () => 'The address could not be verified.',
+  scanFormLabelUnknown: (carrier: string) => `a label in it was not bought through ${carrier}.`,
+  scanFormMixedOrigins: () => 'its labels were not all sent from the same address.',
+  scanFormLabelTaken: () =>
+    'a label in it cannot go on this form (sent from another address, already on a form, refunded, or dated later).',
+  scanFormNoLabels: () => 'it lists no labels.',
+  scanFormFailed: (carrier: string) => `${carrier} could not make the form.`,
+} as const;
+
 export type CarrierErrorCode = keyof typeof CARRIER_ERRORS;
 
 type MessageArgs<C extends CarrierErrorCode> = Parameters<(typeof CARRIER_ERRORS)[C]['message']>;

@@ -1,4 +1,29 @@
-export { CARRIER_ERRORS, type CarrierErrorCode, refusal } from './carrier-messages';
+export { CARRIER_ERRORS, CARRIER_REASONS, type CarrierErrorCode, refusal } from './carrier-messages';
+export {
+  describeEasyPostKey,
+  describeEasyPostSetup,
+  EASYPOST_CONFIG,
+  EASYPOST_DEFAULT_BASE_URL,
+  EasyPostConfigError,
+  type EasyPostKeyMode,
+  type EasyPostSettings,
+  easyPostConfigProblems,
+  easyPostKeyMode,
+  easyPostSettings,
+} from './easypost/config';
+export {
+  createEasyPostCarrier,
+  EASYPOST_USPS_SERVICES,
+  type EasyPostCarrier,
+  type EasyPostCarrierOptions,
+  type EasyPostLog,
+} from './easypost/easypost-carrier';
+export {
+  EASYPOST_SIGNATURE_HEADER,
+  type EasyPostWebhookEvent,
+  easyPostSignature,
+  parseEasyPostTrackerEvent,
+} from './easypost/webhook';
 export {
   type CarrierCallObservation,
   type CarrierHttp,

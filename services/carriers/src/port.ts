@@ -99,12 +99,18 @@ export interface PurchasedLabel {
 export interface PurchaseMemory {
   get(key: string): Promise<string | null>;
   put(key: string, value: string): Promise<void>;
+  /**
+   * `false` for a memory that forgets when the process ends (`createProcessMemory`); a service's table leaves it
+   * unset. A carrier selling real postage without idempotency keys (EasyPost with a production key) refuses one.
+   */
+  readonly durable?: boolean;
 }
 
 /** A memory that lives as long as the process: for tests and tools, never for a service that buys. */
 export function createProcessMemory(): PurchaseMemory & { entries(): Map<string, string> } {
   const values = new Map<string, string>();
   return {
+    durable: false,
     async get(key) {
       return values.get(key) ?? null;
     },

@@ -1,8 +1,11 @@
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 // The carrier registry: every carrier the platform can sell, one line each, and the composition of the enabled ones
 // into the one carrier the services talk to. Adding a carrier is a folder with its plugin plus a line in
 // `CARRIER_PLUGINS`.
 import { refusal } from './carrier-messages';
+import type { EasyPostSettings } from './easypost/config';
+import type { EasyPostLog } from './easypost/easypost-carrier';
+import type { CarrierCallObservation } from './http/carrier-http';
 import {
   type Carrier,
   type CarrierCapability,
@@ -17,6 +20,7 @@ import {
 
 export { DEFAULT_SANDBOX_CARRIER_BALANCE } from './sandbox/balance';
 
+import { easyPostPlugin } from './easypost/plugin';
 import { sandboxUspsPlugin } from './sandbox/plugin';
 import { testParcelPlugin } from './test-parcel/plugin';
 
@@ -35,6 +39,12 @@ export interface CarrierSettings {
    * and what a carrier without idempotency keys must look up. A process memory when not given (tests, tools).
    */
   memory?: PurchaseMemory;
+  /** The `easypost` carrier's settings, from `easyPostSettings(config)` (`EASYPOST_*`). */
+  easypost?: EasyPostSettings;
+  /** Where live adapters write what a carrier said (its own words never reach a customer). */
+  carrierLog?: EasyPostLog;
+  /** Every HTTP call a live adapter makes, for metrics. */
+  observeCarrierCalls?: (o: CarrierCallObservation) => void;
 }
 
 /** A carrier that may hold resources (render threads, connections) until closed. */
@@ -56,11 +66,15 @@ export interface CarrierPlugin {
   readonly amazon: { carrierCode: string; carrierName: string };
   /** What the carrier sells; the same list its adapter's `services()` gives. */
   readonly services: readonly CarrierService[];
+  /** The configuration variables the carrier reads, as TypeBox properties to spread into a service's schema. */
+  readonly config?: Readonly<Record<string, TSchema>>;
+  /** What is wrong with those variables when the carrier is enabled, each problem naming its variable. */
+  configProblems?(env: Readonly<Record<string, string | undefined>>): string[];
   create(settings: CarrierSettings): ClosableCarrier;
 }
 
 /** Every carrier there is, in the order a list of them is shown. Enabled ones are chosen by `CARRIERS`. */
-export const CARRIER_PLUGINS: readonly CarrierPlugin[] = [sandboxUspsPlugin, testParcelPlugin];
+export const CARRIER_PLUGINS: readonly CarrierPlugin[] = [sandboxUspsPlugin, testParcelPlugin, easyPostPlugin];
 
 /** `CARRIERS` when it is not set: the built-in sandbox. */
 export const DEFAULT_CARRIERS = sandboxUspsPlugin.id;
@@ -83,6 +97,16 @@ export function carrierListProblem(value: string, registry: readonly CarrierPlug
     return `unknown carrier ${names}; known carriers: ${registry.map((p) => p.id).join(', ')}`;
   }
   return null;
+}
+
+/**
+ * What is wrong with the configuration of the carriers a `CARRIERS` value enables (their own variables, e.g.
+ * `EASYPOST_API_KEY`), one line per problem naming the variable; empty when all is well. For start-up checks.
+ */
+export function carrierConfigProblems(value: string, env: Readonly<Record<string, string | undefined>>): string[] {
+  if (carrierListProblem(value) !== null) return [];
+  const ids = [...new Set(splitIds(value))];
+  return ids.flatMap((id) => CARRIER_PLUGINS.find((p) => p.id === id)?.configProblems?.(env) ?? []);
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   createSandboxCarrier,
   DEFAULT_CARRIERS,
   DEFAULT_SANDBOX_CARRIER_BALANCE,
+  easyPostSettings,
   findCarrierByCourier,
   type LabelRequest,
   refusal,
@@ -74,7 +75,7 @@ describe('carrier registry', () => {
 
   it('names a bad carrier id', () => {
     expect(carrierListProblem('sandbox-usps,ups')).toBe(
-      'unknown carrier "ups"; known carriers: sandbox-usps, test-parcel',
+      'unknown carrier "ups"; known carriers: sandbox-usps, test-parcel, easypost',
     );
     expect(carrierListProblem(' , ')).toBe('no carrier given');
     expect(carrierListProblem('test-parcel,sandbox-usps')).toBeNull();
@@ -82,7 +83,7 @@ describe('carrier registry', () => {
   });
 
   it('knows every carrier by its courier and services, enabled or not', () => {
-    expect(CARRIER_PLUGINS.map((p) => p.id)).toEqual(['sandbox-usps', 'test-parcel']);
+    expect(CARRIER_PLUGINS.map((p) => p.id)).toEqual(['sandbox-usps', 'test-parcel', 'easypost']);
     expect(findCarrierByCourier('usps')?.amazon).toEqual({ carrierCode: 'USPS', carrierName: 'USPS' });
     expect(findCarrierByCourier('test-parcel')?.name).toBe('Test Parcel');
     expect(findCarrierByCourier('dhl')).toBeNull();
@@ -93,7 +94,8 @@ describe('carrier registry', () => {
 
   it('lists the same services in its metadata as its adapter sells', () => {
     for (const plugin of CARRIER_PLUGINS) {
-      const adapter = plugin.create({});
+      // A live carrier needs its settings to be built (nothing is called until it is used).
+      const adapter = plugin.create({ easypost: easyPostSettings({ EASYPOST_API_KEY: 'EZTK0000000000000000' }) });
       expect(adapter.services()).toEqual(plugin.services);
       expect(adapter.id).toBe(plugin.courier);
     }
