@@ -1,4 +1,4 @@
-export { CARRIER_ERRORS, type CarrierErrorCode, refusal } from './carrier-messages';
+export { CARRIER_ERRORS, CARRIER_REASONS, type CarrierErrorCode, refusal } from './carrier-messages';
 export {
   type CarrierCallObservation,
   type CarrierHttp,
@@ -79,3 +79,18 @@ export { isSandboxFailureKey, sandboxTrackingNumber } from './sandbox/tracking';
 export { createTestParcelCarrier, TEST_PARCEL_SERVICES } from './test-parcel/test-parcel-carrier';
 export { buildImpb, computeMod10CheckDigit, formatTrackingNumber, isValidImpb, isValidMailerId } from './usps/impb';
 export { findUspsService, USPS_SERVICES, type UspsServiceDefinition } from './usps/services';
+export {
+  USPS_CONFIG,
+  USPS_PRODUCTION_URL,
+  USPS_TEST_URL,
+  type UspsConfig,
+  UspsConfigError,
+  UspsConfigSchema,
+  type UspsSettings,
+  uspsConfigProblems,
+  uspsSettingsOf,
+} from './usps-api/config';
+export { uspsIdempotencyKey } from './usps-api/idempotency';
+export { uspsPlugin } from './usps-api/plugin';
+export { createUspsCarrier, type UspsCarrierOptions } from './usps-api/usps-carrier';
+export type { CarrierLogger } from './usps-api/usps-session';

@@ -81,6 +81,8 @@ export interface PurchasedLabel {
   costCents?: number;
   /** The carrier's own id for the label or shipment (EasyPost's shipment id), kept for voids and SCAN forms. */
   carrierRef?: string;
+  /** The carrier's pricing SKU of what was bought (USPS), for matching its statement. */
+  carrierSku?: string;
 }
 
 export type LabelResult = PurchasedLabel | CarrierRefusal;

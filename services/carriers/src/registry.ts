@@ -2,12 +2,16 @@ import { Type } from 'typebox';
 // The carrier registry: every carrier the platform can sell, one line each, and the composition of the enabled ones
 // into the one carrier the services talk to. Adding a carrier is a folder with its plugin plus a line in
 // `CARRIER_PLUGINS`.
+import type { CarrierCallObservation } from './http/carrier-http';
 import type { Carrier, CarrierService, LabelRequest, LabelResult } from './port';
+import type { UspsConfig } from './usps-api/config';
+import type { CarrierLogger } from './usps-api/usps-session';
 
 export { DEFAULT_SANDBOX_CARRIER_BALANCE } from './sandbox/balance';
 
 import { sandboxUspsPlugin } from './sandbox/plugin';
 import { testParcelPlugin } from './test-parcel/plugin';
+import { uspsPlugin } from './usps-api/plugin';
 
 /** Settings a carrier may read; each carrier takes what applies to it and ignores the rest. */
 export interface CarrierSettings {
@@ -19,6 +23,12 @@ export interface CarrierSettings {
   renderThreads?: number;
   /** Account balance, in cents, a simulated carrier reports (`SANDBOX_CARRIER_BALANCE`). */
   sandboxBalanceCents?: number;
+  /** The USPS_* variables (`USPS_CONFIG`), for the live USPS carrier; checked when it is created. */
+  usps?: Partial<UspsConfig>;
+  /** Where live carriers write what their carrier said (refusals, errors); never shown to customers. */
+  log?: CarrierLogger;
+  /** Every HTTP call a live carrier makes, for metrics (`CarrierCallObservation`). */
+  observeCarrierCalls?: (o: CarrierCallObservation) => void;
 }
 
 /** A carrier that may hold resources (render threads, connections) until closed. */
@@ -44,7 +54,7 @@ export interface CarrierPlugin {
 }
 
 /** Every carrier there is, in the order a list of them is shown. Enabled ones are chosen by `CARRIERS`. */
-export const CARRIER_PLUGINS: readonly CarrierPlugin[] = [sandboxUspsPlugin, testParcelPlugin];
+export const CARRIER_PLUGINS: readonly CarrierPlugin[] = [sandboxUspsPlugin, testParcelPlugin, uspsPlugin];
 
 /** `CARRIERS` when it is not set: the built-in sandbox. */
 export const DEFAULT_CARRIERS = sandboxUspsPlugin.id;

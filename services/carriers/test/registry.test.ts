@@ -69,7 +69,7 @@ describe('carrier registry', () => {
 
   it('names a bad carrier id', () => {
     expect(carrierListProblem('sandbox-usps,ups')).toBe(
-      'unknown carrier "ups"; known carriers: sandbox-usps, test-parcel',
+      'unknown carrier "ups"; known carriers: sandbox-usps, test-parcel, usps',
     );
     expect(carrierListProblem(' , ')).toBe('no carrier given');
     expect(carrierListProblem('test-parcel,sandbox-usps')).toBeNull();
@@ -77,7 +77,7 @@ describe('carrier registry', () => {
   });
 
   it('knows every carrier by its courier and services, enabled or not', () => {
-    expect(CARRIER_PLUGINS.map((p) => p.id)).toEqual(['sandbox-usps', 'test-parcel']);
+    expect(CARRIER_PLUGINS.map((p) => p.id)).toEqual(['sandbox-usps', 'test-parcel', 'usps']);
     expect(findCarrierByCourier('usps')?.amazon).toEqual({ carrierCode: 'USPS', carrierName: 'USPS' });
     expect(findCarrierByCourier('test-parcel')?.name).toBe('Test Parcel');
     expect(findCarrierByCourier('dhl')).toBeNull();
@@ -87,8 +87,17 @@ describe('carrier registry', () => {
   });
 
   it('lists the same services in its metadata as its adapter sells', () => {
+    // Settings a live carrier needs to be built; nothing is called.
+    const usps = {
+      USPS_CLIENT_ID: 'id',
+      USPS_CLIENT_SECRET: 'secret',
+      USPS_CRID: '12345678',
+      USPS_MID: '123456',
+      USPS_MANIFEST_MID: '123456',
+      USPS_EPS_ACCOUNT: '1000000000',
+    };
     for (const plugin of CARRIER_PLUGINS) {
-      const adapter = plugin.create({});
+      const adapter = plugin.create({ usps });
       expect(adapter.services()).toEqual(plugin.services);
       expect(adapter.id).toBe(plugin.courier);
     }
