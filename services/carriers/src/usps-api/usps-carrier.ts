@@ -650,13 +650,19 @@ export function createUspsCarrier(options: UspsCarrierOptions): ClosableCarrier 
    * the warning's threshold. A call that fails throws (the admin shows the carrier as unreachable).
    */
   async function balance(): Promise<number> {
-    const res = await session.call({
-      operation: 'balance',
-      method: 'GET',
-      path: `/payments/v3/payment-account/${encodeURIComponent(options.epsAccount)}`,
-      query: { accountType: 'EPS', amount: (balanceProbeCents / 100).toFixed(2) },
-      retry: 'safe',
-    });
+    let res: CarrierHttpResponse;
+    try {
+      res = await session.call({
+        operation: 'balance',
+        method: 'GET',
+        path: `/payments/v3/payment-account/${encodeURIComponent(options.epsAccount)}`,
+        query: { accountType: 'EPS', amount: (balanceProbeCents / 100).toFixed(2) },
+        retry: 'safe',
+      });
+    } catch (err) {
+      log.warn({ operation: 'balance', reason: describe(err) }, 'USPS account inquiry got no answer');
+      throw new Error('USPS payment account inquiry got no usable answer');
+    }
     if (res.status !== 200) {
       log.warn(
         { operation: 'balance', usps: loggableError(readUspsError(res.status, res.body)) },
