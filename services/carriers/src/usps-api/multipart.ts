@@ -41,8 +41,17 @@ export function parseMultipart(body: Buffer, contentType: string): MultipartPart
 
   // Each delimiter starts a line: at the very start of the body, or after CRLF (a bare LF is accepted too, as some
   // servers write one). What comes before the first is the preamble and is ignored.
+  // A delimiter line is the delimiter, then `--` (the last one) or only white space to the line's end: a longer
+  // run that starts like one (`--boundaryX`) is content.
+  const endsLine = (at: number) => {
+    let i = at;
+    if (body[i] === 0x2d && body[i + 1] === 0x2d) return true;
+    while (body[i] === 0x20 || body[i] === 0x09) i++;
+    return body[i] === 0x0a || (body[i] === 0x0d && body[i + 1] === 0x0a);
+  };
   const starts: { at: number; lineStart: number }[] = [];
   for (let i = body.indexOf(delimiter); i !== -1; i = body.indexOf(delimiter, i + delimiter.length)) {
+    if (!endsLine(i + delimiter.length)) continue;
     if (i === 0) starts.push({ at: i, lineStart: 0 });
     else if (body[i - 1] === 0x0a) starts.push({ at: i, lineStart: i >= 2 && body[i - 2] === 0x0d ? i - 2 : i - 1 });
   }
