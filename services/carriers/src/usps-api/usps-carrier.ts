@@ -428,7 +428,7 @@ export function createUspsCarrier(options: UspsCarrierOptions): ClosableCarrier 
     if (res.status === 404 || res.status === 400) {
       const error = readUspsError(res.status, res.body);
       log.info({ operation: 'address', usps: loggableError(error) }, 'USPS found no address');
-      return { ok: true, verdict: 'undeliverable', reason: addressReason(errorText(error)) };
+      return { ok: true, verdict: 'undeliverable', reason: addressReason(errorText(error), res.status) };
     }
     if (res.status !== 200) return refusalOf('address', res);
     const body = json(res, 'address');
@@ -467,10 +467,11 @@ export function createUspsCarrier(options: UspsCarrierOptions): ClosableCarrier 
       : { ok: true, verdict: 'corrected', address: standard, corrected };
   }
 
-  function addressReason(text: string): string {
+  /** The reason for a 404 (the Addresses examples' messages) or a 400 (a query USPS would not take). */
+  function addressReason(text: string, status: number): string {
     if (/more than one|multiple/.test(text)) return CARRIER_REASONS.ADDRESS_AMBIGUOUS;
     if (/city|state/.test(text)) return CARRIER_REASONS.ADDRESS_CITY_STATE;
-    if (/insufficient/.test(text)) return CARRIER_REASONS.ADDRESS_INSUFFICIENT;
+    if (/insufficient/.test(text) || status === 400) return CARRIER_REASONS.ADDRESS_INSUFFICIENT;
     if (/invalid delivery address/.test(text)) return CARRIER_REASONS.ADDRESS_NOT_DELIVERABLE;
     return CARRIER_REASONS.ADDRESS_NOT_FOUND;
   }

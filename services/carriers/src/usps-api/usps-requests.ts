@@ -113,13 +113,14 @@ export function labelRequestBody(input: {
   const weight = billedWeightLb(input.parcel.weightLb);
   const references = customerReferencesOf(input.references);
   return {
+    // As the spec's GroundAdvantageRequestWithImageInfo example: receiptOption NONE ("print the Label only and no
+    // Receipt"), so the PDF is one bare 4x6 page the product can merge and print; the postage amount is not printed.
     imageInfo: {
       imageType: 'PDF',
       labelType: '4X6LABEL',
-      // NONE: "print the Label only and no Receipt", so the PDF is one 4x6 page the product can merge and print.
       receiptOption: 'NONE',
       suppressPostage: true,
-      suppressMailDate: false,
+      suppressMailDate: true,
       returnLabel: false,
     },
     toAddress: labelAddressOf(input.to),
