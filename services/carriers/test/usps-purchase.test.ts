@@ -300,6 +300,70 @@ describe('refusals come from the catalogue', () => {
     if (fake.count('label') > 0) expect(JSON.stringify(logs)).toContain('Address not found.');
   });
 
+  test.each([
+    [
+      'the recipient ZIP',
+      'toAddress.ZIPCode',
+      'ZIPCode is not valid for the city and state.',
+      'ADDRESS_ZIP_INVALID',
+      CARRIER_ERRORS.ADDRESS_ZIP_INVALID.message('recipient', '63104-2351'),
+    ],
+    [
+      'a missing sender field',
+      'fromAddress.city',
+      'fromAddress.city is required.',
+      'ADDRESS_INCOMPLETE',
+      CARRIER_ERRORS.ADDRESS_INCOMPLETE.message('sender'),
+    ],
+    [
+      'the weight, as too heavy',
+      'packageDescription.weight',
+      'The weight exceeds the maximum for the mail class.',
+      'WEIGHT_LIMIT',
+      CARRIER_ERRORS.WEIGHT_LIMIT.message('USPS Ground Advantage', 70, '1.5 lb'),
+    ],
+    [
+      'the weight',
+      'packageDescription.weight',
+      'weight is not valid.',
+      'WEIGHT_INVALID',
+      CARRIER_ERRORS.WEIGHT_INVALID.message(1.5),
+    ],
+    [
+      'a dimension',
+      'packageDescription.girth',
+      'Girth must be left blank for rectangular packages.',
+      'DIMENSIONS_INVALID',
+      CARRIER_ERRORS.DIMENSIONS_INVALID.message(),
+    ],
+    [
+      'something it does not say',
+      undefined,
+      'Rate not found for the package.',
+      'DECLINED',
+      CARRIER_ERRORS.DECLINED.message('USPS'),
+    ],
+  ])('a 400 blaming %s is mapped onto the catalogue', async (_what, parameter, detail, code, message) => {
+    const { carrier, fake, logs } = await uspsRig();
+    fake.fail('label', { kind: 'status', status: 400, detail, ...(parameter ? { parameter } : {}) });
+    expect(await carrier.purchaseLabel(labelRequest())).toEqual({ ok: false, code, message, retryable: false });
+    expect(fake.purchases).toBe(0);
+    expect(JSON.stringify(logs)).toContain(detail);
+  });
+
+  test('a negative weight is refused before anything is sent', async () => {
+    const { carrier, fake } = await uspsRig();
+    expect(
+      await carrier.purchaseLabel(labelRequest({ parcel: { length: 9, width: 6, height: 2, weightLb: -1 } })),
+    ).toEqual({
+      ok: false,
+      code: 'WEIGHT_INVALID',
+      message: CARRIER_ERRORS.WEIGHT_INVALID.message(-1),
+      retryable: false,
+    });
+    expect(fake.count('label')).toBe(0);
+  });
+
   test('a state USPS refuses is the recipient address, in our words', async () => {
     const { carrier } = await uspsRig();
     const result = await carrier.purchaseLabel(labelRequest({ to: { ...RECIPIENT, state: 'XX' } }));

@@ -29,7 +29,8 @@ export type FakeUspsRoute =
  * buy the label (the answer is what is lost), so a replay of the key must give it back.
  */
 export type FakeUspsFault =
-  | { kind: 'status'; status: number; retryAfter?: string }
+  /** An answer of this status in the spec's ErrorMessage shape; `detail` and `parameter` as USPS would blame. */
+  | { kind: 'status'; status: number; retryAfter?: string; detail?: string; parameter?: string }
   | { kind: 'stall' }
   | { kind: 'malformed' }
   | { kind: 'unauthorized' };
@@ -366,7 +367,8 @@ export async function startFakeUsps(opts: FakeUspsOptions = {}): Promise<FakeUsp
     const fault = faults.get(route)?.shift();
     if (fault?.kind === 'status') {
       const headers: Record<string, string> = fault.retryAfter ? { 'retry-after': fault.retryAfter } : {};
-      return send(res, fault.status, errorBody(route, fault.status, `Injected HTTP ${fault.status}`), headers);
+      const detail = fault.detail ?? `Injected HTTP ${fault.status}`;
+      return send(res, fault.status, errorBody(route, fault.status, detail, fault.parameter), headers);
     }
     if (fault?.kind === 'unauthorized') return unauthorized(res, route);
     if (fault?.kind === 'stall' && route !== 'label') return void stalled.add(res);

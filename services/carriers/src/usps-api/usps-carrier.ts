@@ -347,14 +347,18 @@ export function createUspsCarrier(options: UspsCarrierOptions): ClosableCarrier 
     return readLabel(sent.res, 'label_reprint', imageType === 'PDF' ? 'pdf' : 'zpl');
   }
 
+  /** A tracking number as USPS takes it: `9400 1000 …` as printed is the same number. */
+  const trackingKey = (n: string) => n.replace(/\s+/g, '');
+
   // ---- void -----------------------------------------------------------------------------------------------------
 
   async function voidLabel(req: VoidRequest): Promise<RefundResult> {
-    const byTracking = req.trackingNumber.trim() !== '';
+    const number = trackingKey(req.trackingNumber);
+    const byTracking = number !== '';
     const sent = await call({
       operation: 'refund',
       method: 'DELETE',
-      path: byTracking ? `/labels/v3/label/${encodeURIComponent(req.trackingNumber.trim())}` : '/labels/v3/label',
+      path: byTracking ? `/labels/v3/label/${encodeURIComponent(number)}` : '/labels/v3/label',
       headers: byTracking ? {} : { 'x-idempotency-key': req.carrierRef ?? uspsIdempotencyKey(req.idempotencyKey) },
       // Sent again after a time-out: a cancelled label stays cancelled, and a second refund request the same day
       // is refused as a duplicate, which reads as the refund standing where it was.
@@ -364,7 +368,7 @@ export function createUspsCarrier(options: UspsCarrierOptions): ClosableCarrier 
     if (!sent.ok) return sent.refusal;
     const { res } = sent;
     const remember = (status: RefundStatus): RefundResult => {
-      refunds.set(req.trackingNumber, status);
+      refunds.set(number || `key:${req.idempotencyKey}`, status);
       return { ok: true, ...status };
     };
     if (res.status === 200) {
@@ -392,7 +396,7 @@ export function createUspsCarrier(options: UspsCarrierOptions): ClosableCarrier 
       );
       const text = errorText(error);
       if (/already been submitted/.test(text)) {
-        return remember(refunds.get(req.trackingNumber) ?? { status: 'pending' });
+        return remember(refunds.get(number || `key:${req.idempotencyKey}`) ?? { status: 'pending' });
       }
       if (/not found/.test(text)) return remember({ status: 'rejected', reason: CARRIER_REASONS.REFUND_LABEL_UNKNOWN });
       return remember({ status: 'rejected', reason: CARRIER_REASONS.REFUND_NOT_ELIGIBLE });
@@ -407,7 +411,8 @@ export function createUspsCarrier(options: UspsCarrierOptions): ClosableCarrier 
    * refund request on another day, so it is not done.
    */
   async function refundStatus(req: VoidRequest): Promise<RefundResult> {
-    return { ok: true, ...(refunds.get(req.trackingNumber) ?? { status: 'pending' }) };
+    const known = refunds.get(trackingKey(req.trackingNumber) || `key:${req.idempotencyKey}`);
+    return { ok: true, ...(known ?? { status: 'pending' }) };
   }
 
   // ---- addresses ------------------------------------------------------------------------------------------------
@@ -599,7 +604,7 @@ export function createUspsCarrier(options: UspsCarrierOptions): ClosableCarrier 
   // ---- tracking -------------------------------------------------------------------------------------------------
 
   async function track(trackingNumber: string): Promise<TrackingResult> {
-    const number = trackingNumber.replace(/\s+/g, '');
+    const number = trackingKey(trackingNumber);
     if (number === '') return refusal('NOT_FOUND', 'Tracking number');
     const sent = await call({
       operation: 'tracking',
