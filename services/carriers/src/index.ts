@@ -32,6 +32,7 @@ export {
   type CarrierRefusal,
   type CarrierService,
   type ConnectionCheck,
+  createProcessMemory,
   LABEL_FORMATS,
   type LabelAddress,
   type LabelFormat,
@@ -40,6 +41,7 @@ export {
   type LabelRequest,
   type LabelResult,
   type PurchasedLabel,
+  type PurchaseMemory,
   type RateRequest,
   type RateResult,
   type RefundResult,
@@ -67,6 +69,7 @@ export {
   DEFAULT_CARRIERS,
   DEFAULT_SANDBOX_CARRIER_BALANCE,
   findCarrierByCourier,
+  type ServiceRoute,
 } from './registry';
 export {
   createSandboxCarrier,

@@ -67,6 +67,12 @@ export interface CarrierRefusal {
   retryable: boolean;
   /** The catalogue entry (`CarrierErrorCode`), for metrics and for callers that act on the kind of refusal. */
   code?: string;
+  /**
+   * The carrier certainly bought nothing (its credentials were refused, it throttled the call, the connection was
+   * refused before anything was sent), so another carrier selling the service may be asked. Never set when the
+   * outcome is unknown (a time-out after the request was sent): that is resolved with the same carrier.
+   */
+  nothingBought?: true;
 }
 
 export interface PurchasedLabel {
@@ -83,6 +89,32 @@ export interface PurchasedLabel {
   carrierRef?: string;
   /** The carrier's pricing SKU of what was bought (USPS), for matching its statement. */
   carrierSku?: string;
+  /** The plugin that bought it (`usps`, `easypost`, `sandbox-usps`), set by the carrier set: voids go back to it. */
+  carrierId?: string;
+}
+
+/**
+ * What a carrier must remember about a purchase across crashes and processes, kept by the service that buys (in
+ * its database): which carrier a key was sent to, a carrier's shipment id before it is bought. `put` records the
+ * value for the key (replacing one there); `get` gives the last value put, or null.
+ */
+export interface PurchaseMemory {
+  get(key: string): Promise<string | null>;
+  put(key: string, value: string): Promise<void>;
+}
+
+/** A memory that lives as long as the process: for tests and tools, never for a service that buys. */
+export function createProcessMemory(): PurchaseMemory & { entries(): Map<string, string> } {
+  const values = new Map<string, string>();
+  return {
+    async get(key) {
+      return values.get(key) ?? null;
+    },
+    async put(key, value) {
+      values.set(key, value);
+    },
+    entries: () => values,
+  };
 }
 
 export type LabelResult = PurchasedLabel | CarrierRefusal;
@@ -93,6 +125,10 @@ export interface VoidRequest {
   idempotencyKey: string;
   trackingNumber: string;
   carrierRef?: string;
+  /** When the label was bought: a carrier refunds only within its window. */
+  purchasedAt?: Date;
+  /** The plugin that bought it (`PurchasedLabel.carrierId`): a carrier set sends the void there. */
+  carrierId?: string;
 }
 
 /**
@@ -202,8 +238,8 @@ export interface Carrier {
   rate?(req: RateRequest): Promise<RateResult>;
   /** `scanForm`. */
   createScanForm?(req: ScanFormRequest): Promise<ScanFormResult>;
-  /** `track`. */
-  track?(trackingNumber: string): Promise<TrackingResult>;
+  /** `track`. `purchasedAt` helps a carrier that cannot look the label up by number alone (the sandbox). */
+  track?(trackingNumber: string, opts?: { purchasedAt?: Date; carrierId?: string }): Promise<TrackingResult>;
   /** Calls the carrier with the configured credentials and says what it answered. */
   checkConnection?(): Promise<ConnectionCheck>;
 }
