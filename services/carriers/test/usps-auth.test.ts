@@ -63,6 +63,7 @@ describe('USPS tokens', () => {
       code: 'ACCOUNT_PROBLEM',
       message: CARRIER_ERRORS.ACCOUNT_PROBLEM.message(),
       retryable: true,
+      nothingBought: true,
     });
     expect(fake.count('label')).toBe(2);
     expect(fake.count('oauth')).toBe(2);
@@ -96,7 +97,7 @@ describe('USPS tokens', () => {
   test('client credentials USPS refuses: an account problem for the customer, the cause in the log', async () => {
     const { carrier, fake, logs } = await uspsRig({ carrier: { clientSecret: 'not-the-secret' } });
     const result = await carrier.purchaseLabel(labelRequest());
-    expect(result).toMatchObject({ ok: false, code: 'ACCOUNT_PROBLEM', retryable: true });
+    expect(result).toMatchObject({ ok: false, code: 'ACCOUNT_PROBLEM', retryable: true, nothingBought: true });
     expect(fake.count('label')).toBe(0);
     expect(logs).toContainEqual(
       expect.objectContaining({ level: 'error', msg: 'USPS refused the client credentials' }),
@@ -113,10 +114,12 @@ describe('USPS tokens', () => {
   test('a token endpoint that fails: USPS is unavailable, retryable', async () => {
     const { carrier, fake } = await uspsRig({ carrier: { http: { maxRetries: 1 } } });
     fake.fail('oauth', { kind: 'status', status: 503 }, { kind: 'status', status: 503 });
+    // No token, so no label request went out: certainly nothing bought.
     expect(await carrier.purchaseLabel(labelRequest())).toMatchObject({
       ok: false,
       code: 'UNAVAILABLE',
       retryable: true,
+      nothingBought: true,
     });
   });
 

@@ -81,7 +81,7 @@ describe('USPS settings', () => {
 });
 
 describe('the usps plugin', () => {
-  test('sells the three USPS services as courier usps, and cannot be enabled beside the sandbox', () => {
+  test('sells the three USPS services as courier usps, beside the sandbox when both are enabled', async () => {
     expect(uspsPlugin).toMatchObject({ id: 'usps', courier: 'usps', name: 'USPS' });
     expect(uspsPlugin.services.map((s) => s.uid)).toEqual([
       'usps_priority_mail',
@@ -89,9 +89,13 @@ describe('the usps plugin', () => {
       'usps_priority_mail_express',
     ]);
     expect(carrierListProblem('usps')).toBeNull();
-    expect(carrierListProblem('sandbox-usps,usps')).toBe(
-      'carriers "sandbox-usps" and "usps" both sell usps; enable one',
-    );
+    const set = createCarrierSet('usps,sandbox-usps', { usps: GOOD });
+    expect(set.couriers).toEqual(['usps']);
+    expect(set.routes().find((r) => r.serviceUid === 'usps_ground_advantage')?.carriers).toEqual([
+      'usps',
+      'sandbox-usps',
+    ]);
+    await set.close();
   });
 
   test('enabling it without its settings stops the start naming every variable missing', () => {

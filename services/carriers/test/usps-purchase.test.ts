@@ -158,38 +158,61 @@ describe('a purchase is never bought twice', () => {
 
   test('after the time-outs the client allows, the purchase is refused as retryable; the retry gets the label bought', async () => {
     const { carrier, fake } = await uspsRig({ carrier: { timeoutMs: 300, http: { maxRetries: 1 } } });
-    fake.fail('label', { kind: 'stall' }, { kind: 'stall' });
+    fake.fail('label', { kind: 'stall' }, { kind: 'stall' }, { kind: 'stall' });
     const first = await carrier.purchaseLabel(labelRequest());
-    expect(first).toMatchObject({
+    expect(first).toEqual({
       ok: false,
       code: 'UNAVAILABLE',
       retryable: true,
       message: CARRIER_ERRORS.UNAVAILABLE.message('USPS'),
     });
+    // The first request and the replay's two attempts; the outcome was unknown, so nothing says none was bought.
+    expect(fake.count('label')).toBe(3);
     expect(fake.purchases).toBe(1);
     const again = bought(await carrier.purchaseLabel(labelRequest()));
     expect(fake.purchases).toBe(1);
     expect(fake.labels.has(again.trackingNumber)).toBe(true);
   });
 
-  test('a malformed answer is refused as retryable, and the retry replays the label bought', async () => {
+  test('an unreadable answer is asked again by replaying the key: one label, read the second time', async () => {
     const { carrier, fake, logs } = await uspsRig();
     fake.fail('label', { kind: 'malformed' });
-    const first = await carrier.purchaseLabel(labelRequest());
-    expect(first).toMatchObject({ ok: false, code: 'UNAVAILABLE', retryable: true });
+    const label = bought(await carrier.purchaseLabel(labelRequest()));
     expect(logs.some((l) => l.level === 'error' && l.msg === 'USPS label answer could not be read')).toBe(true);
+    expect(fake.count('label')).toBe(2);
+    expect(fake.purchases).toBe(1);
+    expect(fake.labels.has(label.trackingNumber)).toBe(true);
+  });
+
+  test('an answer unreadable twice is refused as retryable; the caller’s retry replays the label bought', async () => {
+    const { carrier, fake } = await uspsRig();
+    fake.fail('label', { kind: 'malformed' }, { kind: 'malformed' });
+    expect(await carrier.purchaseLabel(labelRequest())).toEqual({
+      ok: false,
+      code: 'UNAVAILABLE',
+      retryable: true,
+      message: CARRIER_ERRORS.UNAVAILABLE.message('USPS'),
+    });
     const label = bought(await carrier.purchaseLabel(labelRequest()));
     expect(fake.purchases).toBe(1);
     expect(fake.labels.has(label.trackingNumber)).toBe(true);
   });
 
-  test('5xx answers are tried again with back-off; the key makes it safe', async () => {
+  test('three purchases with one key at the same moment buy one label', async () => {
+    const { carrier, fake } = await uspsRig();
+    const results = await Promise.all([1, 2, 3].map(() => carrier.purchaseLabel(labelRequest())));
+    const numbers = results.map((r) => bought(r).trackingNumber);
+    expect(new Set(numbers).size).toBe(1);
+    expect(fake.purchases).toBe(1);
+  });
+
+  test('after a 5xx the key is replayed, with back-off between tries; one label', async () => {
     const { carrier, fake, waits } = await uspsRig();
     fake.fail('label', { kind: 'status', status: 503 }, { kind: 'status', status: 500 });
     bought(await carrier.purchaseLabel(labelRequest()));
     expect(fake.count('label')).toBe(3);
     expect(fake.purchases).toBe(1);
-    expect(waits).toHaveLength(2);
+    expect(waits).toHaveLength(1);
   });
 
   test('a 429 is waited out for as long as Retry-After says', async () => {
@@ -220,11 +243,13 @@ describe('a purchase is never bought twice', () => {
       { kind: 'status', status: 429, retryAfter: '1' },
       { kind: 'status', status: 429, retryAfter: '1' },
     );
-    expect(await carrier.purchaseLabel(labelRequest())).toMatchObject({
+    // Only 429s, each "not taken": certainly nothing bought, so a carrier set may ask another carrier.
+    expect(await carrier.purchaseLabel(labelRequest())).toEqual({
       ok: false,
       code: 'RATE_LIMITED',
       retryable: true,
       message: CARRIER_ERRORS.RATE_LIMITED.message('USPS'),
+      nothingBought: true,
     });
     expect(fake.purchases).toBe(0);
   });
@@ -384,6 +409,7 @@ describe('refusals come from the catalogue', () => {
       code: 'ACCOUNT_PROBLEM',
       message: CARRIER_ERRORS.ACCOUNT_PROBLEM.message(),
       retryable: true,
+      nothingBought: true,
     });
     expect(logs.some((l) => l.level === 'error' && JSON.stringify(l.obj).includes('Insufficient funds'))).toBe(true);
   });
@@ -391,17 +417,25 @@ describe('refusals come from the catalogue', () => {
   test('a 403 is an account problem', async () => {
     const { carrier, fake } = await uspsRig();
     fake.fail('label', { kind: 'status', status: 403 });
-    expect(await carrier.purchaseLabel(labelRequest())).toMatchObject({ ok: false, code: 'ACCOUNT_PROBLEM' });
+    expect(await carrier.purchaseLabel(labelRequest())).toMatchObject({
+      ok: false,
+      code: 'ACCOUNT_PROBLEM',
+      nothingBought: true,
+    });
   });
 
   test('USPS down for good: UNAVAILABLE, retryable', async () => {
     const { carrier, fake } = await uspsRig({ carrier: { http: { maxRetries: 1 } } });
-    fake.fail('label', { kind: 'status', status: 503 }, { kind: 'status', status: 503 });
-    expect(await carrier.purchaseLabel(labelRequest())).toMatchObject({
-      ok: false,
-      code: 'UNAVAILABLE',
-      retryable: true,
-    });
+    fake.fail(
+      'label',
+      { kind: 'status', status: 503 },
+      { kind: 'status', status: 503 },
+      { kind: 'status', status: 503 },
+    );
+    const result = await carrier.purchaseLabel(labelRequest());
+    expect(result).toMatchObject({ ok: false, code: 'UNAVAILABLE', retryable: true });
+    // A 5xx may come after the work is done: unknown, so never `nothingBought`.
+    expect(result).not.toHaveProperty('nothingBought');
   });
 
   test('nothing answering at all: UNAVAILABLE, retryable', async () => {

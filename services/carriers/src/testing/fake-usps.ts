@@ -285,6 +285,8 @@ export async function startFakeUsps(opts: FakeUspsOptions = {}): Promise<FakeUsp
   const paymentTokens = new Map<string, number>();
   const labels = new Map<string, FakeUspsLabel>();
   const byKey = new Map<string, { hash: string; trackingNumber: string }>();
+  /** Labels whose PDF is being drawn: a replay or reprint arriving meanwhile waits for it, and buys nothing. */
+  const rendering = new Map<string, Promise<void>>();
   const tracking = new Map<string, Record<string, unknown>>();
   const faults = new Map<FakeUspsRoute, FakeUspsFault[]>();
   const requests: FakeUspsRequest[] = [];
@@ -827,8 +829,10 @@ export async function startFakeUsps(opts: FakeUspsOptions = {}): Promise<FakeUsp
           'X-Idempotency-Key',
         );
       }
+      await rendering.get(earlier.trackingNumber);
       const l = labels.get(earlier.trackingNumber) as FakeUspsLabel;
       if (fault?.kind === 'stall') return void stalled.add(res);
+      if (fault?.kind === 'malformed') return sendMalformedLabel(res);
       return sendLabel(req, res, l.metadata, l.pdf, 'PDF');
     }
     const { imageType } = checkImageInfo(body.imageInfo, 'label');
@@ -901,18 +905,28 @@ export async function startFakeUsps(opts: FakeUspsOptions = {}): Promise<FakeUsp
       used: false,
       reprints: 0,
     };
-    l.pdf = await pdfOf(body, trackingNumber, mailClass);
+    // Sold before the PDF is drawn, so a second request with the same key, even one arriving at the same moment,
+    // finds the sale and gets this label.
     labels.set(trackingNumber, l);
     if (typeof key === 'string') byKey.set(key.toLowerCase(), { hash, trackingNumber });
     purchases += 1;
     balanceCents -= totalCents;
+    const drawn = pdfOf(body, trackingNumber, mailClass).then((pdf) => {
+      l.pdf = pdf;
+    });
+    rendering.set(trackingNumber, drawn);
+    await drawn;
+    rendering.delete(trackingNumber);
     if (fault?.kind === 'stall') return void stalled.add(res);
-    if (fault?.kind === 'malformed') {
-      return res
-        .writeHead(200, { 'content-type': 'multipart/form-data; boundary=cut' })
-        .end('--cut\r\nContent-Disposition: form-data; name="labelMetadata"\r\n\r\n{"trackingNumber": "9');
-    }
+    if (fault?.kind === 'malformed') return sendMalformedLabel(res);
     return sendLabel(req, res, metadata, imageType === 'PDF' ? l.pdf : zplOf(l), imageType);
+  }
+
+  /** A label answer cut short: its metadata part unfinished, no closing delimiter. */
+  function sendMalformedLabel(res: ServerResponse) {
+    res
+      .writeHead(200, { 'content-type': 'multipart/form-data; boundary=cut' })
+      .end('--cut\r\nContent-Disposition: form-data; name="labelMetadata"\r\n\r\n{"trackingNumber": "9');
   }
 
   async function reprint(req: IncomingMessage, res: ServerResponse, path: string, body: Record<string, unknown>) {
@@ -932,6 +946,7 @@ export async function startFakeUsps(opts: FakeUspsOptions = {}): Promise<FakeUsp
       l = found ? labels.get(found.trackingNumber) : undefined;
     }
     if (!l) throw new Problem(400, 'Order not found', 'trackingNumber');
+    await rendering.get(l.trackingNumber);
     if (l.state !== 'active') throw new Problem(400, 'Canceled labels are not eligible for reprint.', 'trackingNumber');
     if (l.reprints >= 3) throw new Problem(400, 'Labels can only be reprinted up to 3 times.', 'trackingNumber');
     l.reprints += 1;

@@ -4,9 +4,9 @@ import { uspsSettingsOf } from './config';
 import { createUspsCarrier } from './usps-carrier';
 
 /**
- * USPS itself (APIs v3): sells as `usps`, like the sandbox, so the two are never enabled together and rows written
- * with either read the same. Its settings come from `CarrierSettings.usps` (the USPS_* variables); `create` throws
- * naming every variable missing or wrong.
+ * USPS itself (APIs v3): sells as `usps`, like the sandbox, so rows written with either read the same and a carrier
+ * set can route a service to one or the other. Its settings come from `CarrierSettings.usps` (the USPS_* variables);
+ * `create` throws naming every variable missing or wrong.
  */
 export const uspsPlugin: CarrierPlugin = {
   id: 'usps',

@@ -1,6 +1,7 @@
 import { CARRIER_REASONS, refusal } from '../carrier-messages';
 import {
   type CarrierCallObservation,
+  CarrierHttpError,
   type CarrierHttpOptions,
   type CarrierHttpResponse,
   createCarrierHttp,
@@ -95,12 +96,18 @@ export function createUspsCarrier(options: UspsCarrierOptions): ClosableCarrier 
   const scanForms = new Map<string, Extract<ScanFormResult, { ok: true }>>();
 
   /** A call; a failure to get any answer is turned into a refusal by `failed`. */
-  type Outcome = { ok: true; res: CarrierHttpResponse } | { ok: false; refusal: CarrierRefusal };
+  type Outcome =
+    | { ok: true; res: CarrierHttpResponse }
+    /** `nothingSent`: the call certainly did not reach USPS's work: no token to send it with, or only 429s. */
+    | { ok: false; refusal: CarrierRefusal; nothingSent: boolean };
   async function call(req: Parameters<typeof session.call>[0]): Promise<Outcome> {
     try {
       return { ok: true, res: await session.call(req) };
     } catch (err) {
-      return { ok: false, refusal: failed(req.operation, err) };
+      const nothingSent =
+        err instanceof UspsAuthError ||
+        (err instanceof CarrierHttpError && err.kind === 'rate_limited' && req.retry !== 'safe');
+      return { ok: false, refusal: failed(req.operation, err), nothingSent };
     }
   }
 
@@ -229,22 +236,38 @@ export function createUspsCarrier(options: UspsCarrierOptions): ClosableCarrier 
 
     const key = uspsIdempotencyKey(req.idempotencyKey);
     const body = labelRequestBody({ ...req, mailingDate: mailingDateOf(req.shipDate ?? now()) });
-    // X-Idempotency-Key: "When the same idempotency key is resubmitted with an identical request payload, the API
-    // will return the existing label without creating a duplicate or charging additional postage." So the call may
-    // go again after a time-out or a 5xx (`safe`), with the same body, and a caller's later retry replays it too.
-    const sent = await call({
-      operation: 'label',
-      method: 'POST',
-      path: '/labels/v3/label',
-      headers: { 'x-idempotency-key': key, accept: LABEL_ACCEPT },
-      body,
-      retry: 'safe',
-      payment: true,
-    });
-    if (!sent.ok) return sent.refusal;
+    const send = (retry: 'rate-limit-only' | 'safe') =>
+      call({
+        operation: 'label',
+        method: 'POST',
+        path: '/labels/v3/label',
+        headers: { 'x-idempotency-key': key, accept: LABEL_ACCEPT },
+        body,
+        retry,
+        payment: true,
+      });
+    // The first request is sent again only after a 429 ("not taken"), so a refusal of it can say for certain that
+    // nothing was bought (`nothingBought`: a carrier set may then ask another carrier). When its outcome is unknown
+    // (a time-out, a 5xx, no connection, an unreadable answer), USPS is asked what happened by replaying the key:
+    // "When the same idempotency key is resubmitted with an identical request payload, the API will return the
+    // existing label without creating a duplicate or charging additional postage." The replay is `safe`: sent
+    // again after a time-out or a 5xx too, the same body each time; a caller's later retry replays it as well.
+    let sent = await send('rate-limit-only');
+    let replayed = false;
+    if (!sent.ok && !sent.nothingSent) {
+      log.warn({ operation: 'label', idempotencyKey: key }, 'label answer lost: replaying the key');
+      sent = await send('safe');
+      replayed = true;
+    }
+    if (!sent.ok) return sent.nothingSent && !replayed ? { ...sent.refusal, nothingBought: true } : sent.refusal;
     let answer: LabelAnswer;
     if (sent.res.status === 200 || sent.res.status === 201) {
-      const read = readLabel(sent.res, 'label', 'pdf');
+      let read = readLabel(sent.res, 'label', 'pdf');
+      if (!read.ok && !replayed) {
+        const again = await send('safe');
+        if (!again.ok) return again.refusal;
+        if (again.res.status === 200 || again.res.status === 201) read = readLabel(again.res, 'label', 'pdf');
+      }
       if (!read.ok) return read.refusal;
       answer = read.answer;
     } else {
@@ -260,7 +283,10 @@ export function createUspsCarrier(options: UspsCarrierOptions): ClosableCarrier 
         if (!again.ok) return again.refusal;
         answer = again.answer;
       } else {
-        return refusalOf('label', sent.res, (e) => shipmentRefusal(e, req));
+        const refused = refusalOf('label', sent.res, (e) => shipmentRefusal(e, req));
+        // USPS refused the account (credentials, forbidden, funds): nothing was bought, so another carrier may sell
+        // it; known only when no earlier request of this key may have bought it.
+        return refused.code === 'ACCOUNT_PROBLEM' && !replayed ? { ...refused, nothingBought: true } : refused;
       }
     }
 
