@@ -8,6 +8,15 @@ import { labelRequest, RECIPIENT, SENDER, uspsRig } from './fixtures/usps';
 
 const OUT = join(import.meta.dirname, '..', 'test-results', 'usps');
 
+function hasZbarimg(): boolean {
+  try {
+    execFileSync('zbarimg', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function buy(
   carrier: Awaited<ReturnType<typeof uspsRig>>['carrier'],
   idempotencyKey = 'k-1',
@@ -227,8 +236,13 @@ describe('SCAN forms', () => {
     const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
     expect(text).toContain('PS Form 5630');
     expect(text).toContain(form.formId);
-    expect(text).toContain('Total Packages: 2');
-    execFileSync('pdftoppm', ['-png', '-r', '60', '-singlefile', file, join(OUT, 'scan-form')]);
+    expect(text).toMatch(/Pieces\s+2/);
+    expect(text).toContain('Issued by USPS');
+    execFileSync('pdftoppm', ['-png', '-r', '150', '-singlefile', file, join(OUT, 'scan-form')]);
+    if (hasZbarimg()) {
+      const scanned = execFileSync('zbarimg', ['-q', '--raw', join(OUT, 'scan-form.png')], { encoding: 'utf8' });
+      expect(scanned.trim()).toBe(form.formId);
+    }
 
     // The same key gives the same form, without asking USPS again.
     expect(await carrier.createScanForm?.(request)).toEqual(form);

@@ -6,9 +6,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { LabelData } from '../label/label-data';
 import { renderLabel } from '../label/render-pool';
+import { renderScanForm } from '../label/scan-form';
+import { renderZplLabel } from '../label/zpl';
 import type { LabelAddress } from '../port';
-import { buildImpb, formatTrackingNumber } from '../usps/impb';
+import { buildImpb } from '../usps/impb';
 import { USPS_SERVICES } from '../usps/services';
 import { buildMultipart } from '../usps-api/multipart';
 
@@ -676,36 +679,16 @@ export async function startFakeUsps(opts: FakeUspsOptions = {}): Promise<FakeUsp
     };
   }
 
+  /** The label as ZPL, drawn by the library's ZPL renderer from what the label request said. */
   function zplOf(l: FakeUspsLabel): Buffer {
-    const service = serviceOf(l.mailClass);
-    const to = addressOf(l.request.toAddress as Record<string, unknown>);
-    const from = addressOf(l.request.fromAddress as Record<string, unknown>);
-    const zip = String((l.request.toAddress as Record<string, unknown>).ZIPCode);
-    const lines = [
-      '^XA',
-      '^CI28',
-      '^PW812',
-      '^LL1218',
-      `^FO30,30^GB130,130,6^FS^FO62,50^A0N,110,110^FD${service.letter}^FS`,
-      `^FO520,40^A0N,26,26^FDUS POSTAGE PAID^FS`,
-      `^FO30,190^GB752,6,6^FS^FO40,210^A0N,40,40^FD${service.banner.replace(/[®™]/g, '')}^FS^FO30,265^GB752,6,6^FS`,
-      `^FO40,290^A0N,24,24^FD${from.name}^FS^FO40,320^A0N,24,24^FD${from.street1}^FS`,
-      `^FO40,350^A0N,24,24^FD${from.city} ${from.state} ${from.zip}^FS`,
-      `^FO120,460^A0N,30,30^FDSHIP TO:^FS^FO120,500^A0N,34,34^FD${to.name}^FS`,
-      `^FO120,540^A0N,34,34^FD${to.street1}^FS^FO120,580^A0N,34,34^FD${to.city} ${to.state} ${to.zip}^FS`,
-      `^FO30,820^GB752,6,6^FS^FO200,840^A0N,28,28^FD${service.trackingBanner}^FS`,
-      `^FO90,880^BY3^BCN,200,N,N,N^FD>;420${zip}>8${l.trackingNumber}^FS`,
-      `^FO180,1100^A0N,32,32^FD${formatTrackingNumber(l.trackingNumber)}^FS`,
-      '^XZ',
-    ];
-    return Buffer.from(`${lines.join('\n')}\n`, 'utf8');
+    return renderZplLabel(labelDataOf(l.request, l.trackingNumber, l.mailClass));
   }
 
-  async function pdfOf(request: Record<string, unknown>, trackingNumber: string, mailClass: string): Promise<Buffer> {
+  function labelDataOf(request: Record<string, unknown>, trackingNumber: string, mailClass: string): LabelData {
     const service = serviceOf(mailClass);
     const pkg = request.packageDescription as Record<string, unknown>;
     const refs = Array.isArray(pkg.customerReference) ? (pkg.customerReference as { referenceNumber?: string }[]) : [];
-    return renderLabel({
+    return {
       service: { letter: service.letter, banner: service.banner, trackingBanner: service.trackingBanner },
       trackingNumber,
       from: addressOf(request.fromAddress as Record<string, unknown>),
@@ -713,7 +696,12 @@ export async function startFakeUsps(opts: FakeUspsOptions = {}): Promise<FakeUsp
       weightLb: pkg.weight as number,
       shipDate: new Date(`${String(pkg.mailingDate).slice(0, 10)}T12:00:00Z`),
       references: refs[0]?.referenceNumber ? { orderId: refs[0].referenceNumber } : undefined,
-    });
+    };
+  }
+
+  /** The label as a 4x6 PDF, drawn by the library's label renderer. */
+  async function pdfOf(request: Record<string, unknown>, trackingNumber: string, mailClass: string): Promise<Buffer> {
+    return renderLabel(labelDataOf(request, trackingNumber, mailClass));
   }
 
   function prefers(req: IncomingMessage, type: string): boolean {
@@ -1208,12 +1196,14 @@ export async function startFakeUsps(opts: FakeUspsOptions = {}): Promise<FakeUsp
       const l = labels.get(String(n)) as FakeUspsLabel;
       l.manifested = true;
     }
-    const pdf = await scanFormPdf({
-      efn,
+    const pdf = await renderScanForm({
+      formId: efn,
       from: addressOf(from),
-      mailingDate: String(body.mailingDate),
+      shipDate: new Date(`${String(body.mailingDate)}T12:00:00Z`),
       trackingNumbers: numbers.map(String),
+      issuer: 'USPS',
     });
+
     const metadata = {
       imageInfo: { imageType: 'PDF', labelType: '8.5X11LABEL' },
       mailingDate: body.mailingDate,
@@ -1347,47 +1337,4 @@ export async function startFakeUsps(opts: FakeUspsOptions = {}): Promise<FakeUsp
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** PS Form 5630, Shipment Confirmation Acceptance Notice: one letter page listing the labels. */
-async function scanFormPdf(input: {
-  efn: string;
-  from: LabelAddress;
-  mailingDate: string;
-  trackingNumbers: string[];
-}): Promise<Buffer> {
-  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
-  const doc = await PDFDocument.create();
-  doc.setTitle(`PS Form 5630 ${input.efn}`);
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  let page = doc.addPage([612, 792]);
-  const black = rgb(0, 0, 0);
-  page.drawText('UNITED STATES POSTAL SERVICE', { x: 48, y: 740, size: 12, font: bold, color: black });
-  page.drawText('Shipment Confirmation Acceptance Notice', { x: 48, y: 720, size: 16, font: bold, color: black });
-  page.drawText('PS Form 5630', { x: 470, y: 740, size: 11, font: bold, color: black });
-  const lines = [
-    `Electronic File Number: ${input.efn}`,
-    `Mailing Date: ${input.mailingDate}`,
-    `Shipper: ${input.from.name}`,
-    `${input.from.street1}${input.from.street2 ? `, ${input.from.street2}` : ''}`,
-    `${input.from.city} ${input.from.state} ${input.from.zip}`,
-    `Total Packages: ${input.trackingNumbers.length}`,
-  ];
-  lines.forEach((text, i) => {
-    page.drawText(text, { x: 48, y: 684 - i * 18, size: 11, font, color: black });
-  });
-  page.drawRectangle({ x: 48, y: 560, width: 516, height: 1.5, color: black });
-  page.drawText('Tracking Numbers', { x: 48, y: 540, size: 11, font: bold, color: black });
-  let y = 520;
-  for (const number of input.trackingNumbers) {
-    if (y < 60) {
-      page = doc.addPage([612, 792]);
-      y = 740;
-    }
-    page.drawText(formatTrackingNumber(number), { x: 60, y, size: 10, font, color: black });
-    y -= 15;
-  }
-  page.drawText('Postmark / Acceptance Employee Signature', { x: 360, y: 60, size: 8, font, color: black });
-  return Buffer.from(await doc.save({ useObjectStreams: false }));
 }
