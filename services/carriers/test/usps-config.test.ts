@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../../kit/src/config';
+import { scrubLogLine } from '../../kit/src/log-redaction';
 import { carrierListProblem, createCarrierSet } from '../src/registry';
 import {
   USPS_CONFIG,
@@ -77,6 +78,16 @@ describe('USPS settings', () => {
       expect((err as Error).message).toContain('USPS_MID="x" is invalid');
       expect((err as Error).message).not.toContain(GOOD.USPS_CLIENT_SECRET);
     }
+  });
+});
+
+test('a log line that carries the settings (a service logging its configuration) loses the secret to the kit logger', () => {
+  const line = JSON.stringify({ msg: 'starting', carriers: { usps: GOOD } });
+  const written = scrubLogLine(line);
+  expect(written).not.toContain(GOOD.USPS_CLIENT_SECRET);
+  expect(JSON.parse(written).carriers.usps).toMatchObject({
+    USPS_CLIENT_SECRET: '[redacted]',
+    USPS_CLIENT_ID: 'app-key',
   });
 });
 

@@ -1,4 +1,10 @@
 export {
+  type CarrierContractFixture,
+  CONTRACT_FROM,
+  CONTRACT_TO,
+  describeCarrierContract,
+} from './carrier-contract';
+export {
   type FakeUsps,
   type FakeUspsFault,
   type FakeUspsLabel,

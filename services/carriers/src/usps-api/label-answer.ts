@@ -73,6 +73,7 @@ export function readLabelMetadata(value: unknown): LabelMetadata {
     unknown
   >;
   const field = (name: string) => raw[name] ?? nested[name];
+  // Any 10 to 40 letters and digits, not only an IMpb: the Base64EncodedImagesExample's number has 12 digits.
   const tracking = field('trackingNumber');
   if (typeof tracking !== 'string' || !/^[A-Z0-9]{10,40}$/i.test(tracking.replace(/\s+/g, ''))) {
     throw new LabelAnswerError('label metadata has no tracking number');

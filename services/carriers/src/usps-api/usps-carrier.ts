@@ -566,6 +566,8 @@ export function createUspsCarrier(options: UspsCarrierOptions): ClosableCarrier 
       // Not idempotent at USPS: after a lost answer the labels are on a form already and a second request is
       // refused ("Labels that have already been added to a SCAN Form cannot be added to a second SCAN Form").
       retry: 'rate-limit-only',
+      // MIDShipment's text matches the MID "against the Payment Authorization Token", yet the endpoint declares no
+      // X-Payment-Authorization-Token: labels go by tracking number (LabelShipment) and no payment token is sent.
     });
     if (!sent.ok) return sent.refusal;
     const { res } = sent;
@@ -595,7 +597,8 @@ export function createUspsCarrier(options: UspsCarrierOptions): ClosableCarrier 
   /**
    * The SCAN form answer: scan-forms.yaml's text calls the default "multipart-mixed" while its content list says
    * multipart/form-data (both are read), or the vendor JSON (metadata fields and `SCANFormImage` side by side), or
-   * `application/json` as `{ SCANFormMetaData, SCANFormImage }`.
+   * `application/json` as `{ SCANFormMetaData, SCANFormImage }`. The vendor example says `imageType: SVG` and
+   * carries a PNG: the image is checked for being the PDF asked for, whatever the metadata says.
    */
   function readScanForm(res: CarrierHttpResponse): { metadata: Record<string, unknown>; image: Buffer } | null {
     const type = res.headers.get('content-type') ?? '';
@@ -649,7 +652,13 @@ export function createUspsCarrier(options: UspsCarrierOptions): ClosableCarrier 
     const body = json(sent.res, 'tracking');
     if (!body) return refusal('UNAVAILABLE', NAME);
     const events = trackingEventsOf(body);
-    const summaries = Array.isArray(body.eventSummaries) ? (body.eventSummaries as unknown[]) : [];
+    // A TrackingSummary answer (if `expand` were ignored) has only `eventSummaries`: the schema's name; its example
+    // writes `EventSummaries` and a `deliveryNotificationDate` the schema does not have. Read as a last resort.
+    const summaries = Array.isArray(body.eventSummaries)
+      ? (body.eventSummaries as unknown[])
+      : Array.isArray(body.EventSummaries)
+        ? (body.EventSummaries as unknown[])
+        : [];
     const candidates: (string | undefined)[] = [
       typeof body.statusCategory === 'string' ? body.statusCategory : undefined,
       typeof body.status === 'string' ? body.status : undefined,
