@@ -194,3 +194,12 @@ describe('the fake USPS checks requests against the specs', () => {
     });
   });
 });
+
+test('a test in another process reads what was sold from GET /__fake/state', async () => {
+  const bearer = await token();
+  await fetch(`${fake.url}/tracking/v3/tracking/9400100000000000000000`, {
+    headers: { authorization: `Bearer ${bearer}` },
+  });
+  const state = (await (await fetch(`${fake.url}/__fake/state`)).json()) as Record<string, unknown>;
+  expect(state).toMatchObject({ purchases: 0, labels: [], requests: { oauth: 1, tracking: 1 } });
+});

@@ -367,6 +367,12 @@ export async function startFakeUsps(opts: FakeUspsOptions = {}): Promise<FakeUsp
     res.on('finish', () => {
       entry.status = res.statusCode;
     });
+    if (route === 'unknown' && method === 'GET' && url.pathname === '/__fake/state') {
+      // Not USPS: what a test in another process (an end-to-end run) asserts on, e.g. that no label was bought twice.
+      const byRoute: Record<string, number> = {};
+      for (const r of requests) byRoute[r.route] = (byRoute[r.route] ?? 0) + 1;
+      return send(res, 200, { purchases, labels: [...labels.keys()], requests: byRoute, balanceCents });
+    }
     if (route === 'unknown') return send(res, 404, errorBody('', 404, `No such resource: ${method} ${url.pathname}`));
 
     const fault = faults.get(route)?.shift();
