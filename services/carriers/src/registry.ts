@@ -133,10 +133,14 @@ export interface CarrierSet extends ClosableCarrier {
   adapter(carrierId: string): ClosableCarrier | null;
 }
 
-/** The `CARRIERS` setting of every service that sells or prices labels: checked at start, naming a bad id. */
-export const carriersConfig = () =>
+/**
+ * The `CARRIERS` setting of every service that sells or prices labels: checked at start, naming a bad id.
+ * `purpose` says what the service does with them (the configuration reference shows it); every service that reads
+ * it takes the same value.
+ */
+export const carriersConfig = (purpose = 'the carriers whose services are sold') =>
   Type.Refine(
-    Type.String({ default: DEFAULT_CARRIERS, description: CARRIERS_DESCRIPTION }),
+    Type.String({ default: DEFAULT_CARRIERS, description: `${purpose}; ${CARRIERS_DESCRIPTION}` }),
     (v) => carrierListProblem(v) === null,
     (v) => carrierListProblem(v) ?? '',
   );
