@@ -148,7 +148,7 @@ describe('buying a USPS label', () => {
 
 describe('a purchase is never bought twice', () => {
   test('an answer lost to a time-out is replayed under the same key and gives the same label', async () => {
-    const { carrier, fake } = await uspsRig({ carrier: { timeoutMs: 400 } });
+    const { carrier, fake } = await uspsRig({ carrier: { timeoutMs: 1500 } });
     fake.fail('label', { kind: 'stall' });
     const label = bought(await carrier.purchaseLabel(labelRequest()));
     expect(fake.count('label')).toBe(2);
