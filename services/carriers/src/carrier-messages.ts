@@ -25,6 +25,11 @@ export const CARRIER_ERRORS = {
     retryable: false,
     message: (weight: number) => `Invalid weight: ${weight} is not a parcel weight.`,
   },
+  /** A side of the parcel is not a length (0, negative, not a number). */
+  DIMENSIONS_INVALID: {
+    retryable: false,
+    message: () => 'Invalid package size: every side must be more than 0 inches.',
+  },
   WEIGHT_LIMIT: {
     retryable: false,
     message: (service: string, maxLb: number, weight: string) =>
@@ -104,6 +109,20 @@ export const CARRIER_REASONS = {
     'a label in it cannot go on this form (sent from another address, already on a form, refunded, or dated later).',
   scanFormNoLabels: () => 'it lists no labels.',
   scanFormFailed: (carrier: string) => `${carrier} could not make the form.`,
+  // The USPS carrier's, by the kind of answer USPS gave.
+  ADDRESS_NOT_FOUND: 'The carrier has no record of this address. Please check the street, city and ZIP code.',
+  ADDRESS_AMBIGUOUS:
+    'More than one address matches. Please add the apartment, suite or unit number, or check the street.',
+  ADDRESS_CITY_STATE: 'The city, state and ZIP code do not match. Please check them.',
+  ADDRESS_INSUFFICIENT: 'The address is missing information needed to find it. Please check the street and city.',
+  ADDRESS_SECONDARY_MISSING: 'The address needs an apartment, suite or unit number.',
+  ADDRESS_SECONDARY_UNCONFIRMED: 'The apartment, suite or unit number could not be confirmed. Please check it.',
+  ADDRESS_NOT_DELIVERABLE: 'The carrier does not deliver to this address.',
+  REFUND_NOT_ELIGIBLE: 'the label can no longer be refunded (it may have been used, scanned or be too old).',
+  REFUND_LABEL_UNKNOWN: 'the carrier has no record of this label.',
+  SCAN_FORM_LABELS_INELIGIBLE:
+    'some labels cannot go on a SCAN form (already on one, already sent to the carrier, or not from this account).',
+  SCAN_FORM_NO_LABELS: 'there are no labels to put on it.',
 } as const;
 
 export type CarrierErrorCode = keyof typeof CARRIER_ERRORS;

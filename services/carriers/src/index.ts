@@ -107,3 +107,18 @@ export { isSandboxFailureKey, sandboxTrackingNumber } from './sandbox/tracking';
 export { createTestParcelCarrier, TEST_PARCEL_SERVICES } from './test-parcel/test-parcel-carrier';
 export { buildImpb, computeMod10CheckDigit, formatTrackingNumber, isValidImpb, isValidMailerId } from './usps/impb';
 export { findUspsService, USPS_SERVICES, type UspsServiceDefinition } from './usps/services';
+export {
+  USPS_CONFIG,
+  USPS_PRODUCTION_URL,
+  USPS_TEST_URL,
+  type UspsConfig,
+  UspsConfigError,
+  UspsConfigSchema,
+  type UspsSettings,
+  uspsConfigProblems,
+  uspsSettingsOf,
+} from './usps-api/config';
+export { uspsIdempotencyKey } from './usps-api/idempotency';
+export { uspsPlugin } from './usps-api/plugin';
+export { createUspsCarrier, type UspsCarrierOptions } from './usps-api/usps-carrier';
+export type { CarrierLogger } from './usps-api/usps-session';

@@ -87,6 +87,8 @@ export interface PurchasedLabel {
   costCents?: number;
   /** The carrier's own id for the label or shipment (EasyPost's shipment id), kept for voids and SCAN forms. */
   carrierRef?: string;
+  /** The carrier's pricing SKU of what was bought (USPS), for matching its statement. */
+  carrierSku?: string;
   /** The plugin that bought it (`usps`, `easypost`, `sandbox-usps`), set by the carrier set: voids go back to it. */
   carrierId?: string;
 }

@@ -4,7 +4,6 @@ import { type TSchema, Type } from 'typebox';
 // `CARRIER_PLUGINS`.
 import { refusal } from './carrier-messages';
 import type { EasyPostSettings } from './easypost/config';
-import type { EasyPostLog } from './easypost/easypost-carrier';
 import type { CarrierCallObservation } from './http/carrier-http';
 import {
   type Carrier,
@@ -17,12 +16,15 @@ import {
   supports,
   type VoidRequest,
 } from './port';
+import type { UspsConfig } from './usps-api/config';
+import type { CarrierLogger } from './usps-api/usps-session';
 
 export { DEFAULT_SANDBOX_CARRIER_BALANCE } from './sandbox/balance';
 
 import { easyPostPlugin } from './easypost/plugin';
 import { sandboxUspsPlugin } from './sandbox/plugin';
 import { testParcelPlugin } from './test-parcel/plugin';
+import { uspsPlugin } from './usps-api/plugin';
 
 /** Settings a carrier may read; each carrier takes what applies to it and ignores the rest. */
 export interface CarrierSettings {
@@ -34,6 +36,12 @@ export interface CarrierSettings {
   renderThreads?: number;
   /** Account balance, in cents, a simulated carrier reports (`SANDBOX_CARRIER_BALANCE`). */
   sandboxBalanceCents?: number;
+  /** The USPS_* variables (`USPS_CONFIG`), for the live USPS carrier; checked when it is created. */
+  usps?: Partial<UspsConfig>;
+  /** Where live carriers write what their carrier said (refusals, errors); never shown to customers. */
+  log?: CarrierLogger;
+  /** Every HTTP call a live carrier makes, for metrics (`CarrierCallObservation`). */
+  observeCarrierCalls?: (o: CarrierCallObservation) => void;
   /**
    * Where purchases are remembered across crashes (the buying service's database): which carrier each key went to,
    * and what a carrier without idempotency keys must look up. A process memory when not given (tests, tools).
@@ -41,10 +49,6 @@ export interface CarrierSettings {
   memory?: PurchaseMemory;
   /** The `easypost` carrier's settings, from `easyPostSettings(config)` (`EASYPOST_*`). */
   easypost?: EasyPostSettings;
-  /** Where live adapters write what a carrier said (its own words never reach a customer). */
-  carrierLog?: EasyPostLog;
-  /** Every HTTP call a live adapter makes, for metrics. */
-  observeCarrierCalls?: (o: CarrierCallObservation) => void;
 }
 
 /** A carrier that may hold resources (render threads, connections) until closed. */
@@ -74,7 +78,12 @@ export interface CarrierPlugin {
 }
 
 /** Every carrier there is, in the order a list of them is shown. Enabled ones are chosen by `CARRIERS`. */
-export const CARRIER_PLUGINS: readonly CarrierPlugin[] = [sandboxUspsPlugin, testParcelPlugin, easyPostPlugin];
+export const CARRIER_PLUGINS: readonly CarrierPlugin[] = [
+  sandboxUspsPlugin,
+  testParcelPlugin,
+  uspsPlugin,
+  easyPostPlugin,
+];
 
 /** `CARRIERS` when it is not set: the built-in sandbox. */
 export const DEFAULT_CARRIERS = sandboxUspsPlugin.id;

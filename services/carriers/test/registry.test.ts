@@ -75,7 +75,7 @@ describe('carrier registry', () => {
 
   it('names a bad carrier id', () => {
     expect(carrierListProblem('sandbox-usps,ups')).toBe(
-      'unknown carrier "ups"; known carriers: sandbox-usps, test-parcel, easypost',
+      'unknown carrier "ups"; known carriers: sandbox-usps, test-parcel, usps, easypost',
     );
     expect(carrierListProblem(' , ')).toBe('no carrier given');
     expect(carrierListProblem('test-parcel,sandbox-usps')).toBeNull();
@@ -83,7 +83,7 @@ describe('carrier registry', () => {
   });
 
   it('knows every carrier by its courier and services, enabled or not', () => {
-    expect(CARRIER_PLUGINS.map((p) => p.id)).toEqual(['sandbox-usps', 'test-parcel', 'easypost']);
+    expect(CARRIER_PLUGINS.map((p) => p.id)).toEqual(['sandbox-usps', 'test-parcel', 'usps', 'easypost']);
     expect(findCarrierByCourier('usps')?.amazon).toEqual({ carrierCode: 'USPS', carrierName: 'USPS' });
     expect(findCarrierByCourier('test-parcel')?.name).toBe('Test Parcel');
     expect(findCarrierByCourier('dhl')).toBeNull();
@@ -93,9 +93,17 @@ describe('carrier registry', () => {
   });
 
   it('lists the same services in its metadata as its adapter sells', () => {
+    // Settings a live carrier needs to be built; nothing is called.
+    const usps = {
+      USPS_CLIENT_ID: 'id',
+      USPS_CLIENT_SECRET: 'secret',
+      USPS_CRID: '12345678',
+      USPS_MID: '123456',
+      USPS_MANIFEST_MID: '123456',
+      USPS_EPS_ACCOUNT: '1000000000',
+    };
     for (const plugin of CARRIER_PLUGINS) {
-      // A live carrier needs its settings to be built (nothing is called until it is used).
-      const adapter = plugin.create({ easypost: easyPostSettings({ EASYPOST_API_KEY: 'EZTK0000000000000000' }) });
+      const adapter = plugin.create({ usps, easypost: easyPostSettings({ EASYPOST_API_KEY: 'EZTK0000000000000000' }) });
       expect(adapter.services()).toEqual(plugin.services);
       expect(adapter.id).toBe(plugin.courier);
     }

@@ -30,7 +30,7 @@ export const easyPostPlugin: CarrierPlugin = {
       settings: settings.easypost,
       // The carrier set always passes the service's memory; a process memory is refused with a production key.
       memory: settings.memory ?? createProcessMemory(),
-      ...(settings.carrierLog ? { log: settings.carrierLog } : {}),
+      ...(settings.log ? { log: settings.log } : {}),
       ...(settings.observeCarrierCalls ? { observe: settings.observeCarrierCalls } : {}),
     });
   },

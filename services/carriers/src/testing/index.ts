@@ -1,4 +1,11 @@
 // Test doubles of the carriers we talk to, for this package's tests and for services that buy through them.
+
+export {
+  type CarrierContractFixture,
+  CONTRACT_FROM,
+  CONTRACT_TO,
+  describeCarrierContract,
+} from './carrier-contract';
 export {
   easyPostErrorBody,
   FAKE_EASYPOST_PRODUCTION_KEY,
@@ -9,3 +16,13 @@ export {
   type FakeRequestRecord,
   startFakeEasyPost,
 } from './fake-easypost';
+export {
+  type FakeUsps,
+  type FakeUspsFault,
+  type FakeUspsLabel,
+  type FakeUspsOptions,
+  type FakeUspsRequest,
+  type FakeUspsRoute,
+  type LabelAnswerStyle,
+  startFakeUsps,
+} from './fake-usps';
