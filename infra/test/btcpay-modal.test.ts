@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CHROMIUM_PATH, launchBrowser } from '../e2e/browser';
+import { CHROMIUM_PATH } from '../e2e/browser';
+import { sharedBrowser } from '../e2e/shared-stack';
 import { type BtcpaySimulator, createBtcpaySimulator } from '../src/btcpay/app';
 
 const API_KEY = 'k'.repeat(40);
@@ -42,7 +43,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('BTCPay modal in a browser', () => {
     });
     await new Promise<void>((r) => shop.listen(0, '127.0.0.1', r));
     shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}/`;
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
   });
 
   afterAll(async () => {
