@@ -1,4 +1,4 @@
-import { defineProject } from 'vitest/config';
+import { configDefaults, defineProject } from 'vitest/config';
 
 export default defineProject({
   test: {
@@ -6,7 +6,7 @@ export default defineProject({
     environment: 'node',
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    // One product stack and one Chromium for the end-to-end files of a run, started when a file first asks.
-    globalSetup: ['./e2e/global-setup.ts'],
+    // e2e/ is a project of its own (e2e/vitest.config.ts): its files share one stack.
+    exclude: [...configDefaults.exclude, 'e2e/**'],
   },
 });

@@ -1,3 +1,4 @@
+import { get } from 'node:http';
 import { type Browser, chromium } from 'playwright-core';
 import { inject } from 'vitest';
 import type { StackBtcpay } from '../src/testing/start-stack';
@@ -24,20 +25,40 @@ export interface CapturedMail {
   raw: string;
 }
 
-async function ask<T>(path: string): Promise<T> {
-  const res = await fetch(`${inject('e2eServices')}${path}`);
-  if (!res.ok) throw new Error(`the shared end-to-end services could not give ${path}: ${await res.text()}`);
-  return (await res.json()) as T;
+const held = new Map<string, Promise<unknown>>();
+
+/**
+ * Asks the run's shared services for `path` and keeps the answer's connection open until this file's process
+ * ends: that is how the global setup knows the stack and the browser are still in use. Asked once per file.
+ */
+function hold<T>(path: string): Promise<T> {
+  let answer = held.get(path);
+  if (!answer) {
+    answer = new Promise((resolve, reject) => {
+      const req = get(`${inject('e2eServices')}${path}`, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          const line = text.indexOf('\n');
+          if (res.statusCode === 200 && line >= 0) {
+            // Held, not waited on: the open connection must not keep the file's process alive.
+            res.socket.unref();
+            resolve(JSON.parse(text.slice(0, line)));
+          }
+        });
+        res.on('end', () => reject(new Error(`the shared end-to-end services could not give ${path}: ${text}`)));
+      });
+      req.on('error', reject);
+    });
+    held.set(path, answer);
+  }
+  return answer as Promise<T>;
 }
 
 /** The run's shared stack, started by the first file that asks for it. */
 export function sharedStack(): Promise<SharedStack> {
-  return ask<SharedStack>('/stack');
-}
-
-/** The emails the shared stack has sent to `address` so far. */
-export function mailsTo(address: string): Promise<CapturedMail[]> {
-  return ask<CapturedMail[]>(`/mails?to=${encodeURIComponent(address)}`);
+  return hold<SharedStack>('/stack');
 }
 
 /**
@@ -45,6 +66,13 @@ export function mailsTo(address: string): Promise<CapturedMail[]> {
  * test opens contexts of its own; `close()` only disconnects, closing the contexts this file opened.
  */
 export async function sharedBrowser(): Promise<Browser> {
-  const { wsEndpoint } = await ask<{ wsEndpoint: string }>('/browser');
+  const { wsEndpoint } = await hold<{ wsEndpoint: string }>('/browser');
   return chromium.connect(wsEndpoint);
+}
+
+/** The emails the shared stack has sent to `address` so far. */
+export async function mailsTo(address: string): Promise<CapturedMail[]> {
+  const res = await fetch(`${inject('e2eServices')}/mails?to=${encodeURIComponent(address)}`);
+  if (!res.ok) throw new Error(`the shared end-to-end services could not give the mails: ${await res.text()}`);
+  return (await res.json()) as CapturedMail[];
 }

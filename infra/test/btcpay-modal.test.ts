@@ -3,8 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CHROMIUM_PATH } from '../e2e/browser';
-import { sharedBrowser } from '../e2e/shared-stack';
+import { CHROMIUM_PATH, launchBrowser } from '../e2e/browser';
 import { type BtcpaySimulator, createBtcpaySimulator } from '../src/btcpay/app';
 
 const API_KEY = 'k'.repeat(40);
@@ -43,7 +42,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('BTCPay modal in a browser', () => {
     });
     await new Promise<void>((r) => shop.listen(0, '127.0.0.1', r));
     shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}/`;
-    browser = await sharedBrowser();
+    browser = await launchBrowser();
   });
 
   afterAll(async () => {

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { type SharedStack, sharedStack } from '../e2e/shared-stack';
 import { REPO_ROOT } from '../src/paths';
 import { expireInvoice, settleInvoice } from '../src/testing/start-stack';
+import { type SharedStack, sharedStack } from './shared-stack';
 
 const hasStack = ['services/payments/src/main.ts', 'gateway/src/main.ts'].every((p) => existsSync(join(REPO_ROOT, p)));
 

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { type SharedStack, sharedStack } from '../e2e/shared-stack';
 import { REPO_ROOT } from '../src/paths';
+import { type SharedStack, sharedStack } from './shared-stack';
 
 /**
  * A body whose text holds bytes that are not UTF-8 (`a\xFF\xFEb`) is refused by every service, through the

@@ -4,10 +4,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { downloadTokenKey, signDownloadToken } from '@flatship/kit';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { type SharedStack, sharedStack } from '../e2e/shared-stack';
 import { REPO_ROOT } from '../src/paths';
 import type { Secrets } from '../src/state';
-import { readRunFile } from './helpers';
+import { readRunFile } from '../test/helpers';
+import { type SharedStack, sharedStack } from './shared-stack';
 
 /**
  * Who may call what: every route of the public API, called through the gateway as each kind of caller, against
