@@ -6,11 +6,10 @@ export default defineConfig({
   test: {
     globalSetup: ['./services/kit/src/testing/global-setup.ts'],
     projects: ['proto', 'services/*', 'gateway', 'web', 'infra'],
-    testTimeout: 30_000,
     // Two test files at a time: most of a file's time is spent waiting on other processes (PostgreSQL, a
     // stack's services, Chromium), so one file per core less one (Vitest's default, 1 on two cores) left
     // half the machine idle.
     maxWorkers: 2,
-    hookTimeout: 60_000,
+    // Test and hook timeouts are each project's (vitest.shared.ts): a project does not inherit them from here.
   },
 });

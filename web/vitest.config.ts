@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineProject } from 'vitest/config';
+import { sharedTestOptions } from '../vitest.shared';
 
 export default defineProject({
   plugins: [react()],
@@ -11,7 +12,7 @@ export default defineProject({
     setupFiles: ['./src/test/setup.ts'],
     // Tests wait on conditions (src/test/setup.ts gives findBy/waitFor 10 s); 5 s for a whole test was a guess
     // about the machine's speed that a busy two-core machine missed now and then.
-    testTimeout: 30_000,
+    ...sharedTestOptions,
     include: ['src/**/*.test.{ts,tsx}'],
   },
 });

@@ -1,3 +1,4 @@
 import { defineProject } from 'vitest/config';
+import { sharedTestOptions } from '../../vitest.shared';
 
-export default defineProject({ test: { name: 'orders', environment: 'node' } });
+export default defineProject({ test: { name: 'orders', environment: 'node', ...sharedTestOptions } });
