@@ -1,4 +1,5 @@
 import { defineProject } from 'vitest/config';
-import { sharedTestOptions } from '../vitest.shared';
 
-export default defineProject({ test: { name: 'gateway', environment: 'node', ...sharedTestOptions } });
+export default defineProject({
+  test: { name: 'gateway', environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 },
+});

@@ -1,6 +1,5 @@
 import { defineProject } from 'vitest/config';
-import { sharedTestOptions } from '../vitest.shared';
 
 export default defineProject({
-  test: { name: 'proto', environment: 'node', passWithNoTests: true, ...sharedTestOptions },
+  test: { name: 'proto', environment: 'node', passWithNoTests: true, testTimeout: 30_000, hookTimeout: 60_000 },
 });

@@ -1,6 +1,5 @@
 import react from '@vitejs/plugin-react';
 import { defineProject } from 'vitest/config';
-import { sharedTestOptions } from '../vitest.shared';
 
 export default defineProject({
   plugins: [react()],
@@ -12,7 +11,8 @@ export default defineProject({
     setupFiles: ['./src/test/setup.ts'],
     // Tests wait on conditions (src/test/setup.ts gives findBy/waitFor 10 s); 5 s for a whole test was a guess
     // about the machine's speed that a busy two-core machine missed now and then.
-    ...sharedTestOptions,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     include: ['src/**/*.test.{ts,tsx}'],
   },
 });

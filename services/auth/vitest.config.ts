@@ -1,4 +1,3 @@
 import { defineProject } from 'vitest/config';
-import { sharedTestOptions } from '../../vitest.shared';
 
-export default defineProject({ test: { name: 'auth', environment: 'node', ...sharedTestOptions } });
+export default defineProject({ test: { name: 'auth', environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 } });
