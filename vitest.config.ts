@@ -10,6 +10,8 @@ export default defineConfig({
     // stack's services, Chromium), so one file per core less one (Vitest's default, 1 on two cores) left
     // half the machine idle.
     maxWorkers: 2,
-    // Time limits: vitest.shared.ts, spread into each project (a project does not inherit these test options).
+    // Each project sets testTimeout (30 s) and hookTimeout (60 s) itself: a project referenced by its config
+    // file inherits no test option from here, and Vitest's own 5 s and 10 s are missed by a busy two-core
+    // machine starting a stack. Tests wait on conditions, so these only say how soon a hopeless one is reported.
   },
 });

@@ -1,6 +1,5 @@
 import { defineProject } from 'vitest/config';
-import { TEST_TIME_LIMITS } from '../vitest.shared';
 
 export default defineProject({
-  test: { name: 'proto', ...TEST_TIME_LIMITS, environment: 'node', passWithNoTests: true },
+  test: { name: 'proto', environment: 'node', passWithNoTests: true, testTimeout: 30_000, hookTimeout: 60_000 },
 });

@@ -12,6 +12,7 @@ export default defineProject({
     // Tests wait on conditions (src/test/setup.ts gives findBy/waitFor 10 s); 5 s for a whole test was a guess
     // about the machine's speed that a busy two-core machine missed now and then.
     testTimeout: 30_000,
+    hookTimeout: 60_000,
     include: ['src/**/*.test.{ts,tsx}'],
   },
 });

@@ -65,7 +65,7 @@ async function afterLaterChange(): Promise<typeof published> {
   return published.slice(0, -1);
 }
 /** Waits until `count` events have been published (they are sent after the answers are out). */
-async function publishedCount(count: number, ms = 5000): Promise<number> {
+async function publishedCount(count: number, ms = 15_000): Promise<number> {
   const until = Date.now() + ms;
   while (published.length < count && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
   return published.length;

@@ -52,7 +52,7 @@ async function replica(users: ReturnType<typeof createUserDirectory>): Promise<S
   return app;
 }
 
-async function statusWithin(app: ServiceApp, token: string, expected: number, ms = 5000): Promise<number> {
+async function statusWithin(app: ServiceApp, token: string, expected: number, ms = 15_000): Promise<number> {
   const until = Date.now() + ms;
   let status = 0;
   while (Date.now() < until) {

@@ -1,4 +1,3 @@
 import { defineProject } from 'vitest/config';
-import { TEST_TIME_LIMITS } from '../../vitest.shared';
 
-export default defineProject({ test: { name: 'auth', ...TEST_TIME_LIMITS, environment: 'node' } });
+export default defineProject({ test: { name: 'auth', environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 } });

@@ -1,4 +1,5 @@
 import { defineProject } from 'vitest/config';
-import { TEST_TIME_LIMITS } from '../../vitest.shared';
 
-export default defineProject({ test: { name: 'label-worker', ...TEST_TIME_LIMITS, environment: 'node' } });
+export default defineProject({
+  test: { name: 'label-worker', environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 },
+});

@@ -241,8 +241,11 @@ export async function verify(s: Stack, token: string): Promise<SessionUser> {
   return (res.json() as { user: SessionUser }).user;
 }
 
-/** Waits until `check` passes (events travel through the bus), failing with its last error after `ms`. */
-export async function eventually<T>(check: () => Promise<T>, ms = 8000): Promise<T> {
+/**
+ * Waits until `check` passes (events travel through the bus), failing with its last error after `ms`: a passing
+ * test never waits that long, and a busy machine is slow to relay.
+ */
+export async function eventually<T>(check: () => Promise<T>, ms = 15_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     try {
@@ -252,4 +255,24 @@ export async function eventually<T>(check: () => Promise<T>, ms = 8000): Promise
       await new Promise((r) => setTimeout(r, 50));
     }
   }
+}
+
+/**
+ * Waits until consumer group `group` has handled every message on `topics` so far (auth's and payments'
+ * outboxes are relayed first): whatever those events were going to change has changed, so what a test finds
+ * missing afterwards is missing for good.
+ */
+export async function handledAll(s: Stack, group: string, topics: string[]): Promise<void> {
+  await s.flush();
+  await eventually(async () => {
+    const row = (await s.adminDb.raw(
+      `select coalesce(sum(p.next_offset), 0) as produced, coalesce(sum(o.next_offset), 0) as handled
+         from bus.partitions p
+         left join bus.offsets o on o.group_id = ? and o.topic = p.topic and o.partition = p.partition
+        where p.topic = any(?)`,
+      [group, topics],
+    )) as { rows: { produced: string; handled: string }[] };
+    const { produced, handled } = row.rows[0] ?? { produced: '0', handled: '0' };
+    if (Number(handled) !== Number(produced)) throw new Error(`${group} has handled ${handled} of ${produced}`);
+  });
 }

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { AdminUserRow, AdminUsersReply } from '@flatship/proto';
+import { type AdminUserRow, type AdminUsersReply, TOPICS } from '@flatship/proto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { USERS_VIEW_GROUP } from '../src/read-models';
 import {
   CARRIER_BALANCE_CENTS,
   eventually,
+  handledAll,
   INTERNAL_SECRET,
   type Registered,
   register,
@@ -183,8 +185,7 @@ describe('GET /api/auth/users', () => {
     });
     expect((await listed({ search: user.email })).totalCount).toBe(0);
     // Also once auth's own event has arrived.
-    await s.flush();
-    await new Promise((r) => setTimeout(r, 300));
+    await handledAll(s, USERS_VIEW_GROUP, [TOPICS.userChanged]);
     expect((await listed({ search: user.email })).totalCount).toBe(0);
   });
 

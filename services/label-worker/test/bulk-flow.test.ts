@@ -90,7 +90,7 @@ test('a malformed label.requested goes to label.requested.dlq, and an order publ
     const res = await processBulk(s, u, { orderId, orderData: bulkItems(3) });
     expect(res.statusCode).toBe(202);
     expect(await waitForStatus(s, orderId)).toMatchObject({ status: 'completed' });
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 15_000;
     while (dead.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
 
     expect(dead.map((m) => m.value)).toEqual([{ bulkOrderId: orderId, labelId: 42 }]);

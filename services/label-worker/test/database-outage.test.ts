@@ -72,17 +72,17 @@ test('a bulk order in flight when PostgreSQL dies finishes once it is back, ever
   const orderId = await newOrderId(s, u);
   const res = await processBulk(s, u, { orderId, orderData: bulkItems(20) });
   expect(res.statusCode).toBe(202);
-  await waitFor('labels waiting at the carrier', () => waiting > 0, 10_000);
+  await waitFor('labels waiting at the carrier', () => waiting > 0, 30_000);
 
   await pg.kill();
   // The carrier answers while the database is away: settling these rows fails, and their events must come again.
   release();
-  await waitFor('a sweep to fail', () => sweepFailures.length > 0, 5000);
+  await waitFor('a sweep to fail', () => sweepFailures.length > 0, 15_000);
   await pg.start();
   const sweepsAtRestart = sweeps;
 
   const order = await waitForStatus(s, orderId, undefined, 30_000);
-  await waitFor('sweeps to succeed again', () => sweeps > sweepsAtRestart + 1, 5000);
+  await waitFor('sweeps to succeed again', () => sweeps > sweepsAtRestart + 1, 15_000);
   await sweeper.stop();
   expect(order).toMatchObject({ status: 'completed', total_count: 20, processed_count: 20, failed_count: 0 });
   const rows = await s.db('labels').where({ bulk_order_id: orderId });

@@ -1,5 +1,5 @@
 import type { BulkOrderRecord } from '@flatship/orders/worker';
-import { expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { createProgressThrottle } from '../src/progress-throttle';
 
 const order = (processed: number, status: BulkOrderRecord['status'] = 'processing'): BulkOrderRecord => ({
@@ -27,6 +27,14 @@ const order = (processed: number, status: BulkOrderRecord['status'] = 'processin
   updatedAt: new Date(),
 });
 
+// The throttle's window is measured on the fake clock: no real time passes, however busy the machine.
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 test('a burst of updates sends the first at once and only the latest when the window closes', async () => {
   const sent: number[] = [];
   const throttle = createProgressThrottle(
@@ -38,7 +46,9 @@ test('a burst of updates sends the first at once and only the latest when the wi
   );
   for (let i = 1; i <= 20; i++) throttle.notify(order(i));
   expect(sent).toEqual([1]);
-  await new Promise((r) => setTimeout(r, 80));
+  await vi.advanceTimersByTimeAsync(49);
+  expect(sent).toEqual([1]);
+  await vi.advanceTimersByTimeAsync(1);
   expect(sent).toEqual([1, 20]);
 });
 
@@ -70,7 +80,7 @@ test('an update held back is dropped once the order finishes, so nothing stale f
   throttle.notify(order(1));
   throttle.notify(order(99, 'processing'));
   throttle.finished('o1');
-  await new Promise((r) => setTimeout(r, 80));
+  await vi.advanceTimersByTimeAsync(1000);
   expect(sent).toEqual([1]);
   // A later retry of the same order is reported again.
   throttle.notify(order(100, 'retrying_failed'));

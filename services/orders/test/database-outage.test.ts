@@ -68,17 +68,17 @@ test('a label bought while PostgreSQL restarts is delivered once it is back, cha
   const u = user(s);
   await s.setBalance(u.id, 2000);
   const purchase = postOrder(s, u, orderBody(u.id));
-  await waitFor('the label at the carrier', () => waiting > 0, 10_000);
+  await waitFor('the label at the carrier', () => waiting > 0, 30_000);
 
   await pg.kill();
   // The carrier has bought the label; recording it meets a database that is not there.
   release();
-  await waitFor('a reconciler round to fail', () => roundFailures.length > 0, 5000);
+  await waitFor('a reconciler round to fail', () => roundFailures.length > 0, 15_000);
   await pg.start();
   const roundsAtRestart = rounds;
 
   const res = await purchase;
-  await waitFor('reconciler rounds to succeed again', () => rounds > roundsAtRestart + 1, 5000);
+  await waitFor('reconciler rounds to succeed again', () => rounds > roundsAtRestart + 1, 15_000);
   await reconciler.stop();
   expect(res.statusCode).toBe(201);
   const { data } = res.json();

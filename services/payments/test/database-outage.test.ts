@@ -76,7 +76,7 @@ test('while PostgreSQL is down the service answers 503 at once, and after it is 
     await waitFor('some charges before the outage', () => charged.length >= 10);
 
     await pg.kill();
-    await waitFor('/readyz to answer 503', async () => (await readyz()) === 503, 5000);
+    await waitFor('/readyz to answer 503', async () => (await readyz()) === 503, 15_000);
     // Answered on the refused connection, not after waiting out the pool: 503 and no more.
     const during = await internal(t.app, 'POST', '/internal/accounts/summaries', { userIds: [userId] });
     expect(during.statusCode).toBe(503);
@@ -86,12 +86,12 @@ test('while PostgreSQL is down the service answers 503 at once, and after it is 
     });
 
     const chargedBefore = charged.length;
-    await waitFor('a reconciler round to fail', () => roundFailures.length > 0, 5000);
+    await waitFor('a reconciler round to fail', () => roundFailures.length > 0, 15_000);
     await pg.start();
     const roundsAtRestart = rounds;
-    await waitFor('/readyz to answer 200 again', async () => (await readyz()) === 200, 10_000);
-    await waitFor('charges after the outage', () => charged.length >= chargedBefore + 10, 10_000);
-    await waitFor('reconciler rounds to succeed again', () => rounds > roundsAtRestart + 1, 5000);
+    await waitFor('/readyz to answer 200 again', async () => (await readyz()) === 200, 15_000);
+    await waitFor('charges after the outage', () => charged.length >= chargedBefore + 10, 15_000);
+    await waitFor('reconciler rounds to succeed again', () => rounds > roundsAtRestart + 1, 15_000);
   } finally {
     running = false;
     await Promise.all(callers);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { reconcileDeposits } from '../src/domain/reconcile-deposits';
 import { startDepositReconciler } from '../src/jobs/deposit-reconciler';
 import { createFakeBtcpay, createTestBtcpayClient, type FakeBtcpay, quietLogger, WEBHOOK_SECRET } from './fake-btcpay';
@@ -118,29 +118,52 @@ describe('reconciling deposits whose webhooks were lost', () => {
 
 describe('the reconciler job', () => {
   test('runs on its interval until stopped, one run at a time', async () => {
-    let runs = 0;
-    let concurrent = 0;
-    let maxConcurrent = 0;
-    const job = startDepositReconciler({
-      intervalMs: 10,
-      logger: quietLogger,
-      run: async () => {
-        runs++;
-        concurrent++;
-        maxConcurrent = Math.max(maxConcurrent, concurrent);
-        await new Promise((r) => setTimeout(r, 35));
-        concurrent--;
-        return { checked: 0, failed: 0, outcomes: {} };
-      },
-    });
-    await new Promise((r) => setTimeout(r, 200));
-    await job.stop();
-    const after = runs;
-    expect(after).toBeGreaterThanOrEqual(2);
-    expect(maxConcurrent).toBe(1);
-    expect(concurrent).toBe(0);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(runs).toBe(after);
+    // A fake clock and runs the test ends itself: which tick starts a run, and which finds one still going,
+    // does not depend on how busy the machine is.
+    vi.useFakeTimers();
+    try {
+      let runs = 0;
+      let concurrent = 0;
+      let maxConcurrent = 0;
+      const finish: (() => void)[] = [];
+      const job = startDepositReconciler({
+        intervalMs: 10,
+        logger: quietLogger,
+        run: async () => {
+          runs++;
+          concurrent++;
+          maxConcurrent = Math.max(maxConcurrent, concurrent);
+          await new Promise<void>((resolve) => finish.push(resolve));
+          concurrent--;
+          return { checked: 0, failed: 0, outcomes: {} };
+        },
+      });
+      expect(runs).toBe(0);
+      await vi.advanceTimersByTimeAsync(10);
+      expect(runs).toBe(1);
+      // Ticks that find the run still going start no other.
+      await vi.advanceTimersByTimeAsync(50);
+      expect(runs).toBe(1);
+      finish.shift()?.();
+      await vi.advanceTimersByTimeAsync(10);
+      expect(runs).toBe(2);
+
+      // Stopping waits for the run in progress, and no run starts after it.
+      let stopped = false;
+      const stopping = job.stop().then(() => {
+        stopped = true;
+      });
+      await vi.advanceTimersByTimeAsync(50);
+      expect(stopped).toBe(false);
+      finish.shift()?.();
+      await stopping;
+      expect(concurrent).toBe(0);
+      await vi.advanceTimersByTimeAsync(100);
+      expect(runs).toBe(2);
+      expect(maxConcurrent).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test('credits a lost webhook on its own when started against the real use case', async () => {
@@ -151,7 +174,7 @@ describe('the reconciler job', () => {
       logger: quietLogger,
       run: () => reconcileDeposits(t.syncDeps()),
     });
-    const deadline = Date.now() + 5_000;
+    const deadline = Date.now() + 15_000;
     while ((await balanceOf(t.db, user.id)) !== 250 && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 20));
     }

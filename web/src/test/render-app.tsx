@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
-import { beforeAll } from 'vitest';
+import { beforeAll, vi } from 'vitest';
 import { App } from '../app/app';
 import { preloadPages } from '../app/lazy-page';
 import { routes } from '../app/router';
@@ -21,7 +21,8 @@ export function renderApp(path: string, { token, socket }: { token?: string; soc
   if (token) localStorage.setItem('token', token);
   const store = createAppStore({ socket: socket ?? { socketUrl: null } });
   const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const user = userEvent.setup();
+  // On a fake clock (test/fake-clock.ts) user-event's own pauses move it; on the real one they wait as usual.
+  const user = userEvent.setup({ advanceTimers: (ms) => (vi.isFakeTimers() ? vi.advanceTimersByTime(ms) : undefined) });
   const view = render(<App store={store} router={router} />);
   return { ...view, store, router, user, path: () => router.state.location.pathname };
 }

@@ -35,11 +35,14 @@ export interface BusContractOptions {
   concurrent?: boolean;
 }
 
-/** Polls a condition until it holds; fails with `what` after the timeout instead of sleeping a fixed time. */
+/**
+ * Polls a condition until it holds; fails with `what` after the timeout instead of sleeping a fixed time. The
+ * default timeout is generous: a passing test never waits it out, and a busy machine is slow to deliver.
+ */
 export async function waitFor(
   what: string,
   condition: () => boolean | Promise<boolean>,
-  timeoutMs = 5000,
+  timeoutMs = 15_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
@@ -64,8 +67,8 @@ export function runBusContract(
   makeBus: () => Promise<BusContractHarness>,
   options: BusContractOptions = {},
 ): void {
-  const deliveryMs = options.deliveryTimeoutMs ?? 5000;
-  const failoverMs = options.failoverTimeoutMs ?? 15_000;
+  const deliveryMs = options.deliveryTimeoutMs ?? 15_000;
+  const failoverMs = options.failoverTimeoutMs ?? 30_000;
   const testMs = options.testTimeoutMs ?? 30_000;
 
   describe(`event bus contract: ${name}`, () => {

@@ -195,7 +195,7 @@ describe('postgres adapter', () => {
       topic,
       keys.map((key) => ({ key, value: null })),
     );
-    await waitFor('every key at the remaining member', () => byB.length >= keys.length, 3000);
+    await waitFor('every key at the remaining member', () => byB.length >= keys.length, 15_000);
     expect(byB.sort()).toEqual(keys.sort());
   });
 
@@ -354,7 +354,7 @@ describe('postgres adapter', () => {
         )) as { rows: { n: number }[] }
       ).rows.map((r) => r.n);
     let last: number[] = [];
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 15_000;
     while (Date.now() < deadline) {
       last = await split();
       if (last.join() === '2,2,2') break;
@@ -384,11 +384,11 @@ describe('postgres adapter', () => {
     await bus.publish(topic, [{ key: 'k', value: 'direct' }]);
     await db.transaction((trx) => outbox.add(trx, topic, [{ key: 'k', value: 'relayed' }]));
     // The poll is a minute away, so only a reconnect (which re-checks everything) can deliver these in time.
-    await waitFor('both messages', () => got.length >= 2, 5000);
+    await waitFor('both messages', () => got.length >= 2, 15_000);
     expect(got).toEqual(['direct', 'relayed']);
 
     await bus.publish(topic, [{ key: 'k', value: 'after' }]);
-    await waitFor('a message after the reconnect', () => got.length >= 3, 2000);
+    await waitFor('a message after the reconnect', () => got.length >= 3, 15_000);
   });
 
   test('migrateBus is idempotent when several processes run it at once', async () => {

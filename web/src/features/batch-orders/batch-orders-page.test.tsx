@@ -2,6 +2,7 @@ import type { BatchOrdersReply, BulkFixReply, BulkForceRecoveryReply } from '@fl
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { useFakeClock } from '../../test/fake-clock';
 import { makeBatchOrder, makeUser } from '../../test/fixtures';
 import { api, downloadLinkHandler, verifyHandler } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
@@ -74,11 +75,14 @@ describe('Batch Orders page', () => {
       http.post(api('orders/bulk/retry-failed/b-1'), () => HttpResponse.json({ message: 'started' })),
     );
     const { user } = renderApp('/main/batch-orders', { token: 'good-token' });
-    await user.click(await screen.findByRole('button', { name: 'Retry Failed' }));
+    const retry = await screen.findByRole('button', { name: 'Retry Failed' });
+    // The second before the reload is counted on a fake clock.
+    useFakeClock();
+    await user.click(retry);
     expect(
       await screen.findByText('Retry process started successfully! Files will be regenerated automatically.'),
     ).toBeInTheDocument();
-    await waitFor(() => expect(listCalls).toBe(2), { timeout: 3000 });
+    await waitFor(() => expect(listCalls).toBe(2));
     expect(await screen.findByText('Retrying Failed')).toBeInTheDocument();
   });
 

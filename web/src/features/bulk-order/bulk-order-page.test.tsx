@@ -1,12 +1,14 @@
 import { readOrderFile, toBulkOrderItem } from '@flatship/order-files';
 import type { Address, Sku } from '@flatship/proto';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { useFakeClock } from '../../test/fake-clock';
 import { makeUser } from '../../test/fixtures';
 import { api, verifyHandler } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
+import { BULK_PRICE_DEBOUNCE_MS } from './bulk-order-saga';
 
 const SERVICES = [
   { uid: 'svc-ground', name: 'USPS Ground Advantage', category: 'USPS', maxWeight: 70 },
@@ -244,14 +246,17 @@ describe('Bulk order screen', () => {
   it('quotes the rows when a service is chosen and re-quotes when the service changes', async () => {
     const { app, calls } = openBulk();
     await ready();
+    // A quote waits for the changes to settle (a debounce), on a fake clock.
+    useFakeClock();
     await upload(app, csvFile([{ weight: '2' }, { weight: 'abc' }]));
     await screen.findByText('File Uploaded successfully.');
-    // No service yet: nothing to quote.
-    await new Promise((r) => setTimeout(r, 400));
+    // No service yet: the wait after the upload ends with nothing to quote.
+    act(() => vi.advanceTimersByTime(BULK_PRICE_DEBOUNCE_MS));
     expect(calls.quotes).toHaveLength(0);
 
     await app.user.selectOptions(screen.getByLabelText('Service'), 'USPS Ground Advantage');
     await waitFor(() => expect(calls.quotes).toHaveLength(1));
+    // The first quote the server got is this one: a quote sent without a service would have come before it.
     expect(calls.quotes[0]).toEqual({
       userId: 'u-1',
       shipments: [

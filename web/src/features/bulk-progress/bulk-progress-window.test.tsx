@@ -2,6 +2,7 @@ import type { BulkFixReply } from '@flatship/proto';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useFakeClock } from '../../test/fake-clock';
 import { makeUser } from '../../test/fixtures';
 import { api, downloadLinkHandler, emptyDashboardHandlers, verifyHandler } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
@@ -88,7 +89,7 @@ describe('bulk progress window', () => {
   });
 
   it('the timer ticks every second while running and stops at a terminal status', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
+    useFakeClock();
     const { store } = await openWindow();
     await act(async () => {
       await vi.advanceTimersByTimeAsync(65_000);

@@ -38,7 +38,7 @@ describe('Dashboard', () => {
     renderApp('/main/dashboard', { token: 'good-token' });
 
     expect(await screen.findByText('Welcome back, Jane Shipper')).toBeInTheDocument();
-    expect(await screen.findByText('No orders found', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(await screen.findByText('No orders found')).toBeInTheDocument();
     expect(await screen.findByText('No deposit found')).toBeInTheDocument();
     expect(card('Balance')).toHaveTextContent('$12.50');
     expect(card('Total Deposit')).toHaveTextContent('$100.00');
@@ -90,7 +90,7 @@ describe('Dashboard', () => {
     await app.user.click(orders.getByRole('button', { name: 'Copy 94001' }));
     expect(orders.getByText('Copied!')).toBeInTheDocument();
     await expect(navigator.clipboard.readText()).resolves.toBe('94001');
-    await waitFor(() => expect(orders.queryByText('Copied!')).not.toBeInTheDocument(), { timeout: 2500 });
+    await waitFor(() => expect(orders.queryByText('Copied!')).not.toBeInTheDocument());
 
     await app.user.click(orders.getByRole('button', { name: 'Next' }));
     expect(orders.getByText('Sender 6')).toBeInTheDocument();

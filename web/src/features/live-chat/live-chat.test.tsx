@@ -6,6 +6,7 @@ import { api, emptyDashboardHandlers, verifyHandler } from '../../test/handlers'
 import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
 import { resetChatwootPortForTests } from './chatwoot-port';
+import { liveChatApi } from './live-chat-api';
 
 const BASE_URL = 'https://chat.example.test';
 const IDENTITY = {
@@ -43,7 +44,24 @@ window.chatwootSDK = {
 
 let identityRequests = 0;
 let sdkRequests = 0;
+let configAnswers = 0;
 const server = setupTestServer(verifyHandler(makeUser()), ...emptyDashboardHandlers());
+server.events.on('response:mocked', ({ request }) => {
+  if (new URL(request.url).pathname === '/api/auth/client-config') configAnswers += 1;
+});
+
+/**
+ * A read sent now through the app's own client comes back after whatever the app received before it has been
+ * dealt with, and after whatever the app sent before it has reached the server: what has not happened by then
+ * was not going to.
+ */
+const throughTheSameClient = () => liveChatApi.widget();
+
+/** The app has read the client configuration and done what it does with it. */
+async function afterClientConfigRead() {
+  await waitFor(() => expect(configAnswers).toBeGreaterThan(0));
+  await throughTheSameClient();
+}
 
 /** jsdom does not run scripts: this runs what the page asked for, fetched from the network msw serves. */
 const observer = new MutationObserver(async (records) => {
@@ -82,6 +100,7 @@ function chatConfigured() {
 beforeEach(() => {
   identityRequests = 0;
   sdkRequests = 0;
+  configAnswers = 0;
   window.chatwootCalls = [];
   observer.observe(document.body, { childList: true });
 });
@@ -126,22 +145,27 @@ describe('live chat', () => {
   it('without configuration nothing loads, nobody is identified and the app works as usual', async () => {
     renderApp('/main/dashboard', { token: 'good-token' });
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await afterClientConfigRead();
     expect(document.querySelector('script[data-chatwoot-sdk]')).toBeNull();
     expect(identityRequests).toBe(0);
     expect(window.chatwootCalls).toEqual([]);
   });
 
   it('a widget that cannot be loaded leaves the app working', async () => {
+    // Configured, the identity there to be asked for, but the script is gone.
+    chatConfigured();
     server.use(
-      http.get(api('auth/client-config'), () =>
-        HttpResponse.json({ chatwoot: { baseUrl: BASE_URL, websiteToken: 'web-token-1' } }),
-      ),
-      http.get(`${BASE_URL}/packs/js/sdk.js`, () => new HttpResponse('gone', { status: 404 })),
+      http.get(`${BASE_URL}/packs/js/sdk.js`, () => {
+        sdkRequests += 1;
+        return new HttpResponse('gone', { status: 404 });
+      }),
     );
     renderApp('/main/dashboard', { token: 'good-token' });
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The failed script is taken away as the failure is dealt with: the chat has given up by then.
+    await waitFor(() => expect(sdkRequests).toBe(1));
+    await waitFor(() => expect(document.querySelector('script[data-chatwoot-sdk]')).toBeNull());
+    await throughTheSameClient();
     expect(window.chatwootCalls).toEqual([]);
     expect(identityRequests).toBe(0);
   });

@@ -2,6 +2,7 @@ import type { AdminDashboardReply, CarrierBalanceReply } from '@flatship/proto';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { delay, HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useFakeClock } from '../../../test/fake-clock';
 import { makeUser } from '../../../test/fixtures';
 import { api, emptyAdminDashboardHandlers, emptyDashboardHandlers, verifyHandler } from '../../../test/handlers';
 import { setupTestServer } from '../../../test/msw';
@@ -101,7 +102,7 @@ describe('Admin dashboard', () => {
   });
 
   it('reads the figures again every 30 s, keeps the last ones when a refresh fails, and stops when left', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
+    useFakeClock();
     const calls = dashboardHandler(
       figures(),
       figures({ labels: { today: 13, thisMonth: 341, failedToday: 2 } }),
@@ -273,7 +274,7 @@ describe('Admin dashboard: carrier balance', () => {
   });
 
   it('reads the balance again with the figures every 30 s, keeping the last one shown while a read fails', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
+    useFakeClock();
     dashboardHandler(figures());
     const calls = balanceHandler(
       carrierBalance(),

@@ -331,8 +331,9 @@ describe('Default Service Configuration', () => {
     expect(row.scrollLeft).toBe(50);
     fireEvent.pointerUp(button, { ...mouse, clientX: 350 });
     fireEvent.click(button);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(calls).toBe(0);
+    // A save would have begun with the click (the button says "Saving…" until it is answered): it did not.
+    expect(button).toHaveTextContent('Save prices');
+    expect(button).toBeEnabled();
 
     // A press that barely moves is a click.
     fireEvent.pointerDown(button, { ...mouse, clientX: 300 });
@@ -341,6 +342,9 @@ describe('Default Service Configuration', () => {
     expect(row.scrollLeft).toBe(50);
     fireEvent.click(button);
     await waitFor(() => expect(calls).toBe(1));
+    await waitFor(() => expect(button).toHaveTextContent('Save prices'));
+    // The one request the server got is this click's.
+    expect(calls).toBe(1);
   });
 
   it('does not drag with touch (the browser scrolls natively)', async () => {

@@ -1,8 +1,11 @@
 import type { AuditEntry, AuditReply, ResetLinkReply } from '@flatship/proto';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { delay, HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatDateTime } from '../../../app/format';
+import { getJson } from '../../../app/http';
+import { COPIED_DURATION } from '../../../components/copy-text';
+import { useFakeClock } from '../../../test/fake-clock';
 import { api, emptyDashboardHandlers, verifyHandler } from '../../../test/handlers';
 import { setupTestServer } from '../../../test/msw';
 import { renderApp } from '../../../test/render-app';
@@ -213,12 +216,19 @@ describe('Reset password', () => {
       ['POST', '/api/auth/users/u-1/reset-link'],
     ]);
 
-    await app.user.click(within(dialog).getByRole('button', { name: `Copy ${linkReply.link}` }));
+    // "Copied!" is shown for 1.5 s, on a fake clock.
+    useFakeClock();
+    // In act: the copy ends after the clipboard's answer, and what it shows is rendered before act returns.
+    const copy = within(dialog).getByRole('button', { name: `Copy ${linkReply.link}` });
+    await act(async () => {
+      fireEvent.click(copy);
+    });
     expect(within(dialog).getByText('Copied!')).toBeInTheDocument();
     await expect(navigator.clipboard.readText()).resolves.toBe(linkReply.link);
-    const copiedAt = Date.now();
-    await waitFor(() => expect(within(dialog).queryByText('Copied!')).not.toBeInTheDocument(), { timeout: 3000 });
-    expect(Date.now() - copiedAt).toBeGreaterThanOrEqual(1300);
+    act(() => vi.advanceTimersByTime(COPIED_DURATION - 1));
+    expect(within(dialog).getByText('Copied!')).toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(1));
+    expect(within(dialog).queryByText('Copied!')).not.toBeInTheDocument();
 
     await app.user.click(within(dialog).getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
@@ -226,13 +236,20 @@ describe('Reset password', () => {
 
   it('shows a loader while the link is made, and drops a link that arrives after the dialog was closed', async () => {
     const app = await openPage();
+    // Jane's link is answered only when the test says so; Bob's at once.
+    let answerJane = () => {};
+    const janeMayAnswer = new Promise<void>((resolve) => {
+      answerJane = resolve;
+    });
     server.use(
       http.post(api('auth/users/:id/reset-link'), async ({ request, params }) => {
         await app.rec.record(request);
-        await delay(params.id === 'u-1' ? 300 : 50);
+        if (params.id === 'u-1') await janeMayAnswer;
         return HttpResponse.json({ message: `Link for ${params.id}`, link: `https://flatship.test/r/${params.id}` });
       }),
     );
+    const answered: string[] = [];
+    server.events.on('response:mocked', ({ request }) => void answered.push(new URL(request.url).pathname));
     await app.user.click(row('Jane Shipper').getByRole('button', { name: 'Reset password of Jane Shipper' }));
     await app.user.click(await screen.findByRole('button', { name: 'Create link' }));
     const dialog = await screen.findByRole('dialog', { name: 'Password reset link' });
@@ -244,7 +261,23 @@ describe('Reset password', () => {
     await app.user.click(await screen.findByRole('button', { name: 'Create link' }));
     const bobDialog = await screen.findByRole('dialog', { name: 'Password reset link' });
     expect(await within(bobDialog).findByText('Link for u-2')).toBeInTheDocument();
-    await new Promise((resolve) => setTimeout(resolve, 400));
+
+    // Jane's link arrives now. Every link the page holds from here on is noted, however briefly it is held.
+    const held: string[] = [];
+    const unsubscribe = app.store.subscribe(() => {
+      const reply = app.store.getState().adminUsers.resetLink.reply;
+      if (reply) held.push(reply.message);
+    });
+    try {
+      answerJane();
+      await waitFor(() => expect(answered).toContain('/api/auth/users/u-1/reset-link'));
+      // A request sent through the same client once Jane's answer is out comes back after the page has dealt
+      // with that answer.
+      await getJson('auth/users?page=1&limit=25');
+    } finally {
+      unsubscribe();
+    }
+    expect(held).not.toContain('Link for u-1');
     expect(within(bobDialog).getByText('Link for u-2')).toBeInTheDocument();
     expect(within(bobDialog).queryByText('Link for u-1')).not.toBeInTheDocument();
   });

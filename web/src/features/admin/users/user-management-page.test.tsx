@@ -6,14 +6,16 @@ import type {
   LoginAsReply,
   UserDetailsReply,
 } from '@flatship/proto';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatDateTime } from '../../../app/format';
+import { useFakeClock } from '../../../test/fake-clock';
 import { api, emptyDashboardHandlers, verifyHandler } from '../../../test/handlers';
 import { setupTestServer } from '../../../test/msw';
 import { renderApp } from '../../../test/render-app';
 import { makeAdmin, makeRow, recorder, usersHandler, usersReply } from '../admin-test-support';
+import { LOGIN_AS_REDIRECT_DELAY } from './admin-users-messages';
 
 const server = setupTestServer(verifyHandler(makeAdmin()), ...emptyDashboardHandlers());
 
@@ -392,6 +394,9 @@ describe('User management', () => {
 });
 
 describe('Login As', () => {
+  // The switch waits 1.5 s and a Login As session ends when its token does: both on a fake clock.
+  beforeEach(useFakeClock);
+
   const loginAsReply = {
     message: 'Logged in as Jane Shipper',
     token: 'jane-token',
@@ -407,15 +412,16 @@ describe('Login As', () => {
   }
 
   it('signs in as the user after 1.5 s, keeps the admin token, and shows the banner in the user area', async () => {
-    const started = Date.now();
     const app = await loginAsJane();
     expect(app.rec.writes()[0]?.url.pathname).toBe('/api/auth/login-as-user/u-1');
-    // Still the admin, still here, until the delay has passed.
+    // Still the admin, still here, until the delay has passed. (Looking for the answer's status moved the clock
+    // 50 ms at most past the answer.)
+    act(() => vi.advanceTimersByTime(LOGIN_AS_REDIRECT_DELAY - 100));
     expect(app.path()).toBe('/admin/user-management');
     expect(localStorage.getItem('token')).toBe('good-token');
 
-    await waitFor(() => expect(app.path()).toBe('/main/dashboard'), { timeout: 3000 });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+    act(() => vi.advanceTimersByTime(100));
+    expect(app.path()).toBe('/main/dashboard');
     expect(localStorage.getItem('token')).toBe('jane-token');
     expect(JSON.parse(localStorage.getItem('adminSession') ?? 'null')).toMatchObject({
       token: 'good-token',
@@ -439,7 +445,7 @@ describe('Login As', () => {
     const ended: (string | null)[] = [];
     server.use(endHandler(ended));
     const app = await loginAsJane();
-    await waitFor(() => expect(app.path()).toBe('/main/dashboard'), { timeout: 3000 });
+    await waitFor(() => expect(app.path()).toBe('/main/dashboard'));
     await app.user.click(await screen.findByRole('button', { name: 'Back to admin' }));
     await waitFor(() => expect(app.path()).toBe('/admin/user-management'));
     expect(localStorage.getItem('token')).toBe('good-token');
@@ -454,7 +460,7 @@ describe('Login As', () => {
     const ended: (string | null)[] = [];
     server.use(endHandler(ended));
     const app = await loginAsJane();
-    await waitFor(() => expect(app.path()).toBe('/main/dashboard'), { timeout: 3000 });
+    await waitFor(() => expect(app.path()).toBe('/main/dashboard'));
     await screen.findByRole('region', { name: 'Signed in as another user' });
     await app.user.click(screen.getByRole('button', { name: 'Account menu' }));
     await app.user.click(screen.getByRole('button', { name: 'Logout' }));
@@ -479,7 +485,7 @@ describe('Login As', () => {
       writeHandler(app.rec, 'post', 'auth/login-as-user/:id', { ...loginAsReply, token: loginAsToken(expiresAt) }),
     );
     await app.user.click(screen.getByRole('button', { name: 'Login as Jane Shipper' }));
-    await waitFor(() => expect(app.path()).toBe('/main/dashboard'), { timeout: 3000 });
+    await waitFor(() => expect(app.path()).toBe('/main/dashboard'));
     return app;
   }
 
@@ -496,10 +502,14 @@ describe('Login As', () => {
   it('when the Login As session ends, the admin is taken back to their own account', async () => {
     const ended: (string | null)[] = [];
     server.use(endHandler(ended));
-    // Long enough to see the user's area first (the switch itself waits 1.5 s).
-    const app = await loginAsJaneUntil(new Date(Date.now() + 5000));
+    // Long enough to see the user's area first (the switch itself waits 1.5 s); a whole second, as in the token.
+    const endsAt = Math.ceil((Date.now() + 5000) / 1000) * 1000;
+    const app = await loginAsJaneUntil(new Date(endsAt));
     expect(await screen.findByRole('region', { name: 'Signed in as another user' })).toBeInTheDocument();
-    await waitFor(() => expect(app.path()).toBe('/admin/user-management'), { timeout: 10_000 });
+    act(() => vi.advanceTimersByTime(endsAt - Date.now() - 1));
+    expect(app.path()).toBe('/main/dashboard');
+    act(() => vi.advanceTimersByTime(1));
+    await waitFor(() => expect(app.path()).toBe('/admin/user-management'));
     expect(localStorage.getItem('token')).toBe('good-token');
     expect(app.store.getState().auth.user?._id).toBe('admin-1');
     expect(screen.queryByRole('region', { name: 'Signed in as another user' })).not.toBeInTheDocument();
@@ -510,12 +520,12 @@ describe('Login As', () => {
     const app = await loginAsJane();
     await app.user.click(screen.getByRole('link', { name: 'Dashboard' }));
     expect(app.path()).toBe('/admin/dashboard');
-    await new Promise((resolve) => setTimeout(resolve, 1700));
+    act(() => vi.advanceTimersByTime(LOGIN_AS_REDIRECT_DELAY * 2));
     expect(app.path()).toBe('/admin/dashboard');
     // Coming back later does not resume it either.
     await app.user.click(screen.getByRole('link', { name: 'User Management' }));
     await screen.findByRole('table');
-    await new Promise((resolve) => setTimeout(resolve, 1700));
+    act(() => vi.advanceTimersByTime(LOGIN_AS_REDIRECT_DELAY * 2));
     expect(app.path()).toBe('/admin/user-management');
     expect(localStorage.getItem('token')).toBe('good-token');
     expect(app.store.getState().auth.impersonator).toBeNull();
