@@ -29,7 +29,7 @@ export const BusConfig = {
       minimum: 3000,
       maximum: 300_000,
       description:
-        'a consumer that stops heartbeating (a killed process) loses its partitions after this long (default 30000)',
+        'a consumer that stops heartbeating (a killed process) loses its partitions after this long (default 30000); consumers heartbeat every third of it, at most every 3 s',
     }),
   ),
   KAFKA_LEADER_SYNC_DELAY_MS: Type.Optional(

@@ -5,7 +5,7 @@ import knex, { type Knex } from 'knex';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { type BusLogger, type EventBus, partitionFor } from '../../src/bus/index';
-import { createKafkaBus, type KafkaBusOptions } from '../../src/bus/kafka-bus';
+import { createKafkaBus, heartbeatIntervalFor, type KafkaBusOptions } from '../../src/bus/kafka-bus';
 import { createTestDatabase } from '../../src/testing/database';
 import {
   type BusContractHarness,
@@ -114,6 +114,14 @@ describe.concurrent("on librdkafka's mock cluster", () => {
           );
         }
       }
+    });
+
+    test('a consumer heartbeats three times within a short session timeout; with the default one, every 3 s', () => {
+      expect(heartbeatIntervalFor(30_000)).toBe(3000);
+      expect(heartbeatIntervalFor(9000)).toBe(3000);
+      expect(heartbeatIntervalFor(5000)).toBe(1666);
+      // The shortest KAFKA_SESSION_TIMEOUT_MS the configuration takes.
+      expect(heartbeatIntervalFor(3000)).toBe(1000);
     });
 
     test('messages of a key land in the partition partitionFor names (the mock cluster gives topics 4 partitions)', async () => {
@@ -252,6 +260,22 @@ describe.concurrent("on librdkafka's mock cluster", () => {
         await Promise.all([first.cleanup(), second.cleanup()]);
       }
     }, 60_000);
+
+    test("with leaderSyncDelayMs, a group's only member is assigned its partitions without waiting", async () => {
+      // Nobody else's SyncGroup can come late, so the delay would only slow every start of a one-member group:
+      // here it is far longer than the join timeout, which the mock's 3 s initial rebalance delay alone fits in.
+      const h = makeHarness(() => cluster.brokers, { leaderSyncDelayMs: 20_000, joinTimeoutMs: 12_000 });
+      try {
+        const topic = `alone-${Date.now()}`;
+        const got: unknown[] = [];
+        await h.bus.subscribe({ group: `g-${topic}`, topics: [topic], handler: async (m) => void got.push(m.value) });
+        await h.bus.publish(topic, [{ key: 'k', value: 'first' }]);
+        await waitFor('the message', () => got.length >= 1, 10_000);
+        expect(got).toEqual(['first']);
+      } finally {
+        await h.cleanup();
+      }
+    });
 
     test('subscribe fails, naming the group, when the member has not joined it within the join timeout', async () => {
       // The refused SyncGroup stops the consumer; starting it again and rejoining takes longer than 1 s.
