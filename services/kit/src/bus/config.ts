@@ -10,6 +10,14 @@ export const BusConfig = {
     default: 'postgres',
     description: 'postgres: the log lives in the service database (one machine); kafka: KAFKA_BROKERS',
   }),
+  BUS_LEASE_TIMEOUT_MS: Type.Optional(
+    Type.Integer({
+      minimum: 1000,
+      maximum: 300_000,
+      description:
+        'postgres bus: a consumer that stops renewing its partition leases (a killed process) loses them after this long, and a stopping one waits as long for its handlers (default 10000); leases are renewed every third of it',
+    }),
+  ),
   KAFKA_BROKERS: Type.Optional(
     Type.String({
       pattern: BROKERS,
@@ -44,6 +52,7 @@ export const BusConfig = {
 
 export interface BusSettings {
   EVENT_BUS: 'postgres' | 'kafka';
+  BUS_LEASE_TIMEOUT_MS?: number | undefined;
   KAFKA_BROKERS?: string | undefined;
   KAFKA_CLIENT_ID?: string | undefined;
   KAFKA_IDEMPOTENT?: boolean | undefined;
@@ -52,7 +61,7 @@ export interface BusSettings {
 }
 
 export type ChosenBus =
-  | { kind: 'postgres' }
+  | { kind: 'postgres'; leaseTimeoutMs?: number | undefined }
   | {
       kind: 'kafka';
       brokers: string[];
@@ -73,7 +82,7 @@ export function busSettingsOf(config: BusSettings): BusSettings {
  * Kafka without brokers is a start-up error naming the missing variable.
  */
 export function chooseBus(config: BusSettings): ChosenBus {
-  if (config.EVENT_BUS !== 'kafka') return { kind: 'postgres' };
+  if (config.EVENT_BUS !== 'kafka') return { kind: 'postgres', leaseTimeoutMs: config.BUS_LEASE_TIMEOUT_MS };
   const brokers = (config.KAFKA_BROKERS ?? '')
     .split(',')
     .map((b) => b.trim())
