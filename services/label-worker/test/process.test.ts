@@ -47,6 +47,21 @@ async function waitReady(w: Worker) {
   });
 }
 
+/**
+ * The first /readyz answer that is not 200 after a signal (the signal is handled as soon as the process gets to it),
+ * while the listener is still open.
+ */
+async function readinessOnceSignalled(w: Worker): Promise<{ status: number; body: { message?: string } }> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const res = await fetch(`http://127.0.0.1:${w.port}/readyz`);
+    if (res.status !== 200) return { status: res.status, body: (await res.json()) as { message?: string } };
+    await res.body?.cancel();
+    if (Date.now() > deadline) throw new Error(`/readyz still answered 200 10 s after SIGTERM:\n${w.logs()}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 describe('the label-worker process', () => {
   test('a bad configuration stops it with a message naming each variable', async () => {
     const w = await runWorker({ LABEL_WORKER_CONCURRENCY: '0', FILES_DIR: '', PAYMENTS_URL: 'payments' });
@@ -59,7 +74,9 @@ describe('the label-worker process', () => {
   test('SIGKILL in the middle of a 200-row order, then a restart: the order completes, each label bought and each failure refunded exactly once', async () => {
     const u = user(s);
     await s.setBalance(u.id, 500_000);
-    const worker = await runWorker({ CARRIER_LATENCY_MS: '15', CARRIER_FAILURE_RATE: '0.1' });
+    // The killed worker's partitions are free again once its leases run out: 3 s here rather than the default 10 s.
+    const sandbox = { CARRIER_LATENCY_MS: '15', CARRIER_FAILURE_RATE: '0.1', BUS_LEASE_TIMEOUT_MS: '3000' };
+    const worker = await runWorker(sandbox);
     await waitReady(worker);
 
     const orderId = await newOrderId(s, u);
@@ -82,7 +99,7 @@ describe('the label-worker process', () => {
     const atKill = await s.db('bulk_orders').where({ id: orderId }).first();
     expect(atKill.status).toBe('processing');
 
-    const again = await runWorker({ CARRIER_LATENCY_MS: '15', CARRIER_FAILURE_RATE: '0.1' });
+    const again = await runWorker(sandbox);
     await waitReady(again);
     const order = await waitForStatus(s, orderId, ['completed', 'completed_with_errors'], 90_000);
     again.child.kill('SIGTERM');
@@ -162,15 +179,14 @@ describe('the label-worker process', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
 
-    const signalledAt = Date.now();
     w.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 100));
-    const ready = await fetch(`http://127.0.0.1:${w.port}/readyz`);
+    // Served for SHUTDOWN_DRAIN_MS after the signal, and from the signal on not ready.
+    const ready = await readinessOnceSignalled(w);
     expect(ready.status).toBe(503);
-    expect(((await ready.json()) as { message: string }).message).toBe('label-worker is shutting down');
+    expect(ready.body.message).toBe('label-worker is shutting down');
 
+    // Within the grace period: past SHUTDOWN_TIMEOUT_MS it would exit 1.
     expect(await w.exited).toBe(0);
-    expect(Date.now() - signalledAt).toBeLessThan(8000);
     // Every row it took is settled and counted: nothing left half-bought.
     const order = await s.db('bulk_orders').where({ id: orderId }).first();
     const settled = await s.db('labels').where({ bulk_order_id: orderId }).whereNot({ status: 'pending' });
