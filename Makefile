@@ -9,7 +9,7 @@ NODE_MODULES_STAMP := node_modules/.install-stamp
 # the Kafka bus tests run on librdkafka's mock cluster, started through kcat; zbarimg scans the label barcodes.
 SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core kcat librdkafka1 zbar-tools
 
-.PHONY: help install start test test-distributed lint typecheck build build-stale system-deps bench bench-rankings bench-files bench-web bench-api bench-totals bench-footprint
+.PHONY: help install start test test-distributed lint typecheck build build-stale docs system-deps bench bench-rankings bench-files bench-web bench-api bench-totals bench-footprint
 
 help:
 	@echo "make start   run the whole product on embedded defaults and print its URL (Ctrl-C stops it)"
@@ -17,6 +17,7 @@ help:
 	@echo "make test-distributed   the production topology on this machine: Kafka (mock cluster), one database role per service, two workers and two gateways (part of make test)"
 	@echo "make lint    format and lint check (Biome)"
 	@echo "make build   build every workspace to JavaScript (services to <workspace>/dist, the web app to web/dist)"
+	@echo "make docs    render docs/configuration.md from the configuration schemas (make test fails while it is out of date)"
 	@echo "make bench   bulk-order benchmark on the embedded stack (RUNS=3 ROWS=1000); prints figures, not part of make test"
 	@echo "make bench-rankings   user volume rankings over 1,000,000 labels; prints the month and year query times"
 	@echo "make bench-files   reads and validates 10,000-package Amazon, Walmart and CSV files; prints ms per format against 250 ms"
@@ -59,6 +60,11 @@ system-deps:
 	  echo "kcat is missing (/usr/bin/kcat): the Kafka bus tests run on librdkafka's mock cluster. Install it first: sudo apt-get install -y kcat librdkafka1" >&2; \
 	  exit 1; \
 	fi
+
+# The configuration reference, rendered from each process's configuration schema (infra/docs/config-reference.ts);
+# infra/test/config-reference.test.ts fails while the committed document differs from what this writes.
+docs: install
+	node --import tsx infra/docs/config-reference.ts
 
 lint: install
 	npx biome check .

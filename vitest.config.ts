@@ -5,12 +5,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     globalSetup: ['./services/kit/src/testing/global-setup.ts'],
-    projects: ['proto', 'services/*', 'gateway', 'web', 'infra'],
-    testTimeout: 30_000,
+    projects: ['proto', 'services/*', 'gateway', 'web', 'infra', 'infra/e2e'],
     // Two test files at a time: most of a file's time is spent waiting on other processes (PostgreSQL, a
     // stack's services, Chromium), so one file per core less one (Vitest's default, 1 on two cores) left
     // half the machine idle.
     maxWorkers: 2,
-    hookTimeout: 60_000,
+    // Time limits: vitest.shared.ts, spread into each project (a project does not inherit these test options).
   },
 });

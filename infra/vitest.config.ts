@@ -1,5 +1,12 @@
-import { defineProject } from 'vitest/config';
+import { configDefaults, defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'infra', environment: 'node', testTimeout: 120_000, hookTimeout: 120_000 },
+  test: {
+    name: 'infra',
+    environment: 'node',
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    // e2e/ is a project of its own (e2e/vitest.config.ts): its files share one stack.
+    exclude: [...configDefaults.exclude, 'e2e/**'],
+  },
 });

@@ -4,11 +4,12 @@ import { BaseConfig, type BusSettings, busSettingsOf, ConfigError, loadConfig, p
 import { type Static, Type } from 'typebox';
 import type { ServiceName } from './route-table';
 
-const upstream = (service: string) =>
+const upstream = (service: string, whenUnset = '') =>
   Type.String({
     pattern: '^https?://[^/]',
-    description: `base URL of the ${service} service, e.g. http://127.0.0.1:3001`,
+    description: `base URL of the ${service} service${whenUnset}`,
   });
+const unsetAnswers503 = '; unset, its routes answer 503';
 
 // Accepts what @fastify/rate-limit's duration parser reads ("1 minute", "30s", "60000").
 const DURATION = '^\\d+(\\.\\d+)?\\s*(ms|msecs?|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?)?$';
@@ -17,40 +18,62 @@ export const GatewayConfigSchema = Type.Object({
   ...BaseConfig,
   // The gateway keeps no data of its own: the database only carries the postgres event bus.
   DATABASE_URL: Type.Optional(
-    Type.String({ pattern: '^postgres(ql)?://', description: 'PostgreSQL connection URL (for EVENT_BUS=postgres)' }),
+    Type.String({
+      pattern: '^postgres(ql)?://',
+      shownDefault: 'required with `EVENT_BUS=postgres`',
+      description:
+        'PostgreSQL connection URL of the postgres event bus (its bus schema, migrated at start: user.changed and bulk.progress in, impersonation.action out); not needed with EVENT_BUS=kafka',
+    }),
   ),
   PORT: portConfig(8080),
   METRICS_PORT: Type.Integer({
     minimum: 0,
     maximum: 65535,
     default: 9464,
-    description: 'port of the management listener serving /metrics and /routez (never the public port)',
+    description: 'port of the management listener serving /metrics and /routez; the public port answers them 404',
   }),
   MANAGEMENT_HOST: Type.String({
     default: '127.0.0.1',
     description: 'interface of the management listener; 0.0.0.0 in a pod so Prometheus can scrape it',
   }),
   AUTH_URL: upstream('auth'),
-  ADMIN_URL: Type.Optional(upstream('admin')),
-  ORDERS_URL: Type.Optional(upstream('orders')),
-  PAYMENTS_URL: Type.Optional(upstream('payments')),
-  PRICING_URL: Type.Optional(upstream('services-pricing')),
+  ADMIN_URL: Type.Optional(upstream('admin', unsetAnswers503)),
+  ORDERS_URL: Type.Optional(upstream('orders', `${unsetAnswers503} and order rooms cannot be joined`)),
+  PAYMENTS_URL: Type.Optional(upstream('payments', unsetAnswers503)),
+  PRICING_URL: Type.Optional(upstream('services-pricing', unsetAnswers503)),
   STATIC_DIR: Type.Optional(
-    Type.String({ description: 'directory of the built web app; relative paths are read from the working directory' }),
+    Type.String({
+      shownDefault: '`web/dist` of the repository',
+      description: 'directory of the built web app; relative paths are read from the working directory',
+    }),
   ),
   RATE_LIMIT_AUTH_MAX: Type.Integer({
     minimum: 1,
     default: 20,
-    description: 'attempts per client (and per email for login) within RATE_LIMIT_WINDOW',
+    description:
+      'sign-in, registration, referral and sign-in-as attempts per client (and per email for sign-in) within RATE_LIMIT_WINDOW',
   }),
-  RATE_LIMIT_WINDOW: Type.String({ pattern: DURATION, default: '1 minute', description: 'e.g. "1 minute" or "30s"' }),
+  RATE_LIMIT_WINDOW: Type.String({
+    pattern: DURATION,
+    default: '1 minute',
+    description: 'the rate-limit window, e.g. "1 minute" or "30s"',
+  }),
   TRUST_PROXY: Type.Boolean({
     default: false,
     description:
-      'true only behind a load balancer that sets X-Forwarded-For; otherwise clients could pick their own IP',
+      'true only behind a load balancer that sets X-Forwarded-For and X-Forwarded-Proto (HSTS is sent only when it says https); otherwise clients could pick their own IP',
   }),
-  TOKEN_STATE_TTL_MS: Type.Integer({ minimum: 0, default: 5000, description: 'how long a user token state is cached' }),
-  UPSTREAM_READY_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 2000 }),
+  TOKEN_STATE_TTL_MS: Type.Integer({
+    minimum: 0,
+    default: 5000,
+    description:
+      "how long a user's token state (role, blocked, token version) is cached: at worst, how long a blocked user's token is still accepted when a user.changed event is late",
+  }),
+  UPSTREAM_READY_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    default: 2000,
+    description: "timeout of each service's own /readyz, asked by the gateway's /readyz",
+  }),
   READY_ALSO: Type.Optional(
     Type.String({
       pattern: '^\\s*([a-z][a-z0-9-]*=https?://[^\\s,]+\\s*(,\\s*|$))*$',
@@ -62,7 +85,7 @@ export const GatewayConfigSchema = Type.Object({
     Type.String({
       pattern: '^(\\s*https?://[^\\s,]+\\s*,?)*$',
       description:
-        'origins the web app may load scripts, frames and images from (payment modal, chat), space or comma separated',
+        'origins the web app may load scripts, frames and images from and connect to, their ws: or wss: too (payment modal, chat), space or comma separated',
     }),
   ),
   CHATWOOT_BASE_URL: Type.Optional(

@@ -1,51 +1,23 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import type { SessionUser } from '@flatship/proto';
 import type { Browser } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type ApiCall, createStackApi, startStack } from '../src/testing/start-stack';
-import { artifactPath, launchBrowser, logIn, newContext } from './browser';
+import { type ApiCall, createStackApi } from '../src/testing/start-stack';
+import { artifactPath, logIn, newContext } from './browser';
+import { type CapturedMail, mailsTo, type SharedStack, sharedBrowser, sharedStack } from './shared-stack';
 
 // An admin refunds a label found by its tracking number, a friend's invite link
 // brings in a new user, and a customer resets a forgotten password from the email
-// the product sends through a real SMTP server.
-interface Mail {
-  to: string[];
-  raw: string;
-}
-
-let stack: Awaited<ReturnType<typeof startStack>>;
+// the product sends through a real SMTP server (the shared stack's, see SHARED_STACK_ENV).
+let stack: SharedStack;
 let browser: Browser;
-let smtp: SMTPServer;
-const mails: Mail[] = [];
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, done) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        done();
-      });
-    },
-  });
-  smtp.listen(0, '127.0.0.1');
-  await once(smtp.server, 'listening');
-  const smtpPort = (smtp.server.address() as AddressInfo).port;
-  [stack, browser] = await Promise.all([
-    startStack({ env: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: 'Flatship <no-reply@ship.test>' } }),
-    launchBrowser(),
-  ]);
-}, 120_000);
+  [stack, browser] = await Promise.all([sharedStack(), sharedBrowser()]);
+});
 
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
 });
 
 const api = <T>(path: string, init?: ApiCall) => createStackApi(stack.url)<T>(path, init);
@@ -88,7 +60,7 @@ const labelBody = (userId: string, receiverName: string) => ({
 });
 
 test('an admin finds a label by part of its tracking number and refunds it to the customer', async () => {
-  const email = `refund-${Date.now()}@example.com`;
+  const email = `refund-${randomUUID()}@example.com`;
   const password = 'refund-me-42';
   const { token, user } = await register('Rita Refund', email, password);
   await api(`/api/auth/users/details/${user._id}`, {
@@ -160,7 +132,7 @@ test('an admin finds a label by part of its tracking number and refunds it to th
 });
 
 test("a friend's copied invite link brings a new user who then appears among the friend's Invited Users", async () => {
-  const stamp = Date.now();
+  const stamp = randomUUID().slice(0, 8);
   const friendName = `Fern Friend ${stamp}`;
   const friendEmail = `friend-${stamp}@example.com`;
   const friendPassword = 'friendly-77';
@@ -230,8 +202,7 @@ test("a friend's copied invite link brings a new user who then appears among the
 });
 
 test('a customer resets a forgotten password from the emailed link, which ends their other session', async () => {
-  const stamp = Date.now();
-  const email = `forgetful-${stamp}@example.com`;
+  const email = `forgetful-${randomUUID()}@example.com`;
   const oldPassword = 'old-secret-11';
   const newPassword = 'new-secret-22';
   await register('Fergus Forgetful', email, oldPassword);
@@ -251,8 +222,8 @@ test('a customer resets a forgotten password from the emailed link, which ends t
   await b.page.getByText('Check your inbox').waitFor();
   await b.page.screenshot({ path: await artifactPath('forgot-password-sent.png') });
 
-  await expect.poll(() => mails.filter((m) => m.to.includes(email)).length, { timeout: 10_000 }).toBe(1);
-  const mail = mails.find((m) => m.to.includes(email)) as Mail;
+  await expect.poll(async () => (await mailsTo(email)).length, { timeout: 10_000 }).toBe(1);
+  const [mail] = (await mailsTo(email)) as [CapturedMail];
   expect(mail.raw).toContain('Subject: Reset your Flatship password');
   // Quoted-printable may fold long lines: unfold before reading the link.
   const body = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');

@@ -1,24 +1,25 @@
+import { randomUUID } from 'node:crypto';
 import type { AuditReply } from '@flatship/proto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type ApiCall, createStackApi, startStack } from '../src/testing/start-stack';
-import { artifactPath, launchBrowser } from './browser';
+import { type ApiCall, createStackApi } from '../src/testing/start-stack';
+import { artifactPath } from './browser';
+import { type SharedStack, sharedBrowser, sharedStack } from './shared-stack';
 
 // The admin area driven in a real browser against the whole product: blocking a
 // signed-in customer, buying a label for a customer through Login As, and a
 // per-user price that the customer's next quote uses.
-let stack: Awaited<ReturnType<typeof startStack>>;
+let stack: SharedStack;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack(), sharedBrowser()]);
 });
 
 afterAll(async () => {
   await Promise.all(contexts.map((c) => c.close()));
   await browser?.close();
-  await stack?.stop();
 });
 
 const api = <T>(path: string, init?: ApiCall) => createStackApi(stack.url)<T>(path, init);
@@ -31,7 +32,7 @@ interface Customer {
 }
 
 async function registerCustomer(name: string): Promise<Customer> {
-  const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${Date.now()}@example.com`;
+  const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${randomUUID()}@example.com`;
   const password = 'parcel-post-42';
   const { user } = await api<{ user: { _id: string } }>('/api/auth/register', {
     method: 'POST',
@@ -146,8 +147,9 @@ test('an admin signed in as a customer buys a label for them, and the audit name
   await page.waitForURL('**/main/dashboard', { timeout: 5_000 });
   const banner = page.getByRole('region', { name: 'Signed in as another user' });
   await banner.getByText(customer.email).waitFor();
-  // The session is short, and the banner says when it ends.
-  await banner.getByText(/This session ends at \d{2}:\d{2}/).waitFor();
+  // The session is short, and the banner says when it ends: the time, with its date when that is tomorrow (a run
+  // shortly before midnight).
+  await banner.getByText(/This session ends at (\d{2}-\d{2}-\d{4} )?\d{2}:\d{2}\./).waitFor();
   await page.getByText('$25.00').first().waitFor();
   await page.screenshot({ path: await artifactPath('login-as-dashboard.png') });
 

@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ApiCall, createStackApi, startStack } from '../src/testing/start-stack';
-import { artifactPath, launchBrowser } from './browser';
+import { artifactPath } from './browser';
+import { sharedBrowser, sharedStack } from './shared-stack';
 
 // The Amazon sample turned into labels in the browser: upload, fix a flagged row,
 // submit, watch the live window, download the three files and check what is in them.
@@ -12,11 +14,12 @@ const SAMPLE = fileURLToPath(
   new URL('../../services/order-files/test/fixtures/amazon-unshipped-sample.txt', import.meta.url),
 );
 
-type Stack = Awaited<ReturnType<typeof startStack>>;
+/** What these tests use of a stack: the shared one, or one of their own with other carrier settings. */
+type Stack = { url: string; adminEmail: string; adminPassword: string };
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
 });
 afterAll(async () => {
   await browser?.close();
@@ -26,7 +29,7 @@ const api = <T>(stack: Stack, path: string, init?: ApiCall) => createStackApi(st
 
 /** A funded seller with a saved sender address and presets for every SKU of the sample but one. */
 async function seller(stack: Stack) {
-  const email = `seller-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`;
+  const email = `seller-${randomUUID()}@example.com`;
   const password = 'bulk-labels-77';
   const { token, user } = await api<{ token: string; user: { _id: string } }>(stack, '/api/auth/register', {
     method: 'POST',
@@ -66,7 +69,7 @@ async function seller(stack: Stack) {
     'TEE-WHT-XL',
   ];
   await api(stack, `/api/auth/add-sku/${user._id}`, { method: 'POST', token, body: { parsedData: skus.map(preset) } });
-  return { email, password };
+  return { id: user._id, email, password };
 }
 
 interface SignedIn {
@@ -134,89 +137,86 @@ async function download(page: Page, name: string): Promise<{ fileName: string; p
 
 describe('bulk orders from an Amazon file', () => {
   test('become labels, a results CSV and the Amazon confirmation file', async () => {
-    const stack = await startStack();
-    try {
-      const who = await seller(stack);
-      const { context, page, sockets, cspRefusals } = await signIn(stack, who);
-      // The live updates come over a WebSocket to the app's own origin, which the CSP allows ('self').
-      const socketUrl = `${stack.url.replace(/^http/, 'ws')}/socket.io/`;
-      await expect.poll(() => sockets.some((u) => u.startsWith(socketUrl)), { timeout: 20_000 }).toBe(true);
-      await submitSample(page, stack);
+    const stack = await sharedStack();
+    const who = await seller(stack);
+    const { context, page, sockets, cspRefusals } = await signIn(stack, who);
+    // The live updates come over a WebSocket to the app's own origin, which the CSP allows ('self').
+    const socketUrl = `${stack.url.replace(/^http/, 'ws')}/socket.io/`;
+    await expect.poll(() => sockets.some((u) => u.startsWith(socketUrl)), { timeout: 20_000 }).toBe(true);
+    await submitSample(page, stack);
 
-      const window = page.getByRole('dialog', { name: 'Order Processed Successfully!' });
-      await window.waitFor({ timeout: 60_000 });
-      expect(cspRefusals).toEqual([]);
-      await page.screenshot({ path: await artifactPath('bulk-processed.png') });
-      await window.getByText('10 / 10').waitFor();
+    const window = page.getByRole('dialog', { name: 'Order Processed Successfully!' });
+    await window.waitFor({ timeout: 60_000 });
+    expect(cspRefusals).toEqual([]);
+    await page.screenshot({ path: await artifactPath('bulk-processed.png') });
+    await window.getByText('10 / 10').waitFor();
 
-      // Every file comes through a download link of its own, never with the session token in the URL.
-      const session = await page.evaluate(() => localStorage.getItem('token'));
-      const fileUrls: string[] = [];
-      page.on('request', (r) => {
-        if (r.url().includes('/api/orders/download/')) fileUrls.push(r.url());
-      });
+    // Every file comes through a download link of its own, never with the session token in the URL.
+    const session = await page.evaluate(() => localStorage.getItem('token'));
+    const fileUrls: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/orders/download/')) fileUrls.push(r.url());
+    });
 
-      const pdf = await download(page, 'PDF');
-      expect(pdf.fileName).toMatch(/^Labels_\d{2}-\d{2}\.pdf$/);
-      const info = execFileSync('pdfinfo', [pdf.path]).toString();
-      expect(info).toMatch(/Pages:\s+10\b/);
-      const text = execFileSync('pdftotext', ['-layout', pdf.path, '-']).toString();
-      expect(text).toContain('GRACE WHITFIELD');
-      expect(text).toContain('USPS GROUND ADVANTAGE');
+    const pdf = await download(page, 'PDF');
+    expect(pdf.fileName).toMatch(/^Labels_\d{2}-\d{2}\.pdf$/);
+    const info = execFileSync('pdfinfo', [pdf.path]).toString();
+    expect(info).toMatch(/Pages:\s+10\b/);
+    const text = execFileSync('pdftotext', ['-layout', pdf.path, '-']).toString();
+    expect(text).toContain('GRACE WHITFIELD');
+    expect(text).toContain('USPS GROUND ADVANTAGE');
 
-      const csv = await download(page, 'Results CSV');
-      expect(csv.fileName).toMatch(/^Order_Results_\d{2}-\d{2}\.csv$/);
-      const csvText = await readFile(csv.path, 'utf8');
-      const csvLines = csvText.trim().split(/\r?\n/);
-      expect(csvLines).toHaveLength(11);
-      expect(csvText).toContain('Grace Whitfield');
-      expect(csvText).toMatch(/\b\d{22}\b/);
+    const csv = await download(page, 'Results CSV');
+    expect(csv.fileName).toMatch(/^Order_Results_\d{2}-\d{2}\.csv$/);
+    const csvText = await readFile(csv.path, 'utf8');
+    const csvLines = csvText.trim().split(/\r?\n/);
+    expect(csvLines).toHaveLength(11);
+    expect(csvText).toContain('Grace Whitfield');
+    expect(csvText).toMatch(/\b\d{22}\b/);
 
-      const tsv = await download(page, 'Auto-Confirm');
-      expect(tsv.fileName).toMatch(/^Auto_Confirm_\d{2}-\d{2}\.tsv$/);
-      const rows = (await readFile(tsv.path, 'utf8'))
-        .trim()
-        .split(/\r?\n/)
-        .map((l) => l.split('\t'));
-      expect(rows[0]).toEqual([
-        'order-id',
-        'order-item-id',
-        'quantity',
-        'ship-date',
-        'carrier-code',
-        'carrier-name',
-        'tracking-number',
-        'ship-method',
-      ]);
-      const grace = rows.find((r) => r[0] === '112-6641098-3390217');
-      expect(grace?.[3]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-      expect(grace?.[4]).toBe('USPS');
-      expect(grace?.[6]).toMatch(/^\d{22}$/);
+    const tsv = await download(page, 'Auto-Confirm');
+    expect(tsv.fileName).toMatch(/^Auto_Confirm_\d{2}-\d{2}\.tsv$/);
+    const rows = (await readFile(tsv.path, 'utf8'))
+      .trim()
+      .split(/\r?\n/)
+      .map((l) => l.split('\t'));
+    expect(rows[0]).toEqual([
+      'order-id',
+      'order-item-id',
+      'quantity',
+      'ship-date',
+      'carrier-code',
+      'carrier-name',
+      'tracking-number',
+      'ship-method',
+    ]);
+    const grace = rows.find((r) => r[0] === '112-6641098-3390217');
+    expect(grace?.[3]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(grace?.[4]).toBe('USPS');
+    expect(grace?.[6]).toMatch(/^\d{22}$/);
 
-      expect(fileUrls.map((u) => new URL(u).pathname.split('/')[4])).toEqual(['pdf', 'result-csv', 'auto-csv']);
-      for (const u of fileUrls) {
-        const token = new URL(u).searchParams.get('token');
-        expect(token).toBeTruthy();
-        expect(token).not.toBe(session);
-      }
-      await context.close();
-
-      // An admin saves the same order's labels from Order Label Management, through a link of their own.
-      const admin = await signIn(stack, { email: stack.adminEmail, password: stack.adminPassword });
-      await admin.page.goto(`${stack.url}/admin/order-label-management`);
-      await admin.page.getByRole('tab', { name: 'Bulk orders' }).click();
-      const [saved] = await Promise.all([
-        admin.page.waitForEvent('download'),
-        admin.page.getByRole('button', { name: 'Labels PDF' }).first().click(),
-      ]);
-      expect(saved.url()).toMatch(/\/api\/orders\/download\/pdf\/[0-9a-f-]{36}\?token=/);
-      const adminCopy = await artifactPath('bulk-admin-labels.pdf');
-      await saved.saveAs(adminCopy);
-      expect(execFileSync('pdfinfo', [adminCopy]).toString()).toMatch(/Pages:\s+10\b/);
-      await admin.context.close();
-    } finally {
-      await stack.stop();
+    expect(fileUrls.map((u) => new URL(u).pathname.split('/')[4])).toEqual(['pdf', 'result-csv', 'auto-csv']);
+    for (const u of fileUrls) {
+      const token = new URL(u).searchParams.get('token');
+      expect(token).toBeTruthy();
+      expect(token).not.toBe(session);
     }
+    await context.close();
+
+    // An admin saves the same order's labels from Order Label Management, through a link of their own (the
+    // seller's orders only: other files' orders are on the shared stack too).
+    const admin = await signIn(stack, { email: stack.adminEmail, password: stack.adminPassword });
+    await admin.page.goto(`${stack.url}/admin/order-label-management?userId=${who.id}`);
+    await admin.page.getByRole('tab', { name: 'Bulk orders' }).click();
+    const [saved] = await Promise.all([
+      admin.page.waitForEvent('download'),
+      admin.page.getByRole('button', { name: 'Labels PDF' }).first().click(),
+    ]);
+    expect(saved.url()).toMatch(/\/api\/orders\/download\/pdf\/[0-9a-f-]{36}\?token=/);
+    const adminCopy = await artifactPath('bulk-admin-labels.pdf');
+    await saved.saveAs(adminCopy);
+    expect(execFileSync('pdfinfo', [adminCopy]).toString()).toMatch(/Pages:\s+10\b/);
+    await admin.context.close();
   });
 
   test('with carrier failures offer a retry that recovers the failed labels', async () => {

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -6,23 +7,23 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { amazonRows } from '../bench/bulk/rows';
 import type { Secrets } from '../src/state';
-import { type ApiCall, createStackApi, registerFundedCustomer, startStack } from '../src/testing/start-stack';
+import { type ApiCall, createStackApi, registerFundedCustomer } from '../src/testing/start-stack';
 import { eventually, readRunFile } from '../test/helpers';
-import { artifactPath, launchBrowser } from './browser';
+import { artifactPath } from './browser';
+import { type SharedStack, sharedBrowser, sharedStack } from './shared-stack';
 
 // A bulk order with a label an admin refunded, then left stuck generating its files: the customer sees the
 // refund counted and brings the order back with Force Recovery on Batch Orders; an admin does the same for
 // another order from the admin's bulk order list.
 
-let stack: Awaited<ReturnType<typeof startStack>>;
+let stack: SharedStack;
 let browser: Browser;
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-}, 120_000);
+  [stack, browser] = await Promise.all([sharedStack(), sharedBrowser()]);
+});
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
 });
 
 const api = <T>(path: string, init?: ApiCall) => createStackApi(stack.url)<T>(path, init);
@@ -102,7 +103,7 @@ async function signIn(email: string, password: string): Promise<Page> {
 }
 
 test('a refunded label is counted and left out, and a stuck order is recovered from Batch Orders and from the admin list', async () => {
-  const email = `recover-${Date.now()}@example.com`;
+  const email = `recover-${randomUUID()}@example.com`;
   const password = 'recover-labels-9';
   const customer = await registerFundedCustomer(
     createStackApi(stack.url),

@@ -1,19 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createStackApi, startStack } from '../src/testing/start-stack';
-import { artifactPath, launchBrowser } from './browser';
+import { createStackApi } from '../src/testing/start-stack';
+import { artifactPath } from './browser';
+import { type SharedStack, sharedBrowser, sharedStack } from './shared-stack';
 
 // Deleting a row of a loaded order file asks first (the table's confirmation dialog) and works from the keyboard.
-let stack: Awaited<ReturnType<typeof startStack>>;
+let stack: SharedStack;
 let browser: Browser;
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-}, 120_000);
+  [stack, browser] = await Promise.all([sharedStack(), sharedBrowser()]);
+});
 
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
 });
 
 const HEADER =
@@ -23,7 +24,7 @@ const line = (to: string, i: number) =>
 const RECIPIENTS = ['Bob Buyer', 'Carla Client', 'Dana Dealer'];
 
 test('a bulk row is deleted only after the confirmation, with the keyboard alone', async () => {
-  const email = `bulk-delete-${Date.now()}@example.com`;
+  const email = `bulk-delete-${randomUUID()}@example.com`;
   const password = 'delete-rows-1';
   await createStackApi(stack.url)('/api/auth/register', {
     method: 'POST',

@@ -1,20 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type ApiCall, createStackApi, startStack } from '../src/testing/start-stack';
-import { artifactPath, launchBrowser } from './browser';
+import { type ApiCall, createStackApi } from '../src/testing/start-stack';
+import { artifactPath } from './browser';
+import { type SharedStack, sharedBrowser, sharedStack } from './shared-stack';
 
 // Admin funds a newcomer; the newcomer saves an address, buys a label with it in the
 // browser, downloads the PDF, and sees the order and the new balance on the dashboard.
-let stack: Awaited<ReturnType<typeof startStack>>;
+let stack: SharedStack;
 let browser: Browser;
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack(), sharedBrowser()]);
 });
 
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
 });
 
 const api = <T>(path: string, init?: ApiCall) => createStackApi(stack.url)<T>(path, init);
@@ -24,7 +25,7 @@ async function fill(scope: ReturnType<Page['getByRole']>, label: string, value: 
 }
 
 test('a funded customer buys a label with a saved address and downloads it', async () => {
-  const email = `buyer-${Date.now()}@example.com`;
+  const email = `buyer-${randomUUID()}@example.com`;
   const password = 'parcel-post-42';
   const { user } = await api<{ user: { _id: string } }>('/api/auth/register', {
     method: 'POST',

@@ -1,19 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startStack } from '../src/testing/start-stack';
-import { artifactPath, launchBrowser } from './browser';
+import { artifactPath } from './browser';
+import { type SharedStack, sharedBrowser, sharedStack } from './shared-stack';
 
 // The whole product as `make start` runs it, driven through a real browser.
-let stack: Awaited<ReturnType<typeof startStack>>;
+let stack: SharedStack;
 let browser: Browser;
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack(), sharedBrowser()]);
 });
 
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
 });
 
 async function newPage(width = 1280, height = 800): Promise<Page> {
@@ -24,7 +24,7 @@ async function newPage(width = 1280, height = 800): Promise<Page> {
 }
 
 describe('a newcomer', () => {
-  const email = `newcomer-${Date.now()}@example.com`;
+  const email = `newcomer-${randomUUID()}@example.com`;
   const name = 'Rosa <b>Parcel</b> & Sons';
   const password = 'correct-horse-9';
 

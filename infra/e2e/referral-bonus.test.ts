@@ -1,23 +1,26 @@
+import { randomUUID } from 'node:crypto';
 import type { SessionUser } from '@flatship/proto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type ApiCall, createStackApi, settleInvoice, startStack } from '../src/testing/start-stack';
-import { artifactPath, launchBrowser, logIn, newContext } from './browser';
+import { type ApiCall, createStackApi, settleInvoice } from '../src/testing/start-stack';
+import { artifactPath, logIn, newContext } from './browser';
+import { type SharedStack, sharedBrowser, sharedStack } from './shared-stack';
 
 // The referral bonus on the whole stack in a browser: an admin switches it on, a new user reads the terms on
 // onboarding and applies a friend's code, pays a first deposit at the BTCPay simulator, and both see the bonus
 // (the friend on Invites, the new user in the deposit history).
+// The bonus settings are the whole stack's: no other file on the shared stack changes them, and none relies on
+// the program being off.
 
-let stack: Awaited<ReturnType<typeof startStack>>;
+let stack: SharedStack;
 let browser: Browser;
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-}, 120_000);
+  [stack, browser] = await Promise.all([sharedStack(), sharedBrowser()]);
+});
 
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
 });
 
 const api = <T>(path: string, init?: ApiCall) => createStackApi(stack.url)<T>(path, init);
@@ -30,7 +33,7 @@ async function register(name: string, email: string, password: string) {
 }
 
 test('an admin switches the bonus on, and a new user’s first deposit credits it to both, shown to each', async () => {
-  const stamp = Date.now();
+  const stamp = randomUUID().slice(0, 8);
 
   // The admin sets $5 each, for a first deposit of at least $10, on the referral page.
   const admin = await newContext(browser);
@@ -105,9 +108,7 @@ test('an admin switches the bonus on, and a new user’s first deposit credits i
   // The newcomer pays $20 at the BTCPay simulator; its webhook settles the deposit.
   const token = (await visitor.page.evaluate(() => localStorage.getItem('token'))) ?? '';
   const invoice = await api<{ id: string }>(`/api/payment/top-up/${newcomer.user._id}`, { token });
-  const btcpay = stack.btcpay;
-  if (!btcpay) throw new Error('the stack has no BTCPay simulator');
-  await settleInvoice(btcpay, invoice.id, '20.00');
+  await settleInvoice(stack.btcpay, invoice.id, '20.00');
 
   // Both balances grow by the bonus, through the event flow (poll: it is asynchronous by design).
   await expect

@@ -288,7 +288,7 @@ async function launch(config: LauncherConfig) {
       logLevel: config.LOG_LEVEL,
       host: config.HOST,
       port: config.PORT,
-      publicUrl: productUrl(config.HOST, config.PORT, process.env.PUBLIC_URL),
+      publicUrl: productUrl(config.HOST, config.PORT, config.PUBLIC_URL),
       staticDir: join(REPO_ROOT, 'web', 'dist'),
       filesDir: join(dataDir, 'files'),
       adminEmail: config.ADMIN_EMAIL,
@@ -383,7 +383,7 @@ async function main() {
   } catch (e) {
     if (e instanceof ConfigError) {
       complain(
-        `flatship: ${e.problems.join('; ')}. Fix the variable or unset it to use its default (the README lists every setting)`,
+        `flatship: ${e.problems.join('; ')}. Fix the variable or unset it to use its default (docs/configuration.md lists every setting)`,
       );
       process.exit(78);
     }

@@ -10,18 +10,7 @@ export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
-/** A port the OS considers free; the caller binds it soon after, so collisions are unlikely but possible. */
-export function freePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, host, () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { ephemeralPortRange, freePort } from '@flatship/kit';
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 

@@ -19,6 +19,9 @@ test("emailed links point at the printed address, or at the operator's PUBLIC_UR
   expect(productUrl('127.0.0.1', 9000)).toBe('http://localhost:9000');
   expect(productUrl('0.0.0.0', 9000, '')).toBe('http://localhost:9000');
   expect(productUrl('127.0.0.1', 9000, 'https://ship.example.com')).toBe('https://ship.example.com');
+  // The launcher reads it with its other settings (infra/src/config.ts), so the configuration reference lists it.
+  expect(loadLauncherConfig({ PUBLIC_URL: 'https://ship.example.com' }).PUBLIC_URL).toBe('https://ship.example.com');
+  expect(loadLauncherConfig({ PUBLIC_URL: '' }).PUBLIC_URL).toBeUndefined();
   const auth = SERVICE_REGISTRY.find((s) => s.name === 'auth');
   const ctx: StackContext = {
     databaseUrl: 'postgres://x@127.0.0.1:5432/flatship',

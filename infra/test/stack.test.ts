@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -50,6 +51,18 @@ describe.skipIf(!hasStack)('launcher (product services)', () => {
     expect(registered.status).toBe(201);
     expect(registered.body.ok).toBe(true);
     firstToken = String(registered.body.token);
+  });
+
+  // The other end-to-end files share a stack whose limit is raised (infra/e2e/global-setup.ts): this one keeps the
+  // default, as `make start` runs it.
+  test('the gateway refuses sign-in attempts beyond the default limit of 20 a minute from one client', async () => {
+    const attempt = () =>
+      post(`${stack!.url}/api/auth/login`, { email: `guess-${randomUUID()}@example.com`, password: 'not-it' });
+    for (let i = 0; i < 20; i++) expect((await attempt()).status).toBe(401);
+    expect(await attempt()).toEqual({
+      status: 429,
+      body: { code: 'RATE_LIMITED', message: 'Too many attempts. Please wait a minute and try again.' },
+    });
   });
 
   test('auth killed with SIGKILL is restarted and the gateway becomes ready again', async () => {

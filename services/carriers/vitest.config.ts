@@ -1,3 +1,4 @@
 import { defineProject } from 'vitest/config';
+import { TEST_TIME_LIMITS } from '../../vitest.shared';
 
-export default defineProject({ test: { name: 'carriers', environment: 'node' } });
+export default defineProject({ test: { name: 'carriers', ...TEST_TIME_LIMITS, environment: 'node' } });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Invoice } from '@flatship/proto';
 import { buildRunnables, describeBuild } from '../../build/build.mjs';
-import { freePort, sleep } from '../net';
+import { freePort } from '../net';
 import { REPO_ROOT } from '../paths';
 import { ADMIN_LINE, BTCPAY_LINE, READY_BLOCK_END, READY_LINE } from '../ready-block';
 import { BTCPAY_STORE_ID } from '../services';
@@ -92,7 +92,13 @@ export async function logTails(dataDir: string, lines = 30): Promise<string> {
 export async function stopLauncher(launcher: LauncherProcess, timeoutMs = 30_000) {
   if (launcher.child.exitCode !== null || launcher.child.signalCode !== null) return launcher.exited;
   launcher.child.kill('SIGTERM');
-  const result = await Promise.race([launcher.exited, sleep(timeoutMs).then(() => null)]);
+  // A timer of its own, cleared at once: a pending one would keep a long-lived process (the test run's) open.
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), timeoutMs);
+  });
+  const result = await Promise.race([launcher.exited, hung]);
+  clearTimeout(timer);
   if (result) return result;
   launcher.child.kill('SIGKILL');
   return launcher.exited;

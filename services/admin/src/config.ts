@@ -14,19 +14,20 @@ export const AdminConfigSchema = Type.Object({
     default: 5_000,
     description: 'how long a token state read from auth is trusted when no user.changed event arrives',
   }),
-  CARRIERS: carriersConfig(),
+  CARRIERS: carriersConfig('the carriers whose account balances the admin dashboard shows'),
   SANDBOX_CARRIER_BALANCE: Type.Number({
     minimum: 0,
     maximum: 100_000_000,
     default: DEFAULT_SANDBOX_CARRIER_BALANCE,
-    description: 'the account balance a simulated carrier reports, in dollars',
+    description: 'the account balance the sandbox carrier reports, in dollars',
   }),
   CARRIER_BALANCE_WARN_CENTS: Type.Integer({
     minimum: 0,
     maximum: 10_000_000_000,
     // $100: what a busy day of labels costs a small shop.
     default: 100_00,
-    description: 'a carrier account balance below this many cents is shown to admins as low (0: never)',
+    description:
+      'a carrier account balance below this many cents ($100 by default) shows as low on the admin dashboard (0: never)',
   }),
   USERS_VIEW_SEED_RETRY_MS: Type.Integer({
     minimum: 1000,

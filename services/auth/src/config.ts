@@ -5,7 +5,10 @@ import { type Static, Type } from 'typebox';
 export const AuthConfigSchema = Type.Object({
   PORT: portConfig(4101),
   ...BaseConfig,
-  JWT_PRIVATE_KEY: Type.String({ minLength: 40, description: 'PEM private key that signs access tokens' }),
+  JWT_PRIVATE_KEY: Type.String({
+    minLength: 40,
+    description: 'Ed25519 private key (PEM) that signs access tokens; the start checks it matches JWT_PUBLIC_KEY',
+  }),
   JWT_TTL: Type.String({
     default: '7d',
     pattern: '^[0-9]+(s|m|h|d)$',
@@ -14,25 +17,38 @@ export const AuthConfigSchema = Type.Object({
   LOGIN_AS_TTL: Type.String({
     default: '1h',
     pattern: '^[0-9]+(s|m|h|d)$',
-    description: 'lifetime of the token an admin gets to act as a user (Login As), with a unit: 1h, 30m',
+    description:
+      'lifetime of the token an admin gets to act as a user (Login As), with a unit: 1h, 30m; it also ends when the admin is demoted, blocked or deleted, or goes back to admin',
   }),
-  ADMIN_EMAIL: Type.Optional(Type.String({ description: 'email of the admin created on first start' })),
+  ADMIN_EMAIL: Type.Optional(
+    Type.String({
+      description: 'email of the admin created at start when ADMIN_PASSWORD is set too and no admin exists yet',
+    }),
+  ),
   ADMIN_PASSWORD: Type.Optional(
-    Type.String({ minLength: 8, maxLength: 200, description: 'password of the admin created on first start' }),
+    Type.String({
+      minLength: 8,
+      maxLength: 200,
+      description: 'password of the admin created at start when ADMIN_EMAIL is set too and no admin exists yet',
+    }),
   ),
   PAYMENTS_URL: Type.Optional(
-    Type.String({ pattern: '^https?://', description: 'base URL of the payments service (balances, deposits)' }),
+    Type.String({
+      pattern: '^https?://',
+      description: 'base URL of the payments service (balances, deposits); unset, every balance reads 0',
+    }),
   ),
   PUBLIC_URL: Type.String({
     pattern: '^https?://[^/\\s]+/?$',
     default: 'http://localhost:8080',
-    description: 'address users open the web app at (the gateway); password reset links point there',
+    description:
+      'address users open the web app at (the gateway); password reset links point there (make start sets it)',
   }),
   SMTP_URL: Type.Optional(
     Type.String({
       pattern: '^smtps?://',
       description:
-        'SMTP server that sends password reset emails, e.g. smtp://user:pass@mail.example.com:587; without it the links are written to the log',
+        'SMTP server that sends password reset emails, e.g. smtp://user:pass@mail.example.com:587 or smtps://… for TLS; without it no email is sent (the log says who asked, never the link) and an admin makes links on User Management',
     }),
   ),
   MAIL_FROM: Type.String({
@@ -43,7 +59,8 @@ export const AuthConfigSchema = Type.Object({
   CHATWOOT_BASE_URL: Type.Optional(
     Type.String({
       pattern: '^https?://[^/\\s]+/?$',
-      description: 'Chatwoot installation the live chat widget loads from',
+      description:
+        'Chatwoot installation the live chat widget loads from; the three CHATWOOT_ variables are set together or not at all',
     }),
   ),
   CHATWOOT_WEBSITE_TOKEN: Type.Optional(

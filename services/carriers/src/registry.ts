@@ -1,13 +1,30 @@
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 // The carrier registry: every carrier the platform can sell, one line each, and the composition of the enabled ones
 // into the one carrier the services talk to. Adding a carrier is a folder with its plugin plus a line in
 // `CARRIER_PLUGINS`.
-import type { Carrier, CarrierService, LabelRequest, LabelResult } from './port';
+import { refusal } from './carrier-messages';
+import type { EasyPostSettings } from './easypost/config';
+import type { CarrierCallObservation } from './http/carrier-http';
+import {
+  type Carrier,
+  type CarrierCapability,
+  type CarrierService,
+  createProcessMemory,
+  type LabelRequest,
+  type LabelResult,
+  type PurchaseMemory,
+  supports,
+  type VoidRequest,
+} from './port';
+import type { UspsConfig } from './usps-api/config';
+import type { CarrierLogger } from './usps-api/usps-session';
 
 export { DEFAULT_SANDBOX_CARRIER_BALANCE } from './sandbox/balance';
 
+import { easyPostPlugin } from './easypost/plugin';
 import { sandboxUspsPlugin } from './sandbox/plugin';
 import { testParcelPlugin } from './test-parcel/plugin';
+import { uspsPlugin } from './usps-api/plugin';
 
 /** Settings a carrier may read; each carrier takes what applies to it and ignores the rest. */
 export interface CarrierSettings {
@@ -19,6 +36,19 @@ export interface CarrierSettings {
   renderThreads?: number;
   /** Account balance, in cents, a simulated carrier reports (`SANDBOX_CARRIER_BALANCE`). */
   sandboxBalanceCents?: number;
+  /** The USPS_* variables (`USPS_CONFIG`), for the live USPS carrier; checked when it is created. */
+  usps?: Partial<UspsConfig>;
+  /** Where live carriers write what their carrier said (refusals, errors); never shown to customers. */
+  log?: CarrierLogger;
+  /** Every HTTP call a live carrier makes, for metrics (`CarrierCallObservation`). */
+  observeCarrierCalls?: (o: CarrierCallObservation) => void;
+  /**
+   * Where purchases are remembered across crashes (the buying service's database): which carrier each key went to,
+   * and what a carrier without idempotency keys must look up. A process memory when not given (tests, tools).
+   */
+  memory?: PurchaseMemory;
+  /** The `easypost` carrier's settings, from `easyPostSettings(config)` (`EASYPOST_*`). */
+  easypost?: EasyPostSettings;
 }
 
 /** A carrier that may hold resources (render threads, connections) until closed. */
@@ -40,16 +70,25 @@ export interface CarrierPlugin {
   readonly amazon: { carrierCode: string; carrierName: string };
   /** What the carrier sells; the same list its adapter's `services()` gives. */
   readonly services: readonly CarrierService[];
+  /** The configuration variables the carrier reads, as TypeBox properties to spread into a service's schema. */
+  readonly config?: Readonly<Record<string, TSchema>>;
+  /** What is wrong with those variables when the carrier is enabled, each problem naming its variable. */
+  configProblems?(env: Readonly<Record<string, string | undefined>>): string[];
   create(settings: CarrierSettings): ClosableCarrier;
 }
 
 /** Every carrier there is, in the order a list of them is shown. Enabled ones are chosen by `CARRIERS`. */
-export const CARRIER_PLUGINS: readonly CarrierPlugin[] = [sandboxUspsPlugin, testParcelPlugin];
+export const CARRIER_PLUGINS: readonly CarrierPlugin[] = [
+  sandboxUspsPlugin,
+  testParcelPlugin,
+  uspsPlugin,
+  easyPostPlugin,
+];
 
 /** `CARRIERS` when it is not set: the built-in sandbox. */
 export const DEFAULT_CARRIERS = sandboxUspsPlugin.id;
 
-export const CARRIERS_DESCRIPTION = `carriers to sell, comma-separated, from: ${CARRIER_PLUGINS.map((p) => p.id).join(', ')}`;
+export const CARRIERS_DESCRIPTION = `comma-separated registry ids, from: ${CARRIER_PLUGINS.map((p) => p.id).join(', ')}`;
 
 const splitIds = (value: string) =>
   value
@@ -58,23 +97,32 @@ const splitIds = (value: string) =>
     .filter((s) => s !== '');
 
 /** What is wrong with a `CARRIERS` value, naming the id at fault; null when it is fine. */
-export function carrierListProblem(value: string): string | null {
+export function carrierListProblem(value: string, registry: readonly CarrierPlugin[] = CARRIER_PLUGINS): string | null {
   const ids = splitIds(value);
   if (ids.length === 0) return 'no carrier given';
-  const unknown = ids.filter((id) => !CARRIER_PLUGINS.some((p) => p.id === id));
+  const unknown = ids.filter((id) => !registry.some((p) => p.id === id));
   if (unknown.length > 0) {
     const names = unknown.map((id) => `"${id}"`).join(', ');
-    return `unknown carrier ${names}; known carriers: ${CARRIER_PLUGINS.map((p) => p.id).join(', ')}`;
-  }
-  const plugins = ids.map((id) => CARRIER_PLUGINS.find((p) => p.id === id) as CarrierPlugin);
-  for (const [i, p] of plugins.entries()) {
-    const same = plugins.slice(0, i).find((q) => q.courier === p.courier);
-    if (same && same.id !== p.id) return `carriers "${same.id}" and "${p.id}" both sell ${p.courier}; enable one`;
+    return `unknown carrier ${names}; known carriers: ${registry.map((p) => p.id).join(', ')}`;
   }
   return null;
 }
 
-/** The registered carrier that sells under a courier (enabled or not: old labels keep their carrier). */
+/**
+ * What is wrong with the configuration of the carriers a `CARRIERS` value enables (their own variables, e.g.
+ * `EASYPOST_API_KEY`), one line per problem naming the variable; empty when all is well. For start-up checks.
+ */
+export function carrierConfigProblems(value: string, env: Readonly<Record<string, string | undefined>>): string[] {
+  if (carrierListProblem(value) !== null) return [];
+  const ids = [...new Set(splitIds(value))];
+  return ids.flatMap((id) => CARRIER_PLUGINS.find((p) => p.id === id)?.configProblems?.(env) ?? []);
+}
+
+/**
+ * The registered carrier that sells under a courier (enabled or not: old labels keep their carrier). Several
+ * plugins may sell one courier (the sandbox, USPS direct and EasyPost all sell `usps`): the first registered
+ * stands for it, as they share its name and Amazon columns.
+ */
 export function findCarrierByCourier(courier: string): CarrierPlugin | null {
   return CARRIER_PLUGINS.find((p) => p.courier === courier) ?? null;
 }
@@ -84,56 +132,159 @@ export function courierOfService(serviceUid: string): string | null {
   return CARRIER_PLUGINS.find((p) => p.services.some((s) => s.uid === serviceUid))?.courier ?? null;
 }
 
-/** The enabled carriers, composed into one carrier: services of all of them, each purchase to its service's seller. */
+/** Which enabled carriers sell a service, in the order they are asked: the first sells, the rest stand by. */
+export interface ServiceRoute {
+  serviceUid: string;
+  carriers: string[];
+}
+
+/** The enabled carriers, composed into one carrier: services of all of them, each purchase along its service's route. */
 export interface CarrierSet extends ClosableCarrier {
-  /** The enabled carriers' couriers, in `CARRIERS` order; the first is the default for a new order row. */
+  /** The enabled carriers' couriers, once each, in `CARRIERS` order; the first is the default for a new order row. */
   readonly couriers: readonly string[];
   readonly carriers: readonly CarrierPlugin[];
   /** The account balance with each enabled carrier, in cents, in `CARRIERS` order. */
   balances(): Promise<{ id: string; name: string; balanceCents: number }[]>;
+  /** Every service's route. By default the enabled carriers that sell it, in `CARRIERS` order. */
+  routes(): ServiceRoute[];
+  /**
+   * Changes routes (an admin switching a service to another carrier). Each route must name enabled carriers that
+   * sell its service; a service not named keeps its route. Throws naming what is wrong, changing nothing.
+   */
+  setRoutes(routes: readonly ServiceRoute[]): void;
+  /** The enabled adapter of a plugin id, or null. */
+  adapter(carrierId: string): ClosableCarrier | null;
 }
 
-/** The `CARRIERS` setting of every service that sells or prices labels: checked at start, naming a bad id. */
-export const carriersConfig = () =>
+/**
+ * The `CARRIERS` setting of every service that sells or prices labels: checked at start, naming a bad id.
+ * `purpose` says what the service does with them (the configuration reference shows it); every service that reads
+ * it takes the same value.
+ */
+export const carriersConfig = (purpose = 'the carriers whose services are sold') =>
   Type.Refine(
-    Type.String({ default: DEFAULT_CARRIERS, description: CARRIERS_DESCRIPTION }),
+    Type.String({ default: DEFAULT_CARRIERS, description: `${purpose}; ${CARRIERS_DESCRIPTION}` }),
     (v) => carrierListProblem(v) === null,
     (v) => carrierListProblem(v) ?? '',
   );
 
-/** Builds the carriers named by a `CARRIERS` value (checked by `carrierListProblem`; a bad one throws). */
-export function createCarrierSet(value: string, settings: CarrierSettings = {}): CarrierSet {
-  const problem = carrierListProblem(value);
+const ROUTE_PREFIX = 'route:';
+
+/**
+ * Builds the carriers named by a `CARRIERS` value (checked by `carrierListProblem`; a bad one throws).
+ *
+ * A purchase goes to the first carrier on its service's route. If that carrier answers that it certainly bought
+ * nothing (`nothingBought`: its credentials refused, throttled, unreachable), the next carrier on the route is
+ * asked. Before a key is sent to a carrier, the carrier is remembered for it (`settings.memory`), and a key seen
+ * before goes back to the carrier it was sent to, whatever the route says now: a retried purchase is resolved
+ * where it may have happened, so a route change or a fallback never buys one label twice.
+ */
+export function createCarrierSet(
+  value: string,
+  settings: CarrierSettings = {},
+  registry: readonly CarrierPlugin[] = CARRIER_PLUGINS,
+): CarrierSet {
+  const problem = carrierListProblem(value, registry);
   if (problem) throw new Error(`CARRIERS=${JSON.stringify(value)}: ${problem}`);
-  const plugins = [...new Set(splitIds(value))].map((id) => CARRIER_PLUGINS.find((p) => p.id === id) as CarrierPlugin);
-  const adapters = plugins.map((p) => p.create(settings));
-  const bySeller = new Map<string, ClosableCarrier>();
-  for (const adapter of adapters) {
-    for (const s of adapter.services()) {
-      const other = bySeller.get(s.uid);
-      if (other) throw new Error(`service ${s.uid} is sold by both ${other.id} and ${adapter.id}`);
-      bySeller.set(s.uid, adapter);
+  const plugins = [...new Set(splitIds(value))].map((id) => registry.find((p) => p.id === id) as CarrierPlugin);
+  const memory = settings.memory ?? createProcessMemory();
+  const adapters = new Map(plugins.map((p) => [p.id, p.create({ ...settings, memory })] as const));
+  const adapterOf = (id: string) => adapters.get(id) as ClosableCarrier;
+
+  const services: CarrierService[] = [];
+  const routes = new Map<string, string[]>();
+  for (const p of plugins) {
+    for (const s of adapterOf(p.id).services()) {
+      const route = routes.get(s.uid);
+      if (route) route.push(p.id);
+      else {
+        routes.set(s.uid, [p.id]);
+        services.push(s);
+      }
     }
   }
-  const first = adapters[0] as ClosableCarrier;
+  const first = adapterOf(plugins[0]!.id);
+  // A service only one enabled carrier sells can never change hands: its purchases need no memory of where they went.
+  const switchable = new Set([...routes].filter(([, ids]) => ids.length > 1).map(([uid]) => uid));
+
+  const routeProblem = (r: ServiceRoute): string | null => {
+    if (!routes.has(r.serviceUid)) return `no enabled carrier sells ${r.serviceUid}`;
+    if (r.carriers.length === 0) return `${r.serviceUid} needs at least one carrier`;
+    for (const id of r.carriers) {
+      const adapter = adapters.get(id);
+      if (!adapter) return `carrier ${id} is not enabled (CARRIERS=${value})`;
+      if (!adapter.services().some((s) => s.uid === r.serviceUid)) return `carrier ${id} does not sell ${r.serviceUid}`;
+    }
+    if (new Set(r.carriers).size !== r.carriers.length) return `${r.serviceUid} names a carrier twice`;
+    return null;
+  };
+
+  /** Capabilities every carrier on some route has: what the set can always do for a label of any of them. */
+  const capabilities = [...new Set(plugins.flatMap((p) => adapterOf(p.id).capabilities))].filter((c) =>
+    plugins.every((p) => supports(adapterOf(p.id), c as CarrierCapability)),
+  ) as CarrierCapability[];
+
+  /** The adapter a label bought earlier belongs to: the one named, else the first enabled one selling its courier. */
+  const sellerOf = (req: { carrierId?: string }) => (req.carrierId ? adapters.get(req.carrierId) : first) ?? null;
+
+  async function purchaseLabel(req: LabelRequest): Promise<LabelResult> {
+    const route = routes.get(req.serviceUid);
+    // A service no enabled carrier sells goes to the first, which refuses it in its own words.
+    if (!route) return first.purchaseLabel(req);
+    const remembered = switchable.has(req.serviceUid);
+    const memoryKey = `${ROUTE_PREFIX}${req.idempotencyKey}`;
+    const earlier = remembered ? await memory.get(memoryKey) : null;
+    const order = earlier && adapters.has(earlier) ? [earlier] : route;
+    let last: LabelResult | null = null;
+    for (const id of order) {
+      if (remembered && earlier !== id) await memory.put(memoryKey, id);
+      const result = await adapterOf(id).purchaseLabel(req);
+      if (result.ok) return { ...result, carrierId: id };
+      last = result;
+      if (!result.nothingBought) return result;
+    }
+    return last as LabelResult;
+  }
+
+  const unsupported = (what: string) => refusal('NOT_FOUND', what);
+
   return {
     id: plugins.map((p) => p.id).join(','),
-    couriers: plugins.map((p) => p.courier),
+    capabilities,
+    couriers: [...new Set(plugins.map((p) => p.courier))],
     carriers: plugins,
-    services: () => adapters.flatMap((a) => a.services()),
-    purchaseLabel(req: LabelRequest): Promise<LabelResult> {
-      // A service no enabled carrier sells goes to the first, which refuses it in its own words.
-      return (bySeller.get(req.serviceUid) ?? first).purchaseLabel(req);
+    services: () => services.map((s) => ({ ...s })),
+    purchaseLabel,
+    routes: () => [...routes].map(([serviceUid, carriers]) => ({ serviceUid, carriers: [...carriers] })),
+    setRoutes(next) {
+      for (const r of next) {
+        const why = routeProblem(r);
+        if (why) throw new Error(why);
+      }
+      for (const r of next) routes.set(r.serviceUid, [...r.carriers]);
+    },
+    adapter: (id) => adapters.get(id) ?? null,
+    async voidLabel(req: VoidRequest) {
+      const seller = sellerOf(req);
+      return seller?.voidLabel ? seller.voidLabel(req) : unsupported(`Label ${req.trackingNumber}`);
+    },
+    async refundStatus(req: VoidRequest) {
+      const seller = sellerOf(req);
+      return seller?.refundStatus ? seller.refundStatus(req) : unsupported(`Label ${req.trackingNumber}`);
+    },
+    async track(trackingNumber, opts) {
+      const seller = sellerOf(opts ?? {});
+      return seller?.track ? seller.track(trackingNumber, opts) : unsupported(`Tracking number ${trackingNumber}`);
     },
     async balances() {
-      const figures = await Promise.all(adapters.map((a) => a.balance()));
+      const figures = await Promise.all(plugins.map((p) => adapterOf(p.id).balance()));
       return plugins.map((p, i) => ({ id: p.id, name: p.name, balanceCents: figures[i] as number }));
     },
     async balance() {
-      return (await Promise.all(adapters.map((a) => a.balance()))).reduce((sum, cents) => sum + cents, 0);
+      return (await Promise.all(plugins.map((p) => adapterOf(p.id).balance()))).reduce((sum, cents) => sum + cents, 0);
     },
     async close() {
-      await Promise.all(adapters.map((a) => a.close()));
+      await Promise.all([...adapters.values()].map((a) => a.close()));
     },
   };
 }

@@ -2,13 +2,18 @@ import { DEFAULT_COURIER } from '@flatship/proto';
 import { describe, expect, it, test } from 'vitest';
 import {
   CARRIER_PLUGINS,
+  type CarrierPlugin,
   carrierListProblem,
   courierOfService,
   createCarrierSet,
+  createProcessMemory,
+  createSandboxCarrier,
   DEFAULT_CARRIERS,
   DEFAULT_SANDBOX_CARRIER_BALANCE,
+  easyPostSettings,
   findCarrierByCourier,
   type LabelRequest,
+  refusal,
 } from '../src/index';
 
 const address = {
@@ -44,6 +49,7 @@ describe('carrier registry', () => {
       ok: false,
       message: 'Unknown service test_parcel_standard for carrier usps',
       retryable: false,
+      code: 'SERVICE_UNKNOWN',
     });
     await set.close();
   });
@@ -69,7 +75,7 @@ describe('carrier registry', () => {
 
   it('names a bad carrier id', () => {
     expect(carrierListProblem('sandbox-usps,ups')).toBe(
-      'unknown carrier "ups"; known carriers: sandbox-usps, test-parcel',
+      'unknown carrier "ups"; known carriers: sandbox-usps, test-parcel, usps, easypost',
     );
     expect(carrierListProblem(' , ')).toBe('no carrier given');
     expect(carrierListProblem('test-parcel,sandbox-usps')).toBeNull();
@@ -77,7 +83,7 @@ describe('carrier registry', () => {
   });
 
   it('knows every carrier by its courier and services, enabled or not', () => {
-    expect(CARRIER_PLUGINS.map((p) => p.id)).toEqual(['sandbox-usps', 'test-parcel']);
+    expect(CARRIER_PLUGINS.map((p) => p.id)).toEqual(['sandbox-usps', 'test-parcel', 'usps', 'easypost']);
     expect(findCarrierByCourier('usps')?.amazon).toEqual({ carrierCode: 'USPS', carrierName: 'USPS' });
     expect(findCarrierByCourier('test-parcel')?.name).toBe('Test Parcel');
     expect(findCarrierByCourier('dhl')).toBeNull();
@@ -87,8 +93,17 @@ describe('carrier registry', () => {
   });
 
   it('lists the same services in its metadata as its adapter sells', () => {
+    // Settings a live carrier needs to be built; nothing is called.
+    const usps = {
+      USPS_CLIENT_ID: 'id',
+      USPS_CLIENT_SECRET: 'secret',
+      USPS_CRID: '12345678',
+      USPS_MID: '123456',
+      USPS_MANIFEST_MID: '123456',
+      USPS_EPS_ACCOUNT: '1000000000',
+    };
     for (const plugin of CARRIER_PLUGINS) {
-      const adapter = plugin.create({});
+      const adapter = plugin.create({ usps, easypost: easyPostSettings({ EASYPOST_API_KEY: 'EZTK0000000000000000' }) });
       expect(adapter.services()).toEqual(plugin.services);
       expect(adapter.id).toBe(plugin.courier);
     }
@@ -117,5 +132,117 @@ describe('carrier account balances', () => {
     ]);
     expect(DEFAULT_SANDBOX_CARRIER_BALANCE).toBe(10_000);
     await set.close();
+  });
+});
+
+describe('services sold by more than one carrier', () => {
+  /** A carrier selling USPS services that answers as it is told, counting what it really bought. */
+  function scriptedPlugin(id: string) {
+    const state = {
+      answer: 'buy' as 'buy' | 'locked-out' | 'timed-out',
+      bought: [] as string[],
+      voided: [] as string[],
+    };
+    const sandbox = createSandboxCarrier();
+    const plugin: CarrierPlugin = {
+      id,
+      courier: 'usps',
+      name: `USPS via ${id}`,
+      amazon: { carrierCode: 'USPS', carrierName: 'USPS' },
+      services: sandbox.services(),
+      create: () => ({
+        ...sandbox,
+        id: 'usps',
+        async purchaseLabel(req) {
+          if (state.answer === 'locked-out') return { ...refusal('ACCOUNT_PROBLEM'), nothingBought: true as const };
+          if (state.answer === 'timed-out') return refusal('UNAVAILABLE', id);
+          const result = await sandbox.purchaseLabel(req);
+          if (result.ok && !state.bought.includes(req.idempotencyKey)) state.bought.push(req.idempotencyKey);
+          return result;
+        },
+        async voidLabel(req) {
+          state.voided.push(req.trackingNumber);
+          return { ok: true, status: 'refunded' };
+        },
+      }),
+    };
+    return { plugin, state };
+  }
+
+  const direct = scriptedPlugin('direct');
+  const broker = scriptedPlugin('broker');
+  const registry = [...CARRIER_PLUGINS, direct.plugin, broker.plugin];
+  const make = (memory = createProcessMemory()) => ({
+    memory,
+    set: createCarrierSet('direct,broker', { memory }, registry),
+  });
+  const buy = (set: ReturnType<typeof make>['set'], key: string) =>
+    set.purchaseLabel({ ...request('usps_priority_mail'), idempotencyKey: key });
+
+  test('both may be enabled; each service is routed to them in CARRIERS order, and an admin can switch it', () => {
+    expect(carrierListProblem('direct,broker', registry)).toBeNull();
+    const { set } = make();
+    expect(set.couriers).toEqual(['usps']);
+    expect(set.services().map((s) => s.uid)).toEqual([
+      'usps_priority_mail',
+      'usps_ground_advantage',
+      'usps_priority_mail_express',
+    ]);
+    expect(set.routes()).toContainEqual({ serviceUid: 'usps_priority_mail', carriers: ['direct', 'broker'] });
+    set.setRoutes([{ serviceUid: 'usps_priority_mail', carriers: ['broker', 'direct'] }]);
+    expect(set.routes()).toContainEqual({ serviceUid: 'usps_priority_mail', carriers: ['broker', 'direct'] });
+    expect(() => set.setRoutes([{ serviceUid: 'usps_priority_mail', carriers: ['fedex'] }])).toThrow(
+      'carrier fedex is not enabled (CARRIERS=direct,broker)',
+    );
+    expect(() => set.setRoutes([{ serviceUid: 'test_parcel_standard', carriers: ['direct'] }])).toThrow(
+      'no enabled carrier sells test_parcel_standard',
+    );
+    expect(() => set.setRoutes([{ serviceUid: 'usps_priority_mail', carriers: [] }])).toThrow(
+      'needs at least one carrier',
+    );
+    // A refused change changes nothing.
+    expect(set.routes()).toContainEqual({ serviceUid: 'usps_priority_mail', carriers: ['broker', 'direct'] });
+  });
+
+  test('a carrier that certainly bought nothing hands the purchase to the next; the label says who bought it', async () => {
+    direct.state.answer = 'locked-out';
+    broker.state.answer = 'buy';
+    const { set, memory } = make();
+    const label = await buy(set, 'fallback-1');
+    expect(label).toMatchObject({ ok: true, carrierId: 'broker' });
+    expect(broker.state.bought).toContain('fallback-1');
+    expect(await memory.get('route:fallback-1')).toBe('broker');
+    // Its void goes back to the carrier that bought it.
+    if (!label.ok) throw new Error(label.message);
+    await set.voidLabel!({ idempotencyKey: 'fallback-1', trackingNumber: label.trackingNumber, carrierId: 'broker' });
+    expect(broker.state.voided).toEqual([label.trackingNumber]);
+    expect(direct.state.voided).toEqual([]);
+  });
+
+  test('an unknown outcome is not handed on, and the retry goes back to that carrier even after a switch', async () => {
+    direct.state.answer = 'timed-out';
+    broker.state.answer = 'buy';
+    const { set } = make();
+    expect(await buy(set, 'unknown-1')).toMatchObject({ ok: false, retryable: true, code: 'UNAVAILABLE' });
+    expect(broker.state.bought).not.toContain('unknown-1');
+
+    set.setRoutes([{ serviceUid: 'usps_priority_mail', carriers: ['broker', 'direct'] }]);
+    direct.state.answer = 'buy';
+    expect(await buy(set, 'unknown-1')).toMatchObject({ ok: true, carrierId: 'direct' });
+    expect(direct.state.bought).toContain('unknown-1');
+    expect(broker.state.bought).not.toContain('unknown-1');
+    // A new key follows the new route.
+    expect(await buy(set, 'after-switch')).toMatchObject({ ok: true, carrierId: 'broker' });
+  });
+
+  test('the memory of where a key went is the buying service’s: another process with the same memory agrees', async () => {
+    direct.state.answer = 'timed-out';
+    const shared = createProcessMemory();
+    expect(await buy(make(shared).set, 'crash-1')).toMatchObject({ ok: false });
+    direct.state.answer = 'buy';
+    const other = make(shared).set;
+    other.setRoutes([{ serviceUid: 'usps_priority_mail', carriers: ['broker'] }]);
+    expect(await buy(other, 'crash-1')).toMatchObject({ ok: true, carrierId: 'direct' });
+    expect(broker.state.bought).not.toContain('crash-1');
   });
 });

@@ -100,6 +100,7 @@ describe('label rendering on worker threads', { timeout: 30_000 }, () => {
       ok: false,
       retryable: true,
       message: 'Label purchase failed: the label could not be generated. Please try again.',
+      code: 'LABEL_RENDER_FAILED',
     });
     if (!other.ok) throw new Error(other.message);
     expect(pdfText(other.pdf).replace(/\s+/g, '')).toContain(other.trackingNumber);

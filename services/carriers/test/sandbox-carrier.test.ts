@@ -115,6 +115,7 @@ describe('sandbox failures are returned, never thrown', () => {
         ok: false,
         message: 'Address validation failed: the recipient address could not be verified.',
         retryable: false,
+        code: 'ADDRESS_UNDELIVERABLE',
       });
     }
     const near = await carrier.purchaseLabel(request({ to: { ...request().to, name: 'FAILSAFE INC' } }));
@@ -160,6 +161,7 @@ describe('sandbox failures are returned, never thrown', () => {
       ok: false,
       message: 'Unknown service usps_media_mail for carrier usps',
       retryable: false,
+      code: 'SERVICE_UNKNOWN',
     });
   });
 
@@ -170,6 +172,7 @@ describe('sandbox failures are returned, never thrown', () => {
       ok: false,
       message: 'Weight limit exceeded: USPS Priority Mail accepts parcels up to 70 lb; this one weighs 70.5 lb.',
       retryable: false,
+      code: 'WEIGHT_LIMIT',
     });
     const max = await carrier.purchaseLabel(request({ parcel: { ...request().parcel, weightLb: 70 } }));
     expect(max.ok).toBe(true);
@@ -184,6 +187,7 @@ describe('sandbox failures are returned, never thrown', () => {
       ok: false,
       message: 'Address validation failed: the recipient ZIP code 9000 is not a valid US ZIP code.',
       retryable: false,
+      code: 'ADDRESS_ZIP_INVALID',
     });
   });
 

@@ -46,16 +46,32 @@ function shownValue(name: string, value: string | undefined): string {
   return `${name}=${JSON.stringify(value?.replace(/\/\/[^/@\s]*@/, '//[redacted]@'))}`;
 }
 
-/** Settings every service shares. */
+/**
+ * Settings every service shares.
+ *
+ * Every variable of a configuration schema has a `description`, and its `default` when it has one: the
+ * configuration reference (docs/configuration.md, `make docs`) is rendered from the schemas. Where the schema's own
+ * default cannot say it (it depends on the machine, or the code applies one when the variable is unset), the
+ * keyword `shownDefault` says what the reference shows instead.
+ */
 export const BaseConfig = {
   HOST: Type.String({ default: '127.0.0.1', description: 'interface to listen on' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'pino log level' },
   ),
-  DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://', description: 'PostgreSQL connection URL' }),
-  JWT_PUBLIC_KEY: Type.String({ minLength: 40, description: 'PEM public key that verifies access tokens' }),
-  INTERNAL_SECRET: Type.String({ minLength: 16, description: 'shared secret for /internal calls between services' }),
+  DATABASE_URL: Type.String({
+    pattern: '^postgres(ql)?://',
+    description: 'PostgreSQL connection URL; each service keeps its tables in a schema of its own',
+  }),
+  JWT_PUBLIC_KEY: Type.String({
+    minLength: 40,
+    description: 'Ed25519 public key (PEM) that verifies access tokens',
+  }),
+  INTERNAL_SECRET: Type.String({
+    minLength: 16,
+    description: 'shared secret for /internal calls between services; download-link tokens are keyed from it',
+  }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({
     minimum: 100,
     default: 10000,

@@ -6,6 +6,7 @@ export * from './db';
 export * from './domain-ports';
 export * from './download-token';
 export * from './errors';
+export { ephemeralPortRange, freePort } from './free-port';
 export * from './internal';
 export * from './logger';
 export * from './metrics';

@@ -8,7 +8,8 @@
  *    percent-encoded or repeated `token`, any other name) cannot reach a line.
  *  - `scrubLogLine` runs on every finished line before it is written, for what
  *    arrives some other way (an error message or stack quoting a URL, a field
- *    logged by hand): JWTs, plain or percent-encoded; the value of every URL
+ *    logged by hand): JWTs, plain or percent-encoded; carrier API keys with a
+ *    known shape (EasyPost's EZAK…/EZTK…); the value of every URL
  *    parameter or `name: value` pair named like a secret; every JSON string
  *    field named like one. It only ever replaces text inside a JSON string, so
  *    the line stays valid JSON.
@@ -19,6 +20,8 @@ export const REDACTED = '[redacted]';
 // A JWT's header is base64url JSON, so it starts with `{"` → `eyJ`; then the payload and the signature.
 const JWT = /eyJ[A-Za-z0-9_-]{4,}(?:\.[A-Za-z0-9_-]*){1,2}/g;
 const HAS_JWT = /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]/;
+// EasyPost API keys: EZAK (production) or EZTK (test) and a run of hex or letters, wherever they turn up.
+const EASYPOST_KEY = /\bEZ[AT]K[A-Za-z0-9]{16,}/g;
 // A run of URL text with at least one escape in it (an escaped token, or a token's name escaped).
 const ENCODED_RUN = /(?:[A-Za-z0-9_.~+-]|%[0-9A-Fa-f]{2})*%[0-9A-Fa-f]{2}(?:[A-Za-z0-9_.~+-]|%[0-9A-Fa-f]{2})*/g;
 // `?name=value`, `&name=value`, `;name=value` in a URL quoted anywhere in a line.
@@ -31,7 +34,7 @@ const SECRET_FIELD =
   /"([^"\\]{0,60}?(?:token|secret|password|passwd|authorization|cookie|api[_-]?key|signature))":"(?:[^"\\]|\\.)*"/gi;
 const SECRET_NAME = /token|secret|passw|api.?key|auth|session|signature|sig$|jwt|cookie|code/i;
 // Every rule below needs one of these in the line; most lines have none and are written as they are.
-const SUSPECT = /eyJ|%[0-9A-Fa-f]{2}|token|secret|passw|api.?key|auth|session|signature|sig=|jwt|cookie|code=/i;
+const SUSPECT = /eyJ|EZ[AT]K|%[0-9A-Fa-f]{2}|token|secret|passw|api.?key|auth|session|signature|sig=|jwt|cookie|code=/i;
 // A path with none of these holds no token (and is most paths).
 const PLAIN_PATH = /^[^%=?;]*$/;
 
@@ -69,6 +72,7 @@ export function scrubLogLine(line: string): string {
   if (!SUSPECT.test(line)) return line;
   let out = line;
   if (out.includes('eyJ')) out = out.replace(JWT, REDACTED);
+  if (out.includes('EZ')) out = out.replace(EASYPOST_KEY, REDACTED);
   if (out.includes('%')) {
     out = out.replace(ENCODED_RUN, (run) => (HAS_JWT.test(decodeLeniently(run)) ? REDACTED : run));
   }

@@ -110,6 +110,18 @@ describe('no token reaches a line through any other field', () => {
     expect(written).not.toContain('btcpay-api-key-123456');
   });
 
+  test('a carrier API key quoted in free text or a field named like nothing secret', () => {
+    const { logger, text } = capture();
+    const production = 'EZAK0123456789abcdef0123456789abcdef';
+    const test = 'EZTKfedcba9876543210fedcba9876543210';
+    logger.error({ err: new Error(`request failed for key ${production}`), note: test }, `retrying with ${test}`);
+    const written = text();
+    expect(written).not.toContain(production);
+    expect(written).not.toContain(test);
+    expect(written).not.toMatch(/EZ[AT]K[0-9a-f]{8}/);
+    for (const line of written.split('\n').filter(Boolean)) JSON.parse(line);
+  });
+
   test('fields named like secrets, at any depth', () => {
     const { logger, text } = capture();
     logger.warn(

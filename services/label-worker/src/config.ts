@@ -12,8 +12,11 @@ export const LabelWorkerConfigSchema = Type.Object({
     description: 'grace period after SIGTERM: the batches in hand finish and commit, past it the process exits anyway',
   }),
   PAYMENTS_URL: Type.String({ pattern: '^https?://', description: 'base URL of the payments service (refunds)' }),
-  FILES_DIR: Type.String({ minLength: 1, description: 'directory where label files are kept (shared with orders)' }),
-  CARRIERS: carriersConfig(),
+  FILES_DIR: Type.String({
+    minLength: 1,
+    description: 'directory where label files are kept (the same directory as orders)',
+  }),
+  CARRIERS: carriersConfig('the carriers bulk labels are bought from'),
   CARRIER_FAILURE_RATE: Type.Number({
     minimum: 0,
     maximum: 1,
@@ -24,7 +27,7 @@ export const LabelWorkerConfigSchema = Type.Object({
     minimum: 0,
     maximum: 60_000,
     default: 0,
-    description: 'simulated round trip of each sandbox carrier purchase',
+    description: 'simulated round trip of each sandbox carrier purchase (benchmarks)',
   }),
   CARRIER_CONCURRENCY: Type.Integer({
     minimum: 1,
@@ -36,7 +39,8 @@ export const LabelWorkerConfigSchema = Type.Object({
   CARRIER_RATE_LIMIT: Type.Number({
     minimum: 0,
     default: 0,
-    description: 'purchases started per second with each carrier by this process (a token bucket); 0 is no limit',
+    description:
+      'purchases started per second with each carrier by this process (a token bucket); 0 is no limit. N worker replicas make up to N times this',
   }),
   LABEL_WORKER_CONCURRENCY: Type.Integer({
     minimum: 1,
@@ -55,7 +59,9 @@ export const LabelWorkerConfigSchema = Type.Object({
     minimum: 0,
     maximum: 64,
     default: defaultRenderThreads(),
-    description: 'worker threads rendering label PDFs (default: one per core); 0 renders inline',
+    shownDefault: 'one per core',
+    description:
+      "worker threads rendering label PDFs, so rendering is not held to the event loop's one core; 0 renders on the main thread",
   }),
   LABEL_REQUESTED_PARTITIONS: Type.Integer({
     minimum: 1,

@@ -10,20 +10,28 @@ export const OrdersConfigSchema = Type.Object({
   AUTH_URL: url('base URL of the auth service (token states)'),
   PRICING_URL: url('base URL of services-pricing (quotes)'),
   PAYMENTS_URL: url('base URL of the payments service (ledger)'),
-  FILES_DIR: Type.String({ minLength: 1, description: 'directory where label files are kept' }),
-  CARRIERS: carriersConfig(),
+  FILES_DIR: Type.String({
+    minLength: 1,
+    description: 'directory where label files are kept (DATA_DIR/files with make start; shared with label-worker)',
+  }),
+  CARRIERS: carriersConfig('the carriers whose services are sold, each label bought from the one selling its service'),
   CARRIER_FAILURE_RATE: Type.Number({
     minimum: 0,
     maximum: 1,
     default: 0,
-    description: 'share of sandbox carrier purchases that fail, from 0 to 1',
+    description: 'share of sandbox carrier purchases that fail, from 0 to 1, to exercise refunds',
   }),
-  TOKEN_STATE_TTL_MS: Type.Integer({ minimum: 0, default: 5000, description: 'how long a token state is cached' }),
+  TOKEN_STATE_TTL_MS: Type.Integer({
+    minimum: 0,
+    default: 5000,
+    description: 'how long a token state read from auth is trusted when no user.changed event arrives',
+  }),
   LABEL_REQUESTED_PARTITIONS: Type.Integer({
     minimum: 1,
     maximum: 256,
     default: 8,
-    description: 'partitions of label.requested when this service creates the topic; caps label-worker parallelism',
+    description:
+      "partitions of label.requested when this service creates the topic; caps label-worker parallelism, so keep it at least the label workers' total concurrency",
   }),
   RETRY_WAIT_MS: Type.Integer({
     minimum: 0,
@@ -34,7 +42,7 @@ export const OrdersConfigSchema = Type.Object({
     minimum: 1,
     default: 20,
     description:
-      'database connections set aside to hold the locks of single-label purchases at work; caps how many run at once',
+      'database connections set aside, on top of the main pool of 10, to hold the locks of single-label purchases at work; caps how many run at once in one process',
   }),
   DOWNLOAD_TOKEN_TTL_MS: Type.Integer({
     minimum: 10_000,

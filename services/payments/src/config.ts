@@ -4,7 +4,10 @@ import { type Static, Type } from 'typebox';
 export const PaymentsConfigSchema = Type.Object({
   PORT: portConfig(4103),
   ...BaseConfig,
-  AUTH_URL: Type.String({ pattern: '^https?://', description: 'base URL of the auth service (token states)' }),
+  AUTH_URL: Type.String({
+    pattern: '^https?://',
+    description: 'base URL of the auth service (token states, and who referred whom for the referral bonus)',
+  }),
   TOKEN_STATE_TTL_MS: Type.Integer({
     minimum: 0,
     maximum: 60_000,
@@ -14,13 +17,19 @@ export const PaymentsConfigSchema = Type.Object({
   BTCPAY_URL: Type.Optional(
     Type.String({
       pattern: '^https?://[^\\s]+$',
-      description: 'base URL of the BTCPay Server; absent turns deposits off',
+      description:
+        'base URL of the BTCPay Server; unset, deposits are off (with a warning at start); set, BTCPAY_STORE_ID, BTCPAY_API_KEY and BTCPAY_WEBHOOK_SECRET are required too',
     }),
   ),
   BTCPAY_STORE_ID: Type.Optional(
     Type.String({ minLength: 1, description: 'the BTCPay store that holds top-up invoices' }),
   ),
-  BTCPAY_API_KEY: Type.Optional(Type.String({ minLength: 1, description: 'Greenfield API key with invoice rights' })),
+  BTCPAY_API_KEY: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'Greenfield API key that can create and view invoices, sent as Authorization: token …',
+    }),
+  ),
   BTCPAY_WEBHOOK_SECRET: Type.Optional(
     Type.String({ minLength: 1, description: "the secret of the store's webhook, which signs every delivery" }),
   ),

@@ -5,7 +5,7 @@ import { type Static, Type } from 'typebox';
 export const PricingConfigSchema = Type.Object({
   PORT: portConfig(4104),
   ...BaseConfig,
-  CARRIERS: carriersConfig(),
+  CARRIERS: carriersConfig('the carriers whose services are synced and priced'),
   AUTH_URL: Type.String({ pattern: '^https?://', description: 'base URL of the auth service (token states)' }),
   TOKEN_STATE_TTL_MS: Type.Integer({
     minimum: 0,

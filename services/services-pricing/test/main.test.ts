@@ -70,6 +70,6 @@ test('a CARRIERS naming an unknown carrier stops the start with a message naming
   });
   expect(await s.exited).toBe(78);
   expect(s.logs()).toContain(
-    'CARRIERS="sandbox-usps,ups" is invalid: unknown carrier "ups"; known carriers: sandbox-usps, test-parcel',
+    'CARRIERS="sandbox-usps,ups" is invalid: unknown carrier "ups"; known carriers: sandbox-usps, test-parcel, usps, easypost',
   );
 }, 30_000);

@@ -1,9 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { refusal } from '../carrier-messages';
 import { createInlineRenderer, createRenderPool, type LabelRenderer, RenderThreadError } from '../label/render-pool';
-import type { Carrier, CarrierService, LabelAddress, LabelRequest, LabelResult } from '../port';
-import { isValidMailerId } from '../usps/impb';
+import { renderScanForm } from '../label/scan-form';
+import { renderZplLabel } from '../label/zpl';
+import type { Carrier, CarrierRefusal, CarrierService, LabelAddress, LabelRequest, LabelResult } from '../port';
+import { isValidImpb, isValidMailerId } from '../usps/impb';
 import { findUspsService, USPS_SERVICES } from '../usps/services';
 import { DEFAULT_SANDBOX_CARRIER_BALANCE } from './balance';
+import {
+  sandboxCostCents,
+  sandboxRate,
+  sandboxScanFormId,
+  sandboxTrack,
+  sandboxVerifyAddress,
+  sandboxVoid,
+} from './extras';
 import { isSandboxFailureKey, sandboxTrackingNumber } from './tracking';
 
 export interface SandboxCarrierOptions {
@@ -41,21 +52,15 @@ export const SANDBOX_DEFAULT_MAILER_ID = '899999';
 
 const ZIP_PATTERN = /^\d{5}(-?\d{4})?$/;
 
-function fail(message: string, retryable = false): LabelResult {
-  return { ok: false, message, retryable };
-}
-
 function pounds(weight: number): string {
   return `${Number(weight.toFixed(2))} lb`;
 }
 
-function addressProblem(role: 'sender' | 'recipient', address: LabelAddress): string | null {
+function addressProblem(role: 'sender' | 'recipient', address: LabelAddress): CarrierRefusal | null {
   if (!address.name?.trim() || !address.street1?.trim() || !address.city?.trim()) {
-    return `Address validation failed: the ${role} address is incomplete.`;
+    return refusal('ADDRESS_INCOMPLETE', role);
   }
-  if (!ZIP_PATTERN.test(address.zip)) {
-    return `Address validation failed: the ${role} ZIP code ${address.zip} is not a valid US ZIP code.`;
-  }
+  if (!ZIP_PATTERN.test(address.zip)) return refusal('ADDRESS_ZIP_INVALID', role, address.zip);
   return null;
 }
 
@@ -83,6 +88,7 @@ export function createSandboxCarrier(opts: SandboxCarrierOptions = {}): SandboxC
 
   return {
     id: 'usps',
+    capabilities: ['void', 'verifyAddress', 'rate', 'scanForm', 'track', 'zpl'],
 
     services(): CarrierService[] {
       return USPS_SERVICES.map(({ uid, name, category, carrier, maxWeight }) => ({
@@ -105,29 +111,52 @@ export function createSandboxCarrier(opts: SandboxCarrierOptions = {}): SandboxC
 
     balance: async () => opts.balanceCents ?? DEFAULT_SANDBOX_CARRIER_BALANCE * 100,
 
+    voidLabel: async (req) => sandboxVoid(req, now(), 'void'),
+    refundStatus: async (req) => sandboxVoid(req, now(), 'status'),
+    verifyAddress: async (address) => sandboxVerifyAddress(address),
+    rate: async (req) => sandboxRate(req),
+    track: async (trackingNumber, opts) => sandboxTrack(trackingNumber, now(), opts?.purchasedAt),
+
+    async createScanForm(req) {
+      if (req.labels.length === 0) return refusal('SCAN_FORM_REFUSED', 'no labels were given.');
+      const unknown = req.labels.filter((l) => !isValidImpb(l.trackingNumber)).map((l) => l.trackingNumber);
+      if (unknown.length > 0)
+        return refusal('SCAN_FORM_REFUSED', `these labels are not USPS labels: ${unknown.join(', ')}.`);
+      const trackingNumbers = [...new Set(req.labels.map((l) => l.trackingNumber))];
+      const formId = sandboxScanFormId(req.idempotencyKey);
+      const pdf = await renderScanForm({
+        formId,
+        from: req.from,
+        shipDate: req.shipDate,
+        trackingNumbers,
+        issuer: 'USPS (sandbox)',
+      });
+      return { ok: true, formId, pdf, trackingNumbers };
+    },
+
+    checkConnection: async () => ({
+      ok: true,
+      detail: `Sandbox: simulated USPS account, nothing real is bought; balance $${((opts.balanceCents ?? DEFAULT_SANDBOX_CARRIER_BALANCE * 100) / 100).toFixed(2)}.`,
+    }),
+
     close: () => renderer.close(),
   };
 
   async function answer(req: LabelRequest): Promise<LabelResult> {
     const service = findUspsService(req.serviceUid);
-    if (!service) return fail(`Unknown service ${req.serviceUid} for carrier usps`);
+    if (!service) return refusal('SERVICE_UNKNOWN', req.serviceUid, 'usps');
 
     const weight = req.parcel.weightLb;
-    if (!Number.isFinite(weight) || weight < 0) return fail(`Invalid weight: ${weight} is not a parcel weight.`);
-    if (weight > service.maxWeight) {
-      return fail(
-        `Weight limit exceeded: ${service.name} accepts parcels up to ${service.maxWeight} lb; this one weighs ${pounds(weight)}.`,
-      );
-    }
+    if (!Number.isFinite(weight) || weight < 0) return refusal('WEIGHT_INVALID', weight);
+    if (weight > service.maxWeight) return refusal('WEIGHT_LIMIT', service.name, service.maxWeight, pounds(weight));
 
     const problem = addressProblem('sender', req.from) ?? addressProblem('recipient', req.to);
-    if (problem) return fail(problem);
-    if (req.to.name.trim().toUpperCase() === SANDBOX_FAIL_RECIPIENT) {
-      return fail('Address validation failed: the recipient address could not be verified.');
-    }
+    if (problem) return problem;
+    if (req.to.name.trim().toUpperCase() === SANDBOX_FAIL_RECIPIENT)
+      return refusal('ADDRESS_UNDELIVERABLE', 'recipient');
     if (isSandboxFailureKey(req.idempotencyKey, failureRate)) {
       // Not retryable: the same key would fail again, and a caller that retries forever helps nobody.
-      return fail('Label purchase declined: USPS could not process this shipment. Please review it and try again.');
+      return refusal('DECLINED', 'USPS');
     }
 
     const trackingNumber = sandboxTrackingNumber({
@@ -135,24 +164,27 @@ export function createSandboxCarrier(opts: SandboxCarrierOptions = {}): SandboxC
       serviceTypeCode: service.serviceTypeCode,
       mailerId,
     });
+    const data = {
+      // Only what is printed, so the data crosses to a render thread as plain values.
+      service: { letter: service.letter, banner: service.banner, trackingBanner: service.trackingBanner },
+      trackingNumber,
+      from: req.from,
+      to: req.to,
+      // Like pricing, a weight of 0 is billed and printed as the 1 lb minimum.
+      weightLb: weight === 0 ? 1 : weight,
+      shipDate: req.shipDate ?? now(),
+      references: req.references,
+    };
     let pdf: Buffer;
     try {
-      pdf = await renderer.render({
-        // Only what is printed, so the data crosses to a render thread as plain values.
-        service: { letter: service.letter, banner: service.banner, trackingBanner: service.trackingBanner },
-        trackingNumber,
-        from: req.from,
-        to: req.to,
-        // Like pricing, a weight of 0 is billed and printed as the 1 lb minimum.
-        weightLb: weight === 0 ? 1 : weight,
-        shipDate: req.shipDate ?? now(),
-        references: req.references,
-      });
+      pdf = await renderer.render(data);
     } catch (err) {
       if (!(err instanceof RenderThreadError)) throw err;
       // The purchase itself is deterministic, so the same key renders the same label when tried again.
-      return fail('Label purchase failed: the label could not be generated. Please try again.', true);
+      return refusal('LABEL_RENDER_FAILED');
     }
-    return { ok: true, trackingNumber, serviceUid: service.uid, pdf };
+    const costCents = sandboxCostCents(service.uid, weight) as number;
+    const zpl = req.formats?.includes('zpl-203') ? renderZplLabel(data) : undefined;
+    return { ok: true, trackingNumber, serviceUid: service.uid, pdf, costCents, ...(zpl ? { zpl } : {}) };
   }
 }

@@ -1,3 +1,4 @@
+import { refusal } from '../carrier-messages';
 import type { CarrierService, LabelRequest, LabelResult } from '../port';
 import type { ClosableCarrier } from '../registry';
 import { DEFAULT_SANDBOX_CARRIER_BALANCE } from '../sandbox/balance';
@@ -18,18 +19,23 @@ export function createTestParcelCarrier(opts: { balanceCents?: number } = {}): C
   const balanceCents = opts.balanceCents ?? DEFAULT_SANDBOX_CARRIER_BALANCE * 100;
   return {
     id: 'test-parcel',
+    capabilities: [],
     services: () => TEST_PARCEL_SERVICES.map((s) => ({ ...s })),
     async purchaseLabel(req: LabelRequest): Promise<LabelResult> {
       const service = TEST_PARCEL_SERVICES.find((s) => s.uid === req.serviceUid);
-      if (!service)
-        return { ok: false, message: `Unknown service ${req.serviceUid} for carrier test-parcel`, retryable: false };
-      if (req.parcel.weightLb > service.maxWeight) {
-        return {
-          ok: false,
-          message: `Weight limit exceeded: ${service.name} accepts parcels up to ${service.maxWeight} lb.`,
-          retryable: false,
-        };
+      if (!service) return refusal('SERVICE_UNKNOWN', req.serviceUid, 'test-parcel');
+      const weight = req.parcel.weightLb;
+      if (weight > service.maxWeight) {
+        return refusal('WEIGHT_LIMIT', service.name, service.maxWeight, `${Number(weight.toFixed(2))} lb`);
       }
+      for (const [role, address] of [
+        ['sender', req.from],
+        ['recipient', req.to],
+      ] as const) {
+        if (!/^\d{5}(-?\d{4})?$/.test(address.zip)) return refusal('ADDRESS_ZIP_INVALID', role, address.zip);
+      }
+      const unsupported = req.formats?.find((f) => f !== 'pdf-4x6');
+      if (unsupported) return refusal('FORMAT_UNSUPPORTED', unsupported, 'Test Parcel');
       // Same key, same number: a retried purchase gives the same label.
       const trackingNumber = `TP${digitsFromKey(req.idempotencyKey, 12)}`;
       // pdfmake loads with the first label, as the sandbox's renderer does.

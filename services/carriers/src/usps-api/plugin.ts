@@ -1,0 +1,29 @@
+import type { CarrierPlugin } from '../registry';
+import { USPS_SERVICES } from '../usps/services';
+import { uspsSettingsOf } from './config';
+import { createUspsCarrier } from './usps-carrier';
+
+/**
+ * USPS itself (APIs v3): sells as `usps`, like the sandbox, so rows written with either read the same and a carrier
+ * set can route a service to one or the other. Its settings come from `CarrierSettings.usps` (the USPS_* variables);
+ * `create` throws naming every variable missing or wrong.
+ */
+export const uspsPlugin: CarrierPlugin = {
+  id: 'usps',
+  courier: 'usps',
+  name: 'USPS',
+  amazon: { carrierCode: 'USPS', carrierName: 'USPS' },
+  services: USPS_SERVICES.map(({ uid, name, category, carrier, maxWeight }) => ({
+    uid,
+    name,
+    category,
+    carrier,
+    maxWeight,
+  })),
+  create: (settings) =>
+    createUspsCarrier({
+      ...uspsSettingsOf(settings.usps ?? {}),
+      ...(settings.log ? { log: settings.log } : {}),
+      ...(settings.observeCarrierCalls ? { observe: settings.observeCarrierCalls } : {}),
+    }),
+};
