@@ -88,14 +88,17 @@ export function serviceCommand(def: ServiceDefinition): string[] {
 /**
  * What differs from a production Kafka: the mock cluster hands out no producer
  * ids, so producers are not idempotent (acks=all still); a killed consumer
- * loses its partitions after 10 s rather than 30 s, so failover fits a test;
- * and a group's leader sends the assignment 1 s late, since the mock
+ * loses its partitions after 5 s rather than 30 s, so failover fits a test
+ * (consumers then heartbeat every 1.67 s), and a rebalance of a group that had
+ * members lasts the session timeout less a second on the mock, which every
+ * restart of a shared group's member pays; and a group's leader sends the
+ * assignment 1 s late when there are other members, since the mock
  * coordinator refuses a member's SyncGroup that arrives after the leader's
  * (that member would stop and be started again, costing another rebalance).
  */
 const MOCK_CLUSTER_SETTINGS = {
   KAFKA_IDEMPOTENT: 'false',
-  KAFKA_SESSION_TIMEOUT_MS: '10000',
+  KAFKA_SESSION_TIMEOUT_MS: '5000',
   KAFKA_LEADER_SYNC_DELAY_MS: '1000',
 };
 

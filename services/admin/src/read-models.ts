@@ -27,31 +27,41 @@ export interface ReadModelDeps {
  */
 export async function followReadModels(bus: Pick<EventBus, 'subscribe'>, deps: ReadModelDeps): Promise<Subscription[]> {
   const skip = (topic: string, key: string) => deps.log.warn({ topic, key }, `ignoring malformed ${topic} event`);
-  const users = await bus.subscribe({
-    group: USERS_VIEW_GROUP,
-    topics: [TOPICS.userChanged, TOPICS.accountChanged],
-    handler: async (msg) => {
-      if (msg.topic === TOPICS.userChanged) {
-        if (!Value.Check(UserChangedEventSchema, msg.value)) return skip(msg.topic, msg.key);
-        const profile = profileFromEvent(msg.value);
-        if (profile) await deps.view.applyProfiles([profile]);
-        else await deps.view.setAccess(msg.value.id, { role: msg.value.role, activation: msg.value.activation });
-        return;
-      }
-      if (!Value.Check(AccountChangedEventSchema, msg.value)) return skip(msg.topic, msg.key);
-      await deps.view.applyMoney([msg.value]);
-    },
-  });
-  // An audit entry is never skipped quietly: an event that fails its schema goes to the dead-letter topic with an
-  // error logged, and one that cannot be written is retried (each failure logged as an error) and then
-  // dead-lettered, where it waits to be replayed.
-  const audit = await bus.subscribe({
-    group: AUDIT_GROUP,
-    topics: [TOPICS.impersonationAction],
-    schema: ImpersonationActionEventSchema,
-    handler: async (msg) => {
-      await deps.audit.record(msg.value as ImpersonationActionEvent);
-    },
-  });
-  return [users, audit];
+  // Both groups are joined at once: each join waits on the broker (seconds on Kafka), so one after the other would add up.
+  const opened = await Promise.allSettled([
+    bus.subscribe({
+      group: USERS_VIEW_GROUP,
+      topics: [TOPICS.userChanged, TOPICS.accountChanged],
+      handler: async (msg) => {
+        if (msg.topic === TOPICS.userChanged) {
+          if (!Value.Check(UserChangedEventSchema, msg.value)) return skip(msg.topic, msg.key);
+          const profile = profileFromEvent(msg.value);
+          if (profile) await deps.view.applyProfiles([profile]);
+          else await deps.view.setAccess(msg.value.id, { role: msg.value.role, activation: msg.value.activation });
+          return;
+        }
+        if (!Value.Check(AccountChangedEventSchema, msg.value)) return skip(msg.topic, msg.key);
+        await deps.view.applyMoney([msg.value]);
+      },
+    }),
+    // An audit entry is never skipped quietly: an event that fails its schema goes to the dead-letter topic with an
+    // error logged, and one that cannot be written is retried (each failure logged as an error) and then
+    // dead-lettered, where it waits to be replayed.
+    bus.subscribe({
+      group: AUDIT_GROUP,
+      topics: [TOPICS.impersonationAction],
+      schema: ImpersonationActionEventSchema,
+      handler: async (msg) => {
+        await deps.audit.record(msg.value as ImpersonationActionEvent);
+      },
+    }),
+  ]);
+  const subscriptions = opened.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const failed = opened.find((r) => r.status === 'rejected');
+  if (failed) {
+    // Nobody else holds the one that opened: close it rather than leave it consuming.
+    await Promise.all(subscriptions.map((sub) => sub.close()));
+    throw failed.reason;
+  }
+  return subscriptions;
 }

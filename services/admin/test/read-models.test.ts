@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { waitFor } from '@flatship/kit/testing';
 import { TOPICS } from '@flatship/proto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { USERS_VIEW_GROUP } from '../src/read-models';
+import { followReadModels, USERS_VIEW_GROUP } from '../src/read-models';
 import { eventually, handledAll, type Registered, registerAdmin, type Stack, startStack } from './support';
 
 let s: Stack;
@@ -88,5 +89,37 @@ describe('the user table follows events, whatever their order', () => {
     await publishUser(profile(id, { deleted: true, tokenVersion: 2, updatedAt: '2026-03-01T00:00:00.000Z' }));
     await eventually(async () => expect(await listedEmails(email)).toEqual([]));
     expect((await row(id))?.deleted_at).toEqual(new Date('2026-03-01T00:00:00.000Z'));
+  });
+});
+
+describe('starting the read models', () => {
+  const deps = { view: {} as never, audit: {} as never, log: { warn() {} } };
+
+  test("both groups are joined at once: neither waits for the other's join", async () => {
+    // Each subscription resolves once its consumer has joined its group (on Kafka, seconds); here each one resolves
+    // only when the other has started too, so joining them one after another never finishes.
+    const started: string[] = [];
+    const bus = {
+      subscribe: async ({ group }: { group: string }) => {
+        started.push(group);
+        await waitFor(`the group beside ${group} to start joining`, () => started.length === 2, 2000);
+        return { close: async () => {} };
+      },
+    };
+    const subscriptions = await followReadModels(bus, deps);
+    expect(subscriptions).toHaveLength(2);
+    expect(started.sort()).toEqual(['admin-audit', 'admin-users-view']);
+  });
+
+  test('when one group cannot be joined, the start fails and the other subscription is closed', async () => {
+    const closed: string[] = [];
+    const bus = {
+      subscribe: async ({ group }: { group: string }) => {
+        if (group === 'admin-audit') throw new Error(`kafka consumer of group ${group} did not join the group`);
+        return { close: async () => void closed.push(group) };
+      },
+    };
+    await expect(followReadModels(bus, deps)).rejects.toThrow('kafka consumer of group admin-audit did not join');
+    expect(closed).toEqual(['admin-users-view']);
   });
 });

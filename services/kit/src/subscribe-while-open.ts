@@ -10,21 +10,41 @@ interface Closeable {
   close(): Promise<void>;
 }
 
+type Opener = () => Promise<Closeable | readonly Closeable[]>;
+
+/** What each app opens while it is open, in the order `whileOpen` was called. */
+const openers = new WeakMap<object, Opener[]>();
+
 /**
  * Opens what `open` gives (subscriptions, consumers) once the app is ready, and closes it when the app
- * closes: building an app opens nothing, and a closed app takes no more events.
+ * closes: building an app opens nothing, and a closed app takes no more events. Everything an app opens
+ * this way is opened at once: each subscription resolves only when its consumer has joined its group,
+ * which on Kafka takes seconds for a new group (the broker waits for more members) or a rebalance, so one
+ * after another those waits would add up to the service's start. One that cannot open fails the start;
+ * the others, opened meanwhile, are closed with the app.
  */
-export function whileOpen(
-  app: Pick<FastifyInstance, 'addHook'>,
-  open: () => Promise<Closeable | readonly Closeable[]>,
-): void {
-  let held: readonly Closeable[] = [];
+export function whileOpen(app: Pick<FastifyInstance, 'addHook'>, open: Opener): void {
+  const known = openers.get(app);
+  if (known) {
+    known.push(open);
+    return;
+  }
+  const list: Opener[] = [open];
+  openers.set(app, list);
+  const held: Closeable[] = [];
   app.addHook('onReady', async () => {
-    const opened = await open();
-    held = Array.isArray(opened) ? opened : [opened as Closeable];
+    const opened = await Promise.allSettled(list.map((o) => o()));
+    for (const result of opened) {
+      if (result.status === 'fulfilled') {
+        const value = result.value;
+        held.push(...(Array.isArray(value) ? value : [value as Closeable]));
+      }
+    }
+    const failed = opened.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   });
   app.addHook('onClose', async () => {
-    await Promise.all(held.map((c) => c.close()));
+    await Promise.all(held.splice(0).map((c) => c.close()));
   });
 }
 

@@ -1,7 +1,8 @@
 import type { UserChangedEvent } from '@flatship/proto';
 import Fastify from 'fastify';
 import { expect, it, vi } from 'vitest';
-import { type EventFeed, followUserChanges, subscribeWhileOpen } from '../src/subscribe-while-open';
+import { type EventFeed, followUserChanges, subscribeWhileOpen, whileOpen } from '../src/subscribe-while-open';
+import { waitFor } from '../src/testing/index';
 
 it('subscribes when the app is ready and closes the subscription with the app', async () => {
   const close = vi.fn(async () => {});
@@ -43,4 +44,36 @@ it('applies user changes to the token state, and does nothing without a feed', a
   await deliver?.(event);
   expect(applied).toEqual([event]);
   await app.close();
+});
+
+it("opens every subscription of an app at once: none waits for another's group join", async () => {
+  // A subscription resolves once its consumer has joined its group, which on Kafka takes seconds for a new group;
+  // here each one resolves only when the other has started too, so opening them one after another never gets ready.
+  let started = 0;
+  const closed: string[] = [];
+  const open = (name: string) => async () => {
+    started++;
+    await waitFor(`the subscription beside ${name} to start`, () => started === 2, 2000);
+    return { close: async () => void closed.push(name) };
+  };
+  const app = Fastify();
+  whileOpen(app, open('user.changed'));
+  whileOpen(app, open('bulk.progress'));
+  await app.ready();
+  expect(started).toBe(2);
+  await app.close();
+  expect(closed.sort()).toEqual(['bulk.progress', 'user.changed']);
+});
+
+it('a subscription that cannot open fails the start, and the ones that opened are closed with the app', async () => {
+  const closed: string[] = [];
+  const app = Fastify();
+  whileOpen(app, async () => ({ close: async () => void closed.push('first') }));
+  whileOpen(app, async () => {
+    throw new Error('kafka consumer of group g did not join the group within 1000 ms (topics t)');
+  });
+  whileOpen(app, async () => [{ close: async () => void closed.push('third') }]);
+  await expect(app.ready()).rejects.toThrow('did not join the group within 1000 ms');
+  await app.close();
+  expect(closed.sort()).toEqual(['first', 'third']);
 });

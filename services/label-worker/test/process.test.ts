@@ -119,7 +119,9 @@ describe('the label-worker process', () => {
   test('SIGKILL in the middle of a 200-row order, then a restart: the order completes, each label bought and each failure refunded exactly once', async () => {
     const u = user(s);
     await s.setBalance(u.id, 500_000);
-    const worker = await runWorker({ CARRIER_LATENCY_MS: '15', CARRIER_FAILURE_RATE: '0.1' });
+    // The killed worker's partitions are free again once its leases run out: 3 s here rather than the default 10 s.
+    const sandbox = { CARRIER_LATENCY_MS: '15', CARRIER_FAILURE_RATE: '0.1', BUS_LEASE_TIMEOUT_MS: '3000' };
+    const worker = await runWorker(sandbox);
     await waitReady(worker);
 
     const orderId = await newOrderId(s, u);
@@ -137,7 +139,7 @@ describe('the label-worker process', () => {
     expect(atKill.processed_count + atKill.failed_count).toBeGreaterThan(0);
     expect(atKill.processed_count + atKill.failed_count).toBeLessThan(200);
 
-    const again = await runWorker({ CARRIER_LATENCY_MS: '15', CARRIER_FAILURE_RATE: '0.1' });
+    const again = await runWorker(sandbox);
     await waitReady(again);
     const order = await waitForStatus(s, orderId, ['completed', 'completed_with_errors'], 90_000);
     again.child.kill('SIGTERM');

@@ -10,6 +10,15 @@ export const BusConfig = {
     default: 'postgres',
     description: 'postgres: the event log lives in the service database (one machine); kafka: Kafka, at KAFKA_BROKERS',
   }),
+  BUS_LEASE_TIMEOUT_MS: Type.Optional(
+    Type.Integer({
+      minimum: 1000,
+      maximum: 300_000,
+      shownDefault: '`10000`',
+      description:
+        'postgres bus: a consumer that stops renewing its partition leases (a killed process) loses them after this long, and a stopping one waits as long for its handlers; leases are renewed every third of it',
+    }),
+  ),
   KAFKA_BROKERS: Type.Optional(
     Type.String({
       pattern: BROKERS,
@@ -30,7 +39,8 @@ export const BusConfig = {
       minimum: 3000,
       maximum: 300_000,
       shownDefault: '`30000`',
-      description: 'a consumer that stops heartbeating (a killed process) loses its partitions after this long',
+      description:
+        'a consumer that stops heartbeating (a killed process) loses its partitions after this long; consumers heartbeat every third of it, at most every 3 s',
     }),
   ),
   KAFKA_LEADER_SYNC_DELAY_MS: Type.Optional(
@@ -39,13 +49,14 @@ export const BusConfig = {
       maximum: 10_000,
       shownDefault: '`0`',
       description:
-        "how long a group's leader waits before sending the partition assignment; only for librdkafka's mock cluster in tests, whose coordinator refuses a member's SyncGroup that arrives after the leader's; keep it well below the session timeout",
+        "how long a group's leader waits before sending the partition assignment when the group has other members; only for librdkafka's mock cluster in tests, whose coordinator refuses a member's SyncGroup that arrives after the leader's; keep it well below the session timeout",
     }),
   ),
 };
 
 export interface BusSettings {
   EVENT_BUS: 'postgres' | 'kafka';
+  BUS_LEASE_TIMEOUT_MS?: number | undefined;
   KAFKA_BROKERS?: string | undefined;
   KAFKA_CLIENT_ID?: string | undefined;
   KAFKA_IDEMPOTENT?: boolean | undefined;
@@ -54,7 +65,7 @@ export interface BusSettings {
 }
 
 export type ChosenBus =
-  | { kind: 'postgres' }
+  | { kind: 'postgres'; leaseTimeoutMs?: number | undefined }
   | {
       kind: 'kafka';
       brokers: string[];
@@ -75,7 +86,7 @@ export function busSettingsOf(config: BusSettings): BusSettings {
  * Kafka without brokers is a start-up error naming the missing variable.
  */
 export function chooseBus(config: BusSettings): ChosenBus {
-  if (config.EVENT_BUS !== 'kafka') return { kind: 'postgres' };
+  if (config.EVENT_BUS !== 'kafka') return { kind: 'postgres', leaseTimeoutMs: config.BUS_LEASE_TIMEOUT_MS };
   const brokers = (config.KAFKA_BROKERS ?? '')
     .split(',')
     .map((b) => b.trim())

@@ -32,7 +32,7 @@ export interface KafkaBusOptions {
   idempotent?: boolean;
   /** A member that stops heartbeating is dropped from its group after this long (default 30 s). */
   sessionTimeoutMs?: number;
-  /** Default 3 s. */
+  /** Default 3 s, or a third of a shorter session timeout (see `heartbeatIntervalFor`). */
   heartbeatIntervalMs?: number;
   /** How long the coordinator waits for members to rejoin during a rebalance (default 60 s). */
   rebalanceTimeoutMs?: number;
@@ -127,7 +127,19 @@ const missingTopic = (topics: string, cause: unknown) =>
     { cause },
   );
 
-/** kafkajs' round-robin assignment, handed to the coordinator `delayMs` later. */
+/**
+ * The heartbeat interval that goes with a session timeout: 3 s, as Kafka's clients default to, but at
+ * least three heartbeats within the session, so that one late heartbeat does not cost the member its
+ * partitions (a 3 s heartbeat with a 3 s session timeout, which the configuration allows, would).
+ */
+export function heartbeatIntervalFor(sessionTimeoutMs: number): number {
+  return Math.max(1, Math.min(3000, Math.floor(sessionTimeoutMs / 3)));
+}
+
+/**
+ * kafkajs' round-robin assignment, handed to the coordinator `delayMs` later when the group has other
+ * members (their SyncGroup must get there first); a group's only member is assigned at once.
+ */
 const patientLeader =
   (delayMs: number): PartitionAssigner =>
   (config) => {
@@ -137,7 +149,7 @@ const patientLeader =
       version: roundRobin.version,
       protocol: (subscription) => roundRobin.protocol(subscription),
       assign: async (group) => {
-        await sleep(delayMs);
+        if (group.members.length > 1) await sleep(delayMs);
         return roundRobin.assign(group);
       },
     };
@@ -154,7 +166,7 @@ export function createKafkaBus(opts: KafkaBusOptions): KafkaBus {
   const logger = opts.logger ?? fallbackLogger;
   const settings = {
     sessionTimeout: opts.sessionTimeoutMs ?? 30_000,
-    heartbeatInterval: opts.heartbeatIntervalMs ?? 3000,
+    heartbeatInterval: opts.heartbeatIntervalMs ?? heartbeatIntervalFor(opts.sessionTimeoutMs ?? 30_000),
     rebalanceTimeout: opts.rebalanceTimeoutMs ?? 60_000,
     maxWaitTimeInMs: opts.maxWaitTimeMs ?? 1000,
     retryDelayMs: opts.retryDelayMs ?? 200,

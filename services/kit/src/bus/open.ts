@@ -10,7 +10,7 @@ import { createPostgresBus, type PostgresBusOptions } from './postgres-bus';
 export const DEFAULT_BUS_SCHEMA = 'bus';
 
 export interface OpenBusOptions {
-  /** EVENT_BUS, KAFKA_BROKERS, KAFKA_CLIENT_ID as loaded with `BusConfig` (BaseConfig includes it). */
+  /** EVENT_BUS, BUS_LEASE_TIMEOUT_MS, KAFKA_BROKERS… as loaded with `BusConfig` (BaseConfig includes it). */
   config: BusSettings;
   /** The service database; required for the postgres bus, which keeps its log there in its own schema. */
   db?: Knex;
@@ -71,6 +71,7 @@ export async function openBus(opts: OpenBusOptions): Promise<OpenedBus> {
   await migrateBus(opts.db, schema);
   const bus = createPostgresBus({
     ...opts.postgres,
+    ...(chosen.leaseTimeoutMs ? { leaseTimeoutMs: chosen.leaseTimeoutMs } : {}),
     db: opts.db,
     schema,
     logger: opts.logger,

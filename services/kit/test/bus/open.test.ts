@@ -46,6 +46,31 @@ describe('openBus', () => {
     }
   });
 
+  test('BUS_LEASE_TIMEOUT_MS sets how long a postgres bus member holds its partitions without renewing them', async () => {
+    const opened = await openBus({
+      config: { EVENT_BUS: 'postgres', BUS_LEASE_TIMEOUT_MS: 3000 },
+      db,
+      logger: silent,
+      name: 'orders',
+      postgres: { schema: 'bus_lease' },
+    });
+    try {
+      const group = 'short-lease';
+      await opened.bus.subscribe({ group, topics: ['leased'], handler: async () => {} });
+      // The leases and the membership are renewed a third of it apart, so none ever runs longer than the timeout.
+      const { rows } = await db.raw(
+        `select max(extract(epoch from expires_at - now()) * 1000) as ms, count(*)::int as n
+           from bus_lease.leases where group_id = ?`,
+        [group],
+      );
+      expect(rows[0].n).toBe(4);
+      expect(Number(rows[0].ms)).toBeGreaterThan(0);
+      expect(Number(rows[0].ms)).toBeLessThanOrEqual(3000);
+    } finally {
+      await opened.close();
+    }
+  });
+
   test('EVENT_BUS=kafka without KAFKA_BROKERS stops the start with a message naming the variable', async () => {
     const opening = openBus({ config: { EVENT_BUS: 'kafka' }, logger: silent, name: 'orders' });
     await expect(opening).rejects.toThrow(ConfigError);
