@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { refusal } from '../carrier-messages';
 import { createInlineRenderer, createRenderPool, type LabelRenderer, RenderThreadError } from '../label/render-pool';
-import { renderScanForm } from '../label/scan-form';
 import { renderZplLabel } from '../label/zpl';
 import type { Carrier, CarrierRefusal, CarrierService, LabelAddress, LabelRequest, LabelResult } from '../port';
 import { isValidImpb, isValidMailerId } from '../usps/impb';
@@ -124,6 +123,8 @@ export function createSandboxCarrier(opts: SandboxCarrierOptions = {}): SandboxC
         return refusal('SCAN_FORM_REFUSED', `these labels are not USPS labels: ${unknown.join(', ')}.`);
       const trackingNumbers = [...new Set(req.labels.map((l) => l.trackingNumber))];
       const formId = sandboxScanFormId(req.idempotencyKey);
+      // pdfmake and the barcode encoder load with the first form, as the label renderer loads with the first label.
+      const { renderScanForm } = await import('../label/scan-form');
       const pdf = await renderScanForm({
         formId,
         from: req.from,
