@@ -207,7 +207,8 @@ describe('Address page', () => {
     expect(toast).toHaveTextContent('Failed to add address');
     expect(toast).toHaveTextContent('This Address ID already exists');
     expect(dialog.getByLabelText('Address ID')).toHaveAccessibleDescription('This Address ID already exists');
-    expect(dialog.getByLabelText('Address ID')).toHaveFocus();
+    // Focus moves to the field once the error is shown, which may be a render after the toast.
+    await waitFor(() => expect(dialog.getByLabelText('Address ID')).toHaveFocus());
   });
 
   it('puts a server field error on its field and anything else under "Submission failed"', async () => {
