@@ -30,6 +30,7 @@ async function openWindow(update: Parameters<typeof progressUpdated>[0] = {}) {
     view.store.dispatch(bulkOrderInitialized({ orderId: ORDER, totalCount: 4 }));
     view.store.dispatch(progressUpdated(update));
   });
+  await screen.findByRole('dialog');
   return view;
 }
 
