@@ -29,7 +29,7 @@ import type {
 } from '../port';
 import { LABEL_FORMATS } from '../port';
 import type { ClosableCarrier } from '../registry';
-import { findUspsService, USPS_SERVICES, type UspsServiceDefinition } from '../usps/services';
+import { findUspsService, type UspsServiceDefinition, uspsCarrierServices } from '../usps/services';
 import {
   asShipment,
   codesOf,
@@ -727,8 +727,7 @@ export function createEasyPostCarrier(opts: EasyPostCarrierOptions): EasyPostCar
     id: 'usps',
     mode,
     capabilities: CAPABILITIES,
-    services: (): CarrierService[] =>
-      USPS_SERVICES.map(({ uid, name, category, carrier, maxWeight }) => ({ uid, name, category, carrier, maxWeight })),
+    services: (): CarrierService[] => uspsCarrierServices(),
     purchaseLabel: purchase,
     balance,
     voidLabel,

@@ -1,25 +1,19 @@
 import { createProcessMemory } from '../port';
 import type { CarrierPlugin } from '../registry';
-import { USPS_SERVICES } from '../usps/services';
+import { uspsCarrierServices } from '../usps/services';
 import { EASYPOST_CONFIG, easyPostConfigProblems } from './config';
 import { createEasyPostCarrier } from './easypost-carrier';
 
 /**
  * USPS postage bought through EasyPost. It sells under the `usps` courier, like the sandbox it replaces, so rows
- * written with either read the same; the two cannot be enabled together.
+ * written with either read the same; enabled together, a service goes to them in `CARRIERS` order.
  */
 export const easyPostPlugin: CarrierPlugin = {
   id: 'easypost',
   courier: 'usps',
   name: 'USPS via EasyPost',
   amazon: { carrierCode: 'USPS', carrierName: 'USPS' },
-  services: USPS_SERVICES.map(({ uid, name, category, carrier, maxWeight }) => ({
-    uid,
-    name,
-    category,
-    carrier,
-    maxWeight,
-  })),
+  services: uspsCarrierServices(),
   config: EASYPOST_CONFIG,
   configProblems: easyPostConfigProblems,
   create: (settings) => {

@@ -1,5 +1,5 @@
 import type { CarrierPlugin } from '../registry';
-import { USPS_SERVICES } from '../usps/services';
+import { uspsCarrierServices } from '../usps/services';
 import { createSandboxCarrier } from './sandbox-carrier';
 
 /** The built-in USPS look-alike: sells as `usps`, so its labels read like USPS ones. */
@@ -8,13 +8,7 @@ export const sandboxUspsPlugin: CarrierPlugin = {
   courier: 'usps',
   name: 'USPS',
   amazon: { carrierCode: 'USPS', carrierName: 'USPS' },
-  services: USPS_SERVICES.map(({ uid, name, category, carrier, maxWeight }) => ({
-    uid,
-    name,
-    category,
-    carrier,
-    maxWeight,
-  })),
+  services: uspsCarrierServices(),
   create: (settings) =>
     createSandboxCarrier({
       failureRate: settings.failureRate,

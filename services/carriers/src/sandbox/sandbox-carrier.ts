@@ -4,7 +4,7 @@ import { createInlineRenderer, createRenderPool, type LabelRenderer, RenderThrea
 import { renderZplLabel } from '../label/zpl';
 import type { Carrier, CarrierRefusal, CarrierService, LabelAddress, LabelRequest, LabelResult } from '../port';
 import { isValidImpb, isValidMailerId } from '../usps/impb';
-import { findUspsService, USPS_SERVICES } from '../usps/services';
+import { findUspsService, uspsCarrierServices } from '../usps/services';
 import { DEFAULT_SANDBOX_CARRIER_BALANCE } from './balance';
 import {
   sandboxCostCents,
@@ -90,13 +90,7 @@ export function createSandboxCarrier(opts: SandboxCarrierOptions = {}): SandboxC
     capabilities: ['void', 'verifyAddress', 'rate', 'scanForm', 'track', 'zpl'],
 
     services(): CarrierService[] {
-      return USPS_SERVICES.map(({ uid, name, category, carrier, maxWeight }) => ({
-        uid,
-        name,
-        category,
-        carrier,
-        maxWeight,
-      }));
+      return uspsCarrierServices();
     },
 
     async purchaseLabel(req: LabelRequest): Promise<LabelResult> {

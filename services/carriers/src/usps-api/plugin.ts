@@ -1,5 +1,5 @@
 import type { CarrierPlugin } from '../registry';
-import { USPS_SERVICES } from '../usps/services';
+import { uspsCarrierServices } from '../usps/services';
 import { uspsSettingsOf } from './config';
 import { createUspsCarrier } from './usps-carrier';
 
@@ -13,13 +13,7 @@ export const uspsPlugin: CarrierPlugin = {
   courier: 'usps',
   name: 'USPS',
   amazon: { carrierCode: 'USPS', carrierName: 'USPS' },
-  services: USPS_SERVICES.map(({ uid, name, category, carrier, maxWeight }) => ({
-    uid,
-    name,
-    category,
-    carrier,
-    maxWeight,
-  })),
+  services: uspsCarrierServices(),
   create: (settings) =>
     createUspsCarrier({
       ...uspsSettingsOf(settings.usps ?? {}),

@@ -28,7 +28,7 @@ import {
   type VoidRequest,
 } from '../port';
 import type { ClosableCarrier } from '../registry';
-import { findUspsService, USPS_SERVICES } from '../usps/services';
+import { findUspsService, uspsCarrierServices } from '../usps/services';
 import type { UspsSettings } from './config';
 import { uspsIdempotencyKey } from './idempotency';
 import { decodeImage, type LabelAnswer, LabelAnswerError, readLabelAnswer } from './label-answer';
@@ -774,8 +774,7 @@ export function createUspsCarrier(options: UspsCarrierOptions): ClosableCarrier 
       : `USPS did not answer the account inquiry${answered}; try again.`;
   }
 
-  const services = (): CarrierService[] =>
-    USPS_SERVICES.map(({ uid, name, category, carrier, maxWeight }) => ({ uid, name, category, carrier, maxWeight }));
+  const services = (): CarrierService[] => uspsCarrierServices();
 
   return {
     id: 'usps',

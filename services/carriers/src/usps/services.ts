@@ -50,6 +50,17 @@ export const USPS_SERVICES: readonly UspsServiceDefinition[] = [
   },
 ];
 
+/** The USPS services as a carrier lists them (`CarrierService`): what every plugin selling USPS sells. */
+export function uspsCarrierServices(): CarrierService[] {
+  return USPS_SERVICES.map(({ uid, name, category, carrier, maxWeight }) => ({
+    uid,
+    name,
+    category,
+    carrier,
+    maxWeight,
+  }));
+}
+
 export function findUspsService(uid: string): UspsServiceDefinition | undefined {
   return USPS_SERVICES.find((s) => s.uid === uid);
 }
