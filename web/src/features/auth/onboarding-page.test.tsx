@@ -31,7 +31,7 @@ describe('Onboarding page', () => {
   it('states the bonus exactly as the settings say: each amount, and the first deposit it needs', async () => {
     server.use(referralTermsHandler({ isEnabled: true, referrerBonus: 5, referredBonus: 2.5, minimumDeposit: 10 }));
     await openOnboarding();
-    expect(screen.getByText('Enter your referral code to claim your bonus rewards!')).toBeInTheDocument();
+    expect(await screen.findByText('Enter your referral code to claim your bonus rewards!')).toBeInTheDocument();
     expect(await screen.findByTestId('referral-bonus-terms')).toHaveTextContent(
       'You get $2.50 and the friend who invited you gets $5.00 once your first deposit is paid, if it is $10.00 or more.',
     );
