@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createRenderPool, createSandboxCarrier, type LabelRequest, type SandboxCarrier } from '../src/index';
 
 const scratch = mkdtempSync(join(tmpdir(), 'carriers-pool-'));
@@ -74,6 +74,10 @@ describe('label rendering on worker threads', { timeout: 30_000 }, () => {
     const atCreation = join(scratch, 'thread-starts-at-creation.log');
     const atFirstLabel = join(scratch, 'thread-starts-at-first-label.log');
     process.env.RENDER_THREAD_LOG = atCreation;
+    // Files that follow in this worker share its process environment.
+    onTestFinished(() => {
+      delete process.env.RENDER_THREAD_LOG;
+    });
     const pool = createRenderPool({
       size: 2,
       workerUrl: new URL('./fixtures/counting-render-worker.ts', import.meta.url),
