@@ -6,10 +6,9 @@ export default defineConfig({
   test: {
     globalSetup: ['./services/kit/src/testing/global-setup.ts'],
     projects: ['proto', 'services/*', 'gateway', 'web', 'infra', 'infra/e2e'],
-    // Two test files at a time: most of a file's time is spent waiting on other processes (PostgreSQL, a
-    // stack's services, Chromium), so one file per core less one (Vitest's default, 1 on two cores) left
-    // half the machine idle.
-    maxWorkers: 2,
+    // Three test files at a time on a two-core machine: most of a file's time is spent waiting on other processes
+    // (PostgreSQL, a stack's services, Chromium), so two files at a time left the machine a third idle.
+    maxWorkers: 3,
     // Each project sets testTimeout (30 s) and hookTimeout (60 s) itself: a project referenced by its config
     // file inherits no test option from here, and Vitest's own 5 s and 10 s are missed by a busy two-core
     // machine starting a stack. Tests wait on conditions, so these only say how soon a hopeless one is reported.
