@@ -70,7 +70,7 @@ describe('User shell', () => {
     ['/main/sku', 'SKU Management'],
     ['/main/admin', 'Admin Panel', 'admin'],
     ['/main/account', 'Manage Account'],
-    ['/main/invite', 'Invite your friends'],
+    ['/main/invite', 'Invite your friends', 'friend'],
     ['/main/somewhere-else', 'Welcome'],
   ] as [string, string, Role?][])('titles %s as %s', async (path, title, role) => {
     await openShell(path, role);
