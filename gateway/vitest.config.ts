@@ -2,6 +2,14 @@ import { defineProject } from 'vitest/config';
 
 // isolate: false: the project's files run one after another in the same worker and share its loaded modules
 // (see services/kit/vitest.config.ts).
+// expect.poll waits up to 15 s: its own default second is a guess about the machine's speed.
 export default defineProject({
-  test: { name: 'gateway', environment: 'node', isolate: false, testTimeout: 30_000, hookTimeout: 60_000 },
+  test: {
+    name: 'gateway',
+    environment: 'node',
+    isolate: false,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    expect: { poll: { timeout: 15_000 } },
+  },
 });

@@ -10,5 +10,7 @@ export default defineProject({
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll's own second is a guess about the machine's speed; a passing poll never waits this long.
+    expect: { poll: { timeout: 15_000 } },
   },
 });

@@ -13,6 +13,8 @@ export default defineProject({
     // about the machine's speed that a busy two-core machine missed now and then.
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll's own second is a guess about the machine's speed; a passing poll never waits this long.
+    expect: { poll: { timeout: 15_000 } },
     include: ['src/**/*.test.{ts,tsx}'],
   },
 });

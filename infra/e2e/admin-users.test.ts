@@ -109,7 +109,7 @@ test('blocking a signed-in customer sends their browser to the login page', asyn
   // Without the customer doing anything: the gateway closes the blocked user's real-time connection, which the
   // app holds for the whole session, and the app signs out at once.
   // Usually well within a second; the limit leaves room for a loaded test machine.
-  await customerPage.waitForURL('**/login', { timeout: 5_000 });
+  await customerPage.waitForURL('**/login', { timeout: 15_000 });
   expect(await customerPage.evaluate(() => localStorage.getItem('token'))).toBeNull();
   await customerPage.screenshot({ path: await artifactPath('blocked-user-at-login.png') });
 
@@ -144,7 +144,7 @@ test('an admin signed in as a customer buys a label for them, and the audit name
   await row.getByText('$25.00').waitFor();
 
   await page.getByRole('button', { name: `Login as ${customer.name}` }).click();
-  await page.waitForURL('**/main/dashboard', { timeout: 5_000 });
+  await page.waitForURL('**/main/dashboard', { timeout: 15_000 });
   const banner = page.getByRole('region', { name: 'Signed in as another user' });
   await banner.getByText(customer.email).waitFor();
   // The session is short, and the banner says when it ends: the time, with its date when that is tomorrow (a run
@@ -191,7 +191,7 @@ test('an admin signed in as a customer buys a label for them, and the audit name
   // Going back ended the Login As token on the server: a copy of it no longer works.
   const verifyWith = (token: string | null) =>
     fetch(`${stack.url}/api/auth/verify`, { headers: token ? { token } : {} }).then((r) => r.status);
-  await expect.poll(() => verifyWith(loginAsToken), { timeout: 5_000 }).toBe(401);
+  await expect.poll(() => verifyWith(loginAsToken), { timeout: 15_000 }).toBe(401);
   expect(await verifyWith(await page.evaluate(() => localStorage.getItem('token')))).toBe(200);
 });
 

@@ -9,6 +9,8 @@ export default defineProject({
     environment: 'node',
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // expect.poll's own second is a guess about the machine's speed; a passing poll never waits this long.
+    expect: { poll: { timeout: 15_000 } },
     globalSetup: ['./global-setup.ts'],
   },
 });
