@@ -9,11 +9,12 @@ NODE_MODULES_STAMP := node_modules/.install-stamp
 # the Kafka bus tests run on librdkafka's mock cluster, started through kcat; zbarimg scans the label barcodes.
 SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core kcat librdkafka1 zbar-tools
 
-.PHONY: help install start test test-distributed lint typecheck build build-stale docs system-deps bench bench-rankings bench-files bench-web bench-api bench-totals bench-footprint
+.PHONY: help install start test test-fast test-distributed lint typecheck build build-stale docs system-deps bench bench-rankings bench-files bench-web bench-api bench-totals bench-footprint
 
 help:
 	@echo "make start   run the whole product on embedded defaults and print its URL (Ctrl-C stops it)"
 	@echo "make test    run every test: lint, typecheck, web build, unit, integration and browser tests"
+	@echo "make test-fast   the inner loop: unit and component tests of every service, the gateway, proto and the web app (no build, no launcher, no browser); not a substitute for make test"
 	@echo "make test-distributed   the production topology on this machine: Kafka (mock cluster), one database role per service, two workers and two gateways (part of make test)"
 	@echo "make lint    format and lint check (Biome)"
 	@echo "make build   build every workspace to JavaScript (services to <workspace>/dist, the web app to web/dist)"
@@ -110,6 +111,14 @@ build: install
 # a worker killed mid-order, a rolling restart of every process. `make test` runs it with the rest.
 test-distributed: install system-deps
 	npx vitest run --project infra infra/distributed
+
+# The inner loop: unit and component tests. Left to make test: the launcher and deployment tests (infra), the
+# browser end-to-end suite (e2e), the web production build, and the tests that start a service as its own process
+# or take its database or bus away. No lint, typecheck or build first; services still use the real PostgreSQL.
+FAST_PROJECTS := proto gateway web admin auth carriers kit label-worker order-files orders payments services-pricing
+FAST_EXCLUDE := **/test/main.test.ts **/main-kafka.test.ts **/process.test.ts **/shutdown.test.ts **/kafka-bus.test.ts **/*outage.test.ts
+test-fast: install system-deps
+	npx vitest run $(FAST_PROJECTS:%=--project %) $(foreach g,$(FAST_EXCLUDE),--exclude '$(g)')
 
 test: install system-deps
 	$(MAKE) --no-print-directory lint

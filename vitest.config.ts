@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     globalSetup: ['./services/kit/src/testing/global-setup.ts'],
-    projects: ['proto', 'services/*', 'gateway', 'web', 'infra', 'infra/e2e'],
+    projects: ['proto', 'services/*', 'gateway', 'web', 'web/vitest.build.config.ts', 'infra', 'infra/e2e'],
     // Three test files at a time on a two-core machine: most of a file's time is spent waiting on other processes
     // (PostgreSQL, a stack's services, Chromium), so two files at a time left the machine a third idle.
     maxWorkers: 3,

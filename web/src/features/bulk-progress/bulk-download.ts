@@ -154,7 +154,8 @@ export async function toDownloadError(error: unknown): Promise<DownloadError> {
     const { status } = error.response;
     return new DownloadError((await serverMessage(error.response)) ?? messageForStatus(status), status);
   }
-  if (error instanceof Error && error.name === 'AbortError') return new DownloadError(DOWNLOAD_ERRORS.cancelled);
+  // A DOMException, which is not an Error in every engine: its name is what says the request was aborted.
+  if ((error as { name?: unknown } | null)?.name === 'AbortError') return new DownloadError(DOWNLOAD_ERRORS.cancelled);
   if (error instanceof TypeError) return new DownloadError(DOWNLOAD_ERRORS.network);
   return new DownloadError(DOWNLOAD_ERRORS.fallback);
 }
