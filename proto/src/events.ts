@@ -44,6 +44,10 @@ export const LabelPurchasedEventSchema = Type.Object({
   serviceName: Type.String(),
   priceCents: Type.Integer(),
   createdAt: Type.String(),
+  /** The carrier plugin that sold it (`sandbox-usps`, `usps`, `easypost`); absent in events written before it was kept. */
+  carrierId: Type.Optional(Type.String()),
+  /** What the carrier charged the platform, in cents, when it said: price minus this is the margin. */
+  carrierCostCents: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 export type LabelPurchasedEvent = Static<typeof LabelPurchasedEventSchema>;
 

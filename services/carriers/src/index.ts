@@ -81,18 +81,22 @@ export {
   type VoidRequest,
 } from './port';
 export {
+  CARRIER_ACCOUNTS_CONFIG,
   CARRIER_PLUGINS,
   CARRIERS_DESCRIPTION,
   type CarrierPlugin,
   type CarrierSet,
   type CarrierSettings,
   type ClosableCarrier,
+  carrierAccountSettings,
+  carrierConfigProblems,
   carrierListProblem,
   carriersConfig,
   courierOfService,
   createCarrierSet,
   DEFAULT_CARRIERS,
   DEFAULT_SANDBOX_CARRIER_BALANCE,
+  enabledCarrierServices,
   findCarrierByCourier,
   type ServiceRoute,
 } from './registry';

@@ -102,6 +102,12 @@ export interface PurchaseMemory {
   get(key: string): Promise<string | null>;
   put(key: string, value: string): Promise<void>;
   /**
+   * Keeps `value` for `key` unless a value is kept already, and answers the value now held, in one step (a table's
+   * insert … on conflict do nothing): two processes racing on one key end up with the same value. Without it,
+   * callers read, put and read again, which two processes may interleave.
+   */
+  keep?(key: string, value: string): Promise<string>;
+  /**
    * `false` for a memory that forgets when the process ends (`createProcessMemory`); a service's table leaves it
    * unset. A carrier selling real postage without idempotency keys (EasyPost with a production key) refuses one.
    */
@@ -118,6 +124,10 @@ export function createProcessMemory(): PurchaseMemory & { entries(): Map<string,
     },
     async put(key, value) {
       values.set(key, value);
+    },
+    async keep(key, value) {
+      if (!values.has(key)) values.set(key, value);
+      return values.get(key) as string;
     },
     entries: () => values,
   };

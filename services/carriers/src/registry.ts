@@ -3,7 +3,7 @@ import { type TSchema, Type } from 'typebox';
 // into the one carrier the services talk to. Adding a carrier is a folder with its plugin plus a line in
 // `CARRIER_PLUGINS`.
 import { refusal } from './carrier-messages';
-import type { EasyPostSettings } from './easypost/config';
+import { EASYPOST_CONFIG, type EasyPostSettings, easyPostSettings } from './easypost/config';
 import type { CarrierCallObservation } from './http/carrier-http';
 import {
   type Carrier,
@@ -16,7 +16,7 @@ import {
   supports,
   type VoidRequest,
 } from './port';
-import type { UspsConfig } from './usps-api/config';
+import { USPS_CONFIG, type UspsConfig } from './usps-api/config';
 import type { CarrierLogger } from './usps-api/usps-session';
 
 export { DEFAULT_SANDBOX_CARRIER_BALANCE } from './sandbox/balance';
@@ -287,4 +287,47 @@ export function createCarrierSet(
       await Promise.all([...adapters.values()].map((a) => a.close()));
     },
   };
+}
+
+/**
+ * The variables of every live carrier account (USPS_*, EASYPOST_*), as TypeBox properties a service that buys or
+ * reads carriers spreads into its configuration schema. All optional or defaulted there: `carrierConfigProblems`
+ * checks the ones the enabled carriers need when the service starts.
+ */
+export const CARRIER_ACCOUNTS_CONFIG = { ...USPS_CONFIG, ...EASYPOST_CONFIG };
+
+/**
+ * The settings of the enabled live carriers (`CarrierSettings.usps`, `.easypost`) from a configuration read with
+ * `CARRIER_ACCOUNTS_CONFIG`; a carrier that is not enabled gets none. Throws naming the variables at fault.
+ */
+export function carrierAccountSettings(
+  carriers: string,
+  config: Readonly<Record<string, unknown>>,
+): Pick<CarrierSettings, 'usps' | 'easypost'> {
+  const ids = new Set(splitIds(carriers));
+  const pick = (names: readonly string[]) =>
+    Object.fromEntries(names.map((n) => [n, config[n] as string | number | undefined]));
+  return {
+    ...(ids.has('usps') ? { usps: pick(Object.keys(USPS_CONFIG)) as Partial<UspsConfig> } : {}),
+    ...(ids.has('easypost') ? { easypost: easyPostSettings(pick(Object.keys(EASYPOST_CONFIG))) } : {}),
+  };
+}
+
+/**
+ * What the carriers a `CARRIERS` value enables sell, from their plugins, without starting them (no credentials, no
+ * connections): each service once, from the first carrier selling it. For services that list services but buy nothing.
+ */
+export function enabledCarrierServices(
+  value: string,
+  registry: readonly CarrierPlugin[] = CARRIER_PLUGINS,
+): CarrierService[] {
+  const problem = carrierListProblem(value, registry);
+  if (problem) throw new Error(`CARRIERS=${JSON.stringify(value)}: ${problem}`);
+  const seen = new Map<string, CarrierService>();
+  for (const id of new Set(splitIds(value))) {
+    for (const service of registry.find((p) => p.id === id)?.services ?? []) {
+      if (!seen.has(service.uid)) seen.set(service.uid, { ...service });
+    }
+  }
+  return [...seen.values()];
 }

@@ -1,4 +1,4 @@
-import { carriersConfig, defaultRenderThreads } from '@flatship/carriers';
+import { CARRIER_ACCOUNTS_CONFIG, carriersConfig, defaultRenderThreads } from '@flatship/carriers';
 import { BaseConfig, portConfig } from '@flatship/kit';
 import { type Static, Type } from 'typebox';
 
@@ -79,5 +79,7 @@ export const LabelWorkerConfigSchema = Type.Object({
     default: 250,
     description: 'at most one bulk.progress per order per this many milliseconds',
   }),
+  // The live carriers' accounts (USPS_*, EASYPOST_*): checked at start when CARRIERS enables them.
+  ...CARRIER_ACCOUNTS_CONFIG,
 });
 export type LabelWorkerConfig = Static<typeof LabelWorkerConfigSchema>;

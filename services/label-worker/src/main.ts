@@ -1,8 +1,10 @@
-import { createCarrierPool, createCarrierSet } from '@flatship/carriers';
-import { loadConfig, runServiceRuntime } from '@flatship/kit';
+import { carrierAccountSettings, createCarrierPool, createCarrierSet } from '@flatship/carriers';
+import { runServiceRuntime } from '@flatship/kit';
 import {
+  createCarrierMemory,
   createLocalFileStore,
   createPaymentsLedger,
+  loadBuyingConfig,
   ORDERS_SCHEMA,
   prepareOrdersDatabase,
 } from '@flatship/orders/worker';
@@ -13,7 +15,7 @@ import { createWorkerDeps } from './deps';
 
 await runServiceRuntime({
   name: 'label-worker',
-  config: () => loadConfig(LabelWorkerConfigSchema),
+  config: () => loadBuyingConfig(LabelWorkerConfigSchema),
   // The worker is part of the orders context: it works on the orders schema, migrated by whichever starts first.
   database: (config) => ({
     url: config.DATABASE_URL,
@@ -31,6 +33,10 @@ await runServiceRuntime({
         failureRate: config.CARRIER_FAILURE_RATE,
         latencyMs: config.CARRIER_LATENCY_MS,
         renderThreads: config.LABEL_RENDER_THREADS,
+        ...carrierAccountSettings(config.CARRIERS, config),
+        // The orders database's carrier memory: a row retried by another worker or by orders finds what was kept.
+        memory: createCarrierMemory(db),
+        log: logger.child({ component: 'carrier' }),
       }),
     );
     // Every partition's purchases share one bound, so batches can be large while the carriers see a steady load.

@@ -1,4 +1,4 @@
-import { carriersConfig } from '@flatship/carriers';
+import { CARRIER_ACCOUNTS_CONFIG, carriersConfig } from '@flatship/carriers';
 import { BaseConfig, portConfig } from '@flatship/kit';
 import { type Static, Type } from 'typebox';
 
@@ -55,5 +55,7 @@ export const OrdersConfigSchema = Type.Object({
     default: 60_000,
     description: 'how often single-label purchases cut off by a crash are settled',
   }),
+  // The live carriers' accounts (USPS_*, EASYPOST_*): checked at start when CARRIERS enables them.
+  ...CARRIER_ACCOUNTS_CONFIG,
 });
 export type OrdersConfig = Static<typeof OrdersConfigSchema>;

@@ -1,18 +1,20 @@
-import { createCarrierSet } from '@flatship/carriers';
-import { createDb, loadConfig, runServiceRuntime, systemClock } from '@flatship/kit';
+import { carrierAccountSettings, createCarrierSet } from '@flatship/carriers';
+import { createDb, runServiceRuntime, systemClock } from '@flatship/kit';
 import { TOPICS } from '@flatship/proto';
 import { createLocalFileStore } from './adapters/local-file-store';
 import { createPaymentsLedger } from './adapters/payments-ledger';
 import { createPricingQuotes } from './adapters/pricing-quotes';
 import { buildApp, createDomainDeps } from './app';
+import { loadBuyingConfig } from './carrier-config';
 import { OrdersConfigSchema } from './config';
+import { createCarrierMemory } from './db/carrier-memory';
 import { migrations, ORDERS_SCHEMA } from './db/migrations';
 import { createEventRecorder, createLabelPurchasedPublisher, createLabelRefundedPublisher } from './db/outbox';
 import { startReconciler } from './jobs/reconciler';
 
 await runServiceRuntime({
   name: 'orders',
-  config: () => loadConfig(OrdersConfigSchema),
+  config: () => loadBuyingConfig(OrdersConfigSchema),
   database: (config) => ({ url: config.DATABASE_URL, schema: ORDERS_SCHEMA, migrations }),
   // On the postgres bus the first publisher creates a topic; label.requested needs enough partitions for the workers' concurrency.
   partitions: (config) => ({ [TOPICS.labelRequested]: config.LABEL_REQUESTED_PARTITIONS }),
@@ -24,7 +26,15 @@ await runServiceRuntime({
     // Purchases hold an advisory lock on a connection of their own while they run, so they can always still write.
     const lockDb = createDb(config.DATABASE_URL, ORDERS_SCHEMA, { max: config.PURCHASE_LOCK_CONNECTIONS, logger });
     own({ close: () => lockDb.destroy() });
-    const carrier = own(createCarrierSet(config.CARRIERS, { failureRate: config.CARRIER_FAILURE_RATE }));
+    const carrier = own(
+      createCarrierSet(config.CARRIERS, {
+        failureRate: config.CARRIER_FAILURE_RATE,
+        ...carrierAccountSettings(config.CARRIERS, config),
+        // Shared with the label workers: a purchase retried in any of them finds what this one kept.
+        memory: createCarrierMemory(db),
+        log: logger.child({ component: 'carrier' }),
+      }),
+    );
     const ports = {
       db,
       lockDb,

@@ -66,6 +66,8 @@ describe('POST /api/orders/v2', () => {
           serviceName: 'USPS Priority Mail',
           priceCents: PRIORITY_CENTS,
           createdAt: expect.any(String),
+          // What the sandbox charged the platform for it (the carrier's cost, not the customer's price).
+          carrierCostCents: expect.any(Number),
         },
       },
     ]);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createCarrierSet, createSandboxCarrier } from '@flatship/carriers';
+import { type CarrierSet, type CarrierSettings, createCarrierSet, createSandboxCarrier } from '@flatship/carriers';
 import {
   createCachedTokenState,
   createDb,
@@ -12,6 +12,8 @@ import { buildApp as buildPayments, PAYMENTS_SCHEMA, migrations as paymentsMigra
 import { buildApp as buildPricing, PRICING_SCHEMA, migrations as pricingMigrations } from '@flatship/services-pricing';
 import { createPaymentsLedger } from '../src/adapters/payments-ledger';
 import { createPricingQuotes } from '../src/adapters/pricing-quotes';
+import { createCarrierMemory } from '../src/db/carrier-memory';
+import { ORDERS_SCHEMA } from '../src/db/migrations';
 import type { CarrierPort, FileStore, LedgerPort } from '../src/domain/ports';
 import { INTERNAL_SECRET, type OrdersHarness, signToken, startOrders, type TestUser, user } from './support';
 
@@ -46,8 +48,13 @@ async function listen(app: ServiceApp): Promise<string> {
 export async function startStack(
   opts: {
     carrier?: CarrierPort;
-    /** A `CARRIERS` value: pricing sells and orders buys from these carriers instead of the sandbox alone. */
+    /**
+     * A `CARRIERS` value: pricing sells and orders buys from these carriers instead of the sandbox alone, with the
+     * orders database's carrier memory, as the service does.
+     */
     carriers?: string;
+    /** What those carriers read besides the memory (a live carrier's account settings). */
+    carrierSettings?: Omit<CarrierSettings, 'memory'>;
     /** Wraps the ledger client orders talks to payments with (e.g. to cut a purchase off mid-way). */
     ledger?: (real: LedgerPort) => LedgerPort;
     /** A cluster of the test's own instead of the run's PostgreSQL. */
@@ -61,12 +68,20 @@ export async function startStack(
   let paymentsDb!: Knex;
   let pricingDb!: Knex;
   let tokenState!: () => ReturnType<typeof createCachedTokenState>;
-  const carrierSet = opts.carriers ? createCarrierSet(opts.carriers) : null;
-  const carrier = opts.carrier ?? carrierSet;
+  let carrierSet: CarrierSet | null = null;
+  let memoryDb: Knex | null = null;
 
   const h = await startOrders(
     async ({ url, keys, states }) => {
       tokenState = () => createCachedTokenState(async (id) => states.get(id) ?? null, 0);
+      if (opts.carriers) {
+        memoryDb = createDb(url, ORDERS_SCHEMA, { max: 4 });
+        carrierSet = createCarrierSet(opts.carriers, {
+          ...opts.carrierSettings,
+          memory: createCarrierMemory(memoryDb),
+        });
+      }
+      const carrier = opts.carrier ?? carrierSet;
       paymentsDb = createDb(url, PAYMENTS_SCHEMA, { max: 20 });
       await migrate(paymentsDb, PAYMENTS_SCHEMA, paymentsMigrations);
       payments = await buildPayments({
@@ -103,6 +118,7 @@ export async function startStack(
         await paymentsDb.destroy();
         await pricingDb.destroy();
         await carrierSet?.close();
+        await memoryDb?.destroy();
       },
     },
   );

@@ -1,4 +1,4 @@
-import { createCarrierSet } from '@flatship/carriers';
+import { enabledCarrierServices } from '@flatship/carriers';
 import { loadConfig, runServiceRuntime } from '@flatship/kit';
 import { createCarrierServiceSource } from './adapters/carrier-service-source';
 import { buildApp, createDomainDeps } from './app';
@@ -11,10 +11,10 @@ await runServiceRuntime({
   config: () => loadConfig(PricingConfigSchema),
   database: (config) => ({ url: config.DATABASE_URL, schema: PRICING_SCHEMA, migrations }),
   tokenState: (config) => ({ authUrl: config.AUTH_URL, ttlMs: config.TOKEN_STATE_TTL_MS }),
-  async build({ config, logger, db, tokenState, userChanges, own }) {
-    // Raw services are what the enabled carriers (CARRIERS) sell; prices and enabling stay an admin's decision.
-    const carriers = own(createCarrierSet(config.CARRIERS));
-    const source = createCarrierServiceSource(carriers);
+  async build({ config, logger, db, tokenState, userChanges }) {
+    // Raw services are what the enabled carriers (CARRIERS) sell, read from their plugins: nothing is bought here, so
+    // no carrier is started and no carrier credentials are needed. Prices and enabling stay an admin's decision.
+    const source = createCarrierServiceSource({ services: () => enabledCarrierServices(config.CARRIERS) });
     // A new install can sell labels at once: raw services and seeded defaults exist before the first request.
     const defaults = await syncServices(createDomainDeps({ db, source, logger }));
     logger.info({ services: defaults.length }, 'services synchronised with the carrier');

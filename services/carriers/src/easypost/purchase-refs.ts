@@ -22,6 +22,7 @@ export function shipmentIds(memory: PurchaseMemory, namespace: string): Shipment
   return {
     get: (key) => memory.get(`${namespace}${key}`),
     async hold(key, id) {
+      if (memory.keep) return memory.keep(`${namespace}${key}`, id);
       const kept = await memory.get(`${namespace}${key}`);
       if (kept) return kept;
       await memory.put(`${namespace}${key}`, id);

@@ -1,6 +1,6 @@
 import type { CarrierPlugin } from '../registry';
 import { uspsCarrierServices } from '../usps/services';
-import { uspsSettingsOf } from './config';
+import { USPS_CONFIG, uspsConfigProblems, uspsSettingsOf } from './config';
 import { createUspsCarrier } from './usps-carrier';
 
 /**
@@ -14,6 +14,8 @@ export const uspsPlugin: CarrierPlugin = {
   name: 'USPS',
   amazon: { carrierCode: 'USPS', carrierName: 'USPS' },
   services: uspsCarrierServices(),
+  config: USPS_CONFIG,
+  configProblems: (env) => uspsConfigProblems(env),
   create: (settings) =>
     createUspsCarrier({
       ...uspsSettingsOf(settings.usps ?? {}),

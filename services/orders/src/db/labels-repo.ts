@@ -31,6 +31,10 @@ export interface LabelRow {
   lease_until: Date | null;
   created_at: Date;
   updated_at: Date;
+  carrier_id?: string | null;
+  carrier_cost_cents?: number | null;
+  carrier_ref?: string | null;
+  carrier_sku?: string | null;
 }
 
 export const toRecord = (r: LabelRow): LabelRecord => ({
@@ -58,6 +62,15 @@ export const toRecord = (r: LabelRow): LabelRecord => ({
   error: r.error,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  purchase:
+    r.status === 'completed' || r.status === 'void'
+      ? {
+          carrierId: r.carrier_id ?? null,
+          costCents: r.carrier_cost_cents ?? null,
+          ref: r.carrier_ref ?? null,
+          sku: r.carrier_sku ?? null,
+        }
+      : null,
 });
 
 export function createLabelsRepo(db: Knex): LabelsRepo {
@@ -134,6 +147,10 @@ export function createLabelsRepo(db: Knex): LabelsRepo {
             status: 'completed',
             tracking_number: done.trackingNumber,
             pdf_name: done.pdfName,
+            carrier_id: done.purchase?.carrierId ?? null,
+            carrier_cost_cents: done.purchase?.costCents ?? null,
+            carrier_ref: done.purchase?.ref ?? null,
+            carrier_sku: done.purchase?.sku ?? null,
             error_code: null,
             error: null,
             lease_until: null,

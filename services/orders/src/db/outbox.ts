@@ -27,6 +27,8 @@ export function createLabelPurchasedPublisher(outbox: Outbox): PublishLabelPurch
           serviceName: label.serviceName,
           priceCents: label.priceCents,
           createdAt: label.createdAt.toISOString(),
+          ...(label.purchase?.carrierId ? { carrierId: label.purchase.carrierId } : {}),
+          ...(label.purchase?.costCents != null ? { carrierCostCents: label.purchase.costCents } : {}),
         };
         return { key: label.userId, value: event };
       }),

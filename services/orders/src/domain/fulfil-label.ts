@@ -7,9 +7,11 @@ import { labelFileKey } from './files';
 import { MESSAGES } from './messages';
 import type {
   CarrierLabelRequest,
+  CarrierLabelResult,
   CarrierPort,
   DomainLogger,
   FileStore,
+  LabelPurchase,
   LabelRecord,
   LabelsRepo,
   LedgerPort,
@@ -172,7 +174,11 @@ export async function fulfilLabel(
   const completed = await retryWhileDatabaseUnavailable(
     () =>
       deps.transactor.run(async (tx) => {
-        const done = await deps.labels.complete(label.id, { trackingNumber: result.trackingNumber, pdfName }, tx);
+        const done = await deps.labels.complete(
+          label.id,
+          { trackingNumber: result.trackingNumber, pdfName, purchase: purchaseOf(result) },
+          tx,
+        );
         if (done) await deps.publishLabelPurchased(tx, [done]);
         return done;
       }),
@@ -187,4 +193,14 @@ export async function fulfilLabel(
       .catch((err: unknown) => deps.logger.warn({ err, key }, 'could not remove unused file'));
   }
   return outcome;
+}
+
+/** What the carrier said about the label it sold, as the row keeps it. */
+function purchaseOf(label: Extract<CarrierLabelResult, { ok: true }>): LabelPurchase {
+  return {
+    carrierId: label.carrierId ?? null,
+    costCents: label.costCents ?? null,
+    ref: label.carrierRef ?? null,
+    sku: label.carrierSku ?? null,
+  };
 }

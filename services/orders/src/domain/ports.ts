@@ -41,6 +41,20 @@ export interface LabelRecord {
   error: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** Where a completed label was bought and what it cost the platform (`LabelPurchase`); absent before it was. */
+  purchase?: LabelPurchase | null;
+}
+
+/** What the carrier said about a label it sold, kept on the row. */
+export interface LabelPurchase {
+  /** The carrier plugin that bought it (`sandbox-usps`, `usps`, `easypost`): voids and tracking go back to it. */
+  carrierId: string | null;
+  /** What the carrier charged the platform, in cents; null when it did not say. */
+  costCents: number | null;
+  /** The carrier's own id of the label or shipment. */
+  ref: string | null;
+  /** The carrier's pricing SKU. */
+  sku: string | null;
 }
 
 export interface NewLabel {
@@ -73,7 +87,11 @@ export interface LabelsRepo {
    */
   markCharged(id: string, tx?: Tx): Promise<boolean>;
   /** pending (no refund begun) → completed; null when it was not (someone else settled it, or is refunding it). */
-  complete(id: string, done: { trackingNumber: string; pdfName: string }, tx?: Tx): Promise<LabelRecord | null>;
+  complete(
+    id: string,
+    done: { trackingNumber: string; pdfName: string; purchase?: LabelPurchase },
+    tx?: Tx,
+  ): Promise<LabelRecord | null>;
   /**
    * Records, on a pending row, that its refund is beginning and how it is to end (kept for whoever
    * finishes it after a crash); false when the row is no longer pending.

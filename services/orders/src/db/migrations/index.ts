@@ -9,6 +9,7 @@ import { relaxLabelCourier } from './0007-label-courier-any-carrier';
 import { addLabelVoid } from './0008-label-void';
 import { addBulkRefundedCount } from './0009-bulk-refunded-count';
 import { allowFreeLabels } from './0010-free-labels';
+import { addCarrierPurchases } from './0011-carrier-purchases';
 
 export { ORDERS_SCHEMA } from './schema';
 
@@ -24,4 +25,5 @@ export const migrations: Migration[] = [
   addLabelVoid,
   addBulkRefundedCount,
   allowFreeLabels,
+  addCarrierPurchases,
 ];

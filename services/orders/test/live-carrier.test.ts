@@ -1,0 +1,186 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createCarrierSet, easyPostSettings, type LabelRequest } from '@flatship/carriers';
+import { type FakeEasyPost, startFakeEasyPost } from '@flatship/carriers/testing';
+import { ConfigError, createDb, type Knex } from '@flatship/kit';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadBuyingConfig } from '../src/carrier-config';
+import { OrdersConfigSchema } from '../src/config';
+import { createCarrierMemory } from '../src/db/carrier-memory';
+import { ORDERS_SCHEMA } from '../src/db/migrations';
+import { type Stack, startStack } from './stack';
+import { orderBody, outboxRows, postOrder, user } from './support';
+
+// Real postage through a live carrier, as orders runs it: EasyPost (its fake, on loopback) with a production key,
+// which the adapter accepts only with a durable memory of its shipments: the orders database's carrier_memory.
+
+let fake: FakeEasyPost;
+let s: Stack;
+let db: Knex;
+const settings = () =>
+  easyPostSettings({
+    EASYPOST_API_KEY: fake.productionKey,
+    EASYPOST_API_BASE_URL: fake.url,
+    EASYPOST_TIMEOUT_MS: 1000,
+    EASYPOST_MAX_RETRIES: 0,
+  });
+
+beforeAll(async () => {
+  fake = await startFakeEasyPost();
+  s = await startStack({ carriers: 'easypost', carrierSettings: { easypost: settings() } });
+  db = s.db;
+});
+afterAll(async () => {
+  await s?.close();
+  await fake?.close();
+});
+
+const dollarsToCents = (v: unknown) => Math.round(Number(v) * 100);
+
+test('a label bought through EasyPost keeps its carrier, shipment and cost, and label.purchased carries the cost', async () => {
+  const u = user(s);
+  await s.setBalance(u.id, 10_000);
+  const res = await postOrder(s, u, orderBody(u.id));
+  expect(res.statusCode, res.body).toBe(201);
+  const { orderId, pdfName, tracking_number } = res.json().data;
+  expect(fake.buys).toBe(1);
+
+  const row = await db('labels').where({ id: orderId }).first();
+  const shipment = fake.shipment(row.carrier_ref) as { tracking_code: string; selected_rate: { rate: string } };
+  expect(shipment.tracking_code).toBe(tracking_number);
+  expect(row).toMatchObject({
+    status: 'completed',
+    carrier_id: 'easypost',
+    carrier_cost_cents: dollarsToCents(shipment.selected_rate.rate),
+  });
+  expect(row.carrier_cost_cents).toBeGreaterThan(0);
+  // The shipment was kept before it was bought, in the table every buyer shares.
+  expect(
+    await db('carrier_memory')
+      .where({ key: `easypost:shipment:${orderId}` })
+      .first('value'),
+  ).toEqual({
+    value: row.carrier_ref,
+  });
+  const pdf = await readFile(join(s.filesDir, 'labels', u.id, pdfName));
+  expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+
+  const event = (await outboxRows(s)).find((e) => e.topic === 'label.purchased' && e.key === u.id);
+  expect(event?.value).toMatchObject({
+    labelId: orderId,
+    priceCents: row.price_cents,
+    carrierId: 'easypost',
+    carrierCostCents: row.carrier_cost_cents,
+  });
+});
+
+describe('a purchase cut off after EasyPost bought the label', () => {
+  const request = (key: string): LabelRequest => ({
+    idempotencyKey: key,
+    serviceUid: 'usps_priority_mail',
+    from: { name: 'Ada Sender', street1: '1 Main St', city: 'Austin', state: 'TX', zip: '78701', country: 'US' },
+    to: { name: 'Bob Receiver', street1: '2 Elm St', city: 'Denver', state: 'CO', zip: '80202', country: 'US' },
+    parcel: { length: 10, width: 8, height: 4, weightLb: 2 },
+  });
+
+  test('is finished by another process from the shared memory, never bought a second time', async () => {
+    const key = crypto.randomUUID();
+    // Two processes' carriers (orders and a label worker, or one before and after a crash), each with its own pool.
+    const poolA = createDb(s.url, ORDERS_SCHEMA, { max: 2 });
+    const poolB = createDb(s.url, ORDERS_SCHEMA, { max: 2 });
+    const first = createCarrierSet('easypost', { easypost: settings(), memory: createCarrierMemory(poolA) });
+    const second = createCarrierSet('easypost', { easypost: settings(), memory: createCarrierMemory(poolB) });
+    try {
+      const buysBefore = fake.buys;
+      fake.fail({ method: 'POST', path: /\/buy$/ }, { stall: 'after' });
+      // EasyPost bought it, the answer never came, and a look-up found nothing readable either.
+      fake.fail({ method: 'GET', path: /^\/v2\/shipments\/shp_[0-9a-f]+$/ }, { reset: true }, 1);
+      const cut = await first.purchaseLabel(request(key));
+      expect(cut).toMatchObject({ ok: false, retryable: true });
+      expect(fake.buys).toBe(buysBefore + 1);
+
+      const replay = await second.purchaseLabel(request(key));
+      expect(replay.ok).toBe(true);
+      expect(fake.buys).toBe(buysBefore + 1);
+      const kept = await poolB('carrier_memory')
+        .where({ key: `easypost:shipment:${key}` })
+        .first('value');
+      expect(replay.ok && replay.carrierRef).toBe(kept?.value);
+      expect(fake.buysOf(kept?.value as string)).toBe(1);
+    } finally {
+      await first.close();
+      await second.close();
+      await poolA.destroy();
+      await poolB.destroy();
+    }
+  });
+});
+
+describe('the carrier memory table', () => {
+  test('keeps the first value for a key when processes race, and put replaces', async () => {
+    const pools = [0, 1, 2].map(() => createDb(s.url, ORDERS_SCHEMA, { max: 3 }));
+    try {
+      const memories = pools.map(createCarrierMemory);
+      const key = `race:${crypto.randomUUID()}`;
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => (memories[i % 3] as (typeof memories)[number]).keep?.(key, `v${i}`)),
+      );
+      const held = await memories[0]?.get(key);
+      expect(held).toMatch(/^v\d+$/);
+      expect(new Set(answers)).toEqual(new Set([held]));
+
+      await memories[1]?.put(key, 'replaced');
+      expect(await memories[2]?.get(key)).toBe('replaced');
+      expect(await memories[2]?.get(`missing:${key}`)).toBeNull();
+    } finally {
+      await Promise.all(pools.map((p) => p.destroy()));
+    }
+  });
+});
+
+describe('start-up configuration of a service that buys labels', () => {
+  const base = {
+    DATABASE_URL: 'postgres://unused',
+    JWT_PUBLIC_KEY: 'x'.repeat(40),
+    INTERNAL_SECRET: 'x'.repeat(16),
+    AUTH_URL: 'http://127.0.0.1:9',
+    PRICING_URL: 'http://127.0.0.1:9',
+    PAYMENTS_URL: 'http://127.0.0.1:9',
+    FILES_DIR: '/tmp',
+  };
+  const problemsOf = (env: Record<string, string>) => {
+    try {
+      loadBuyingConfig(OrdersConfigSchema, { ...base, ...env });
+      return [];
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as ConfigError).problems;
+    }
+  };
+
+  test('the sandbox needs no carrier account', () => {
+    expect(problemsOf({})).toEqual([]);
+    expect(problemsOf({ CARRIERS: 'sandbox-usps' })).toEqual([]);
+  });
+
+  test('each enabled live carrier names every variable it misses', () => {
+    const problems = problemsOf({ CARRIERS: 'usps,easypost' });
+    for (const name of [
+      'USPS_CLIENT_ID',
+      'USPS_CLIENT_SECRET',
+      'USPS_CRID',
+      'USPS_MID',
+      'USPS_MANIFEST_MID',
+      'USPS_EPS_ACCOUNT',
+      'EASYPOST_API_KEY',
+    ]) {
+      expect(problems.some((p) => p.startsWith(name))).toBe(true);
+    }
+  });
+
+  test('a wrong secret is named without its value', () => {
+    const problems = problemsOf({ CARRIERS: 'easypost', EASYPOST_API_KEY: 'sk_live_leaked_value_123' });
+    expect(problems.join('\n')).toContain('EASYPOST_API_KEY');
+    expect(problems.join('\n')).not.toContain('leaked_value');
+  });
+});
