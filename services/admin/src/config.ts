@@ -1,4 +1,4 @@
-import { carriersConfig, DEFAULT_SANDBOX_CARRIER_BALANCE } from '@flatship/carriers';
+import { CARRIER_ACCOUNTS_CONFIG, carriersConfig, DEFAULT_SANDBOX_CARRIER_BALANCE } from '@flatship/carriers';
 import { BaseConfig, portConfig } from '@flatship/kit';
 import { type Static, Type } from 'typebox';
 
@@ -34,5 +34,7 @@ export const AdminConfigSchema = Type.Object({
     default: 30_000,
     description: 'how long to wait before trying again when the first fill of the user table fails',
   }),
+  // The live carriers' accounts (USPS_*, EASYPOST_*), for their balances: checked at start when CARRIERS enables them.
+  ...CARRIER_ACCOUNTS_CONFIG,
 });
 export type AdminConfig = Static<typeof AdminConfigSchema>;

@@ -1,5 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createCarrierSet } from '@flatship/carriers';
+import {
+  carrierAccountProblems,
+  carrierAccountSettings,
+  createCarrierSet,
+  noPurchasesMemory,
+} from '@flatship/carriers';
 import { AppError, databaseReadiness, loadConfig, runServiceRuntime, startPeriodicJob } from '@flatship/kit';
 import { createAuthUserDirectory } from './adapters/auth-users';
 import { createPaymentsBalances } from './adapters/payments-balances';
@@ -13,7 +18,7 @@ import { seedUsersViewOnce } from './domain/seed-users-view';
 
 await runServiceRuntime({
   name: 'admin',
-  config: () => loadConfig(AdminConfigSchema),
+  config: () => loadConfig(AdminConfigSchema, process.env, (config, env) => carrierAccountProblems(config, env)),
   // Admin keeps read models of its own (the user table, the audit, rankings) next to the embedded bus.
   database: (config) => ({ url: config.DATABASE_URL, schema: ADMIN_SCHEMA, max: 6, migrations }),
   tokenState: (config) => ({ authUrl: config.AUTH_URL, ttlMs: config.TOKEN_STATE_TTL_MS }),
@@ -26,6 +31,9 @@ await runServiceRuntime({
       createCarrierSet(config.CARRIERS, {
         renderThreads: 0,
         sandboxBalanceCents: Math.round(config.SANDBOX_CARRIER_BALANCE * 100),
+        ...carrierAccountSettings(config.CARRIERS, config),
+        memory: noPurchasesMemory('admin'),
+        log: logger.child({ component: 'carrier' }),
       }),
     );
 

@@ -88,6 +88,7 @@ export {
   type CarrierSet,
   type CarrierSettings,
   type ClosableCarrier,
+  carrierAccountProblems,
   carrierAccountSettings,
   carrierConfigProblems,
   carrierListProblem,
@@ -98,6 +99,7 @@ export {
   DEFAULT_SANDBOX_CARRIER_BALANCE,
   enabledCarrierServices,
   findCarrierByCourier,
+  noPurchasesMemory,
   type ServiceRoute,
 } from './registry';
 export {

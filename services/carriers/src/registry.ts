@@ -331,3 +331,30 @@ export function enabledCarrierServices(
   }
   return [...seen.values()];
 }
+
+/**
+ * The configuration check of a service that starts carriers (`loadConfig`'s `check`): every variable the live
+ * carriers its `CARRIERS` enables miss or have wrong, never a secret's value.
+ */
+export const carrierAccountProblems = (
+  config: { CARRIERS: string },
+  env: Readonly<Record<string, string | undefined>>,
+) => carrierConfigProblems(config.CARRIERS, env);
+
+/**
+ * The memory of a service that starts carriers but buys nothing (admin: balances, connection checks). It remembers
+ * nothing and refuses to: a purchase there is a programming error. It counts as durable so that a carrier refusing a
+ * process memory (EasyPost with a production key) still starts for balances.
+ */
+export const noPurchasesMemory = (service: string): PurchaseMemory => ({
+  durable: true,
+  async get() {
+    return null;
+  },
+  async put() {
+    throw new Error(`${service} buys no labels: nothing may be remembered for a purchase here`);
+  },
+  async keep() {
+    throw new Error(`${service} buys no labels: nothing may be remembered for a purchase here`);
+  },
+});

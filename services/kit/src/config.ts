@@ -13,6 +13,8 @@ export { ConfigError };
 export function loadConfig<T extends TObject>(
   schema: T,
   env: Record<string, string | undefined> = process.env,
+  /** Rules across variables the schema cannot state (a carrier's account when it is enabled), each problem naming its variable. */
+  check?: (config: Static<T>, env: Record<string, string | undefined>) => string[],
 ): Static<T> {
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(schema.properties)) {
@@ -21,7 +23,11 @@ export function loadConfig<T extends TObject>(
   }
   const withDefaults = Value.Default(schema, raw);
   const converted = Value.Convert(schema, withDefaults);
-  if (Value.Check(schema, converted)) return converted as Static<T>;
+  if (Value.Check(schema, converted)) {
+    const problems = check?.(converted as Static<T>, env) ?? [];
+    if (problems.length > 0) throw new ConfigError(problems);
+    return converted as Static<T>;
+  }
   const problems: string[] = [];
   for (const err of Value.Errors(schema, converted)) {
     const e = err as { instancePath: string; keyword: string; message: string; params: Record<string, unknown> };

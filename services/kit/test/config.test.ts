@@ -30,6 +30,15 @@ describe('loadConfig', () => {
     }
   });
 
+  test('a check across variables runs on the converted configuration and stops the start the same way', () => {
+    const check = (cfg: { PORT: number }, env: Record<string, string | undefined>) =>
+      cfg.PORT === 4100 && !env.PARTNER_KEY ? ['PARTNER_KEY is required when PORT is 4100'] : [];
+    expect(loadConfig(Schema, { ...good, PORT: '4101' }, check).PORT).toBe(4101);
+    expect(loadConfig(Schema, { ...good, PORT: '4100', PARTNER_KEY: 'k' }, check).PORT).toBe(4100);
+    expect(() => loadConfig(Schema, { ...good, PORT: '4100' }, check)).toThrow(ConfigError);
+    expect(() => loadConfig(Schema, { ...good, PORT: '4100' }, check)).toThrow(/PARTNER_KEY is required when PORT/);
+  });
+
   test('names a bad value', () => {
     expect(() => loadConfig(Schema, { ...good, PORT: 'eighty' })).toThrow(/PORT="eighty" is invalid/);
     expect(() => loadConfig(Schema, { ...good, DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);

@@ -1,5 +1,5 @@
-import { CARRIER_ACCOUNTS_CONFIG, carrierConfigProblems } from '@flatship/carriers';
-import { ConfigError, loadConfig } from '@flatship/kit';
+import { CARRIER_ACCOUNTS_CONFIG, carrierAccountProblems } from '@flatship/carriers';
+import { loadConfig } from '@flatship/kit';
 import type { Static, TObject } from 'typebox';
 
 export { CARRIER_ACCOUNTS_CONFIG };
@@ -13,8 +13,5 @@ export function loadBuyingConfig<T extends TObject>(
   schema: T,
   env: Record<string, string | undefined> = process.env,
 ): Static<T> {
-  const config = loadConfig(schema, env) as Static<T> & { CARRIERS: string };
-  const problems = carrierConfigProblems(config.CARRIERS, env);
-  if (problems.length > 0) throw new ConfigError(problems);
-  return config;
+  return loadConfig(schema, env, (config) => carrierAccountProblems(config as { CARRIERS: string }, env));
 }

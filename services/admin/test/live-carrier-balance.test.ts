@@ -1,0 +1,55 @@
+import { createCarrierSet, easyPostSettings, noPurchasesMemory } from '@flatship/carriers';
+import { type FakeEasyPost, startFakeEasyPost } from '@flatship/carriers/testing';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type Registered, registerAdmin, type Stack, startStack } from './support';
+
+// Admin starts the enabled carriers only to read their accounts: EasyPost with a production key (its fake, on
+// loopback) starts there with a memory that buys nothing, and its wallet shows beside the sandbox's account.
+let fake: FakeEasyPost;
+let s: Stack;
+let admin: Registered;
+let carriers: ReturnType<typeof createCarrierSet>;
+
+beforeAll(async () => {
+  fake = await startFakeEasyPost({ balance: '1234.56000' });
+  carriers = createCarrierSet('sandbox-usps,easypost', {
+    renderThreads: 0,
+    sandboxBalanceCents: 500_00,
+    easypost: easyPostSettings({ EASYPOST_API_KEY: fake.productionKey, EASYPOST_API_BASE_URL: fake.url }),
+    memory: noPurchasesMemory('admin'),
+  });
+  s = await startStack({ carriers, carrierBalanceWarnCents: 1000_00 });
+  admin = await registerAdmin(s);
+});
+afterAll(async () => {
+  await s?.close();
+  await carriers?.close();
+  await fake?.close();
+});
+
+test('the balance covers each enabled carrier account, EasyPost’s wallet included', async () => {
+  const res = await s.admin.inject({ url: '/api/auth/api/balance', headers: { token: admin.token } });
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.json()).toEqual({
+    balance: 1734.56,
+    warnBelow: 1000,
+    isLow: true,
+    carriers: [
+      { id: 'sandbox-usps', name: 'USPS', balance: 500, isLow: true },
+      { id: 'easypost', name: 'USPS via EasyPost', balance: 1234.56, isLow: false },
+    ],
+  });
+});
+
+test('a purchase through admin’s carriers is refused before anything reaches the carrier', async () => {
+  await expect(
+    carriers.purchaseLabel({
+      idempotencyKey: crypto.randomUUID(),
+      serviceUid: 'usps_priority_mail',
+      from: { name: 'A', street1: '1 Main St', city: 'Austin', state: 'TX', zip: '78701', country: 'US' },
+      to: { name: 'B', street1: '2 Elm St', city: 'Denver', state: 'CO', zip: '80202', country: 'US' },
+      parcel: { length: 10, width: 8, height: 4, weightLb: 1 },
+    }),
+  ).rejects.toThrow('admin buys no labels');
+  expect(fake.shipmentsCreated).toBe(0);
+});
