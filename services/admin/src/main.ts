@@ -1,11 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  type CarrierCallObservation,
   carrierAccountProblems,
   carrierAccountSettings,
   createCarrierSet,
   noPurchasesMemory,
 } from '@flatship/carriers';
-import { AppError, databaseReadiness, loadConfig, runServiceRuntime, startPeriodicJob } from '@flatship/kit';
+import {
+  AppError,
+  databaseReadiness,
+  flatshipMetrics,
+  loadConfig,
+  runServiceRuntime,
+  startPeriodicJob,
+} from '@flatship/kit';
 import { createAuthUserDirectory } from './adapters/auth-users';
 import { createPaymentsBalances } from './adapters/payments-balances';
 import { createRankingsLabelEventFeed } from './adapters/rankings-label-events';
@@ -27,6 +35,7 @@ await runServiceRuntime({
     const payments = internalClient(config.PAYMENTS_URL);
     const orders = internalClient(config.ORDERS_URL);
     // Only balances are asked of the carriers here: no label is rendered, so no render threads.
+    let carrierCalls: ((o: CarrierCallObservation) => void) | undefined;
     const carriers = own(
       createCarrierSet(config.CARRIERS, {
         renderThreads: 0,
@@ -34,6 +43,8 @@ await runServiceRuntime({
         ...carrierAccountSettings(config.CARRIERS, config),
         memory: noPurchasesMemory('admin'),
         log: logger.child({ component: 'carrier' }),
+        // The app's registry exists once the app is built; no carrier is called before.
+        observeCarrierCalls: (o) => carrierCalls?.(o),
       }),
     );
 
@@ -54,6 +65,8 @@ await runServiceRuntime({
       labelEvents: createRankingsLabelEventFeed(bus, rankings, logger),
       readiness: [databaseReadiness(db)],
     });
+    const carrierMetrics = flatshipMetrics(app.metrics);
+    carrierCalls = (o) => carrierMetrics.carrierHttpCall(o);
 
     // An install that had users before this table existed: fill it once from auth and payments; the events
     // keep it current from then on. Tried again until it succeeds (auth or payments may still be starting).

@@ -35,6 +35,18 @@ export interface FlatshipMetrics {
     source: LabelSource,
     o: { courier: string; serviceUid: string; outcome: CarrierOutcome; seconds: number },
   ): void;
+  /**
+   * One HTTP call a live carrier adapter made (shaped as carriers' `CarrierCallObservation`): its latency, an error
+   * by status, and the 429s met on the way.
+   */
+  carrierHttpCall(o: {
+    carrier: string;
+    operation: string;
+    status: number;
+    outcome: string;
+    rateLimited: number;
+    seconds: number;
+  }): void;
   /** A bulk order reached its final status; its duration runs from its accepted submit. */
   bulkOrderFinished(o: { status: string; submittedAt: Date | null }, now?: Date): void;
 }
@@ -109,6 +121,34 @@ export function flatshipMetrics(registry: Registry): FlatshipMetrics {
         registers,
       }),
   );
+  const carrierHttp = once(
+    () =>
+      new Histogram({
+        name: 'flatship_carrier_http_duration_seconds',
+        help: 'HTTP calls a live carrier adapter made, by carrier, operation and outcome (ok, client_error, server_error, rate_limited, timeout, network)',
+        labelNames: ['carrier', 'operation', 'outcome'],
+        buckets: CARRIER_BUCKETS,
+        registers,
+      }),
+  );
+  const carrierErrors = once(
+    () =>
+      new Counter({
+        name: 'flatship_carrier_http_errors_total',
+        help: 'HTTP calls to a live carrier that did not end well, by carrier, operation and status (0: no answer)',
+        labelNames: ['carrier', 'operation', 'status'],
+        registers,
+      }),
+  );
+  const carrierThrottled = once(
+    () =>
+      new Counter({
+        name: 'flatship_carrier_rate_limited_total',
+        help: 'Answers of 429 (too many requests) from a live carrier, retried or not, by carrier and operation',
+        labelNames: ['carrier', 'operation'],
+        registers,
+      }),
+  );
   const outboxCounts = new Map<string, () => Promise<number>>();
   const outbox = once(
     () =>
@@ -153,6 +193,12 @@ export function flatshipMetrics(registry: Registry): FlatshipMetrics {
       const labels = { carrier: o.courier, service: o.serviceUid, source };
       if (o.outcome === 'ok') bought().inc(labels);
       else failed().inc({ ...labels, reason: o.outcome });
+    },
+    carrierHttpCall(o) {
+      const labels = { carrier: o.carrier, operation: o.operation };
+      carrierHttp().observe({ ...labels, outcome: o.outcome }, o.seconds);
+      if (o.outcome !== 'ok') carrierErrors().inc({ ...labels, status: String(o.status) });
+      if (o.rateLimited > 0) carrierThrottled().inc(labels, o.rateLimited);
     },
     bulkOrderFinished(o, now = new Date()) {
       // An order that failed before it was ever submitted took no time to process.

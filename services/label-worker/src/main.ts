@@ -1,5 +1,10 @@
-import { carrierAccountSettings, createCarrierPool, createCarrierSet } from '@flatship/carriers';
-import { runServiceRuntime } from '@flatship/kit';
+import {
+  type CarrierCallObservation,
+  carrierAccountSettings,
+  createCarrierPool,
+  createCarrierSet,
+} from '@flatship/carriers';
+import { flatshipMetrics, runServiceRuntime } from '@flatship/kit';
 import {
   createCarrierMemory,
   createLocalFileStore,
@@ -28,6 +33,7 @@ await runServiceRuntime({
   // The app's own close (before the runtime's) stops the sweeper, finishes the rows in hand and sends the last
   // progress; what the worker recorded in the outbox then goes out with the runtime's last flush.
   async build({ config, logger, db, bus, outbox, internalClient, own }) {
+    let carrierCalls: ((o: CarrierCallObservation) => void) | undefined;
     const carrier = own(
       createCarrierSet(config.CARRIERS, {
         failureRate: config.CARRIER_FAILURE_RATE,
@@ -37,6 +43,8 @@ await runServiceRuntime({
         // The orders database's carrier memory: a row retried by another worker or by orders finds what was kept.
         memory: createCarrierMemory(db),
         log: logger.child({ component: 'carrier' }),
+        // The app's registry exists once the app is built; no carrier is called before.
+        observeCarrierCalls: (o) => carrierCalls?.(o),
       }),
     );
     // Every partition's purchases share one bound, so batches can be large while the carriers see a steady load.
@@ -64,6 +72,8 @@ await runServiceRuntime({
       stallMs: config.BULK_STALL_MS,
       sweepIntervalMs: Math.min(30_000, Math.max(1000, Math.floor(config.BULK_STALL_MS / 2))),
     });
+    const carrierMetrics = flatshipMetrics(app.metrics);
+    carrierCalls = (o) => carrierMetrics.carrierHttpCall(o);
     app.addHook('onReady', async () => {
       logger.info(
         {

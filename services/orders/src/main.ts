@@ -1,5 +1,5 @@
-import { carrierAccountSettings, createCarrierSet } from '@flatship/carriers';
-import { createDb, runServiceRuntime, systemClock } from '@flatship/kit';
+import { type CarrierCallObservation, carrierAccountSettings, createCarrierSet } from '@flatship/carriers';
+import { createDb, flatshipMetrics, runServiceRuntime, systemClock } from '@flatship/kit';
 import { TOPICS } from '@flatship/proto';
 import { createLocalFileStore } from './adapters/local-file-store';
 import { createPaymentsLedger } from './adapters/payments-ledger';
@@ -26,6 +26,7 @@ await runServiceRuntime({
     // Purchases hold an advisory lock on a connection of their own while they run, so they can always still write.
     const lockDb = createDb(config.DATABASE_URL, ORDERS_SCHEMA, { max: config.PURCHASE_LOCK_CONNECTIONS, logger });
     own({ close: () => lockDb.destroy() });
+    let carrierCalls: ((o: CarrierCallObservation) => void) | undefined;
     const carrier = own(
       createCarrierSet(config.CARRIERS, {
         failureRate: config.CARRIER_FAILURE_RATE,
@@ -33,6 +34,8 @@ await runServiceRuntime({
         // Shared with the label workers: a purchase retried in any of them finds what this one kept.
         memory: createCarrierMemory(db),
         log: logger.child({ component: 'carrier' }),
+        // The app's registry exists once the app is built; no carrier is called before.
+        observeCarrierCalls: (o) => carrierCalls?.(o),
       }),
     );
     const ports = {
@@ -57,6 +60,8 @@ await runServiceRuntime({
       tokenState,
       userChanges,
     });
+    const carrierMetrics = flatshipMetrics(app.metrics);
+    carrierCalls = (o) => carrierMetrics.carrierHttpCall(o);
     job(startReconciler({ ...createDomainDeps(ports, logger), clock: systemClock }, config.RECONCILE_INTERVAL_MS));
     return app;
   },

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createCarrierSet, easyPostSettings, type LabelRequest } from '@flatship/carriers';
 import { type FakeEasyPost, startFakeEasyPost } from '@flatship/carriers/testing';
-import { ConfigError, createDb, type Knex } from '@flatship/kit';
+import { ConfigError, createDb, createMetricsRegistry, flatshipMetrics, type Knex } from '@flatship/kit';
+import { metricSample } from '@flatship/kit/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadBuyingConfig } from '../src/carrier-config';
 import { OrdersConfigSchema } from '../src/config';
@@ -112,6 +113,57 @@ describe('a purchase cut off after EasyPost bought the label', () => {
       await second.close();
       await poolA.destroy();
       await poolB.destroy();
+    }
+  });
+});
+
+describe('carrier calls on /metrics', () => {
+  test('each HTTP call is timed by carrier and operation, a 429 counted, a failed call counted by status', async () => {
+    const registry = createMetricsRegistry('orders');
+    const metrics = flatshipMetrics(registry);
+    const pool = createDb(s.url, ORDERS_SCHEMA, { max: 2 });
+    const carrier = createCarrierSet('easypost', {
+      easypost: easyPostSettings({
+        EASYPOST_API_KEY: fake.productionKey,
+        EASYPOST_API_BASE_URL: fake.url,
+        EASYPOST_TIMEOUT_MS: 1000,
+        EASYPOST_MAX_RETRIES: 1,
+      }),
+      memory: createCarrierMemory(pool),
+      observeCarrierCalls: (o) => metrics.carrierHttpCall(o),
+    });
+    try {
+      fake.fail({ method: 'POST', path: '/v2/shipments' }, { status: 429, headers: { 'retry-after': '0' } });
+      const label = await carrier.purchaseLabel({
+        idempotencyKey: crypto.randomUUID(),
+        serviceUid: 'usps_ground_advantage',
+        from: { name: 'Ada Sender', street1: '1 Main St', city: 'Austin', state: 'TX', zip: '78701', country: 'US' },
+        to: { name: 'Bob Receiver', street1: '2 Elm St', city: 'Denver', state: 'CO', zip: '80202', country: 'US' },
+        parcel: { length: 10, width: 8, height: 4, weightLb: 1 },
+      });
+      expect(label.ok).toBe(true);
+      fake.fail({ method: 'GET', path: '/v2/users' }, { status: 500 }, 2);
+      await expect(carrier.balance()).rejects.toThrow();
+
+      const page = await registry.metrics();
+      const sample = (name: string, labels: Record<string, string>) => metricSample(page, name, labels);
+      const create = { carrier: 'easypost', operation: 'shipment_create' };
+      expect(sample('flatship_carrier_rate_limited_total', create)).toBe(1);
+      expect(sample('flatship_carrier_http_duration_seconds_count', { ...create, outcome: 'ok' })).toBe(1);
+      expect(
+        sample('flatship_carrier_http_duration_seconds_count', {
+          carrier: 'easypost',
+          operation: 'buy',
+          outcome: 'ok',
+        }),
+      ).toBe(1);
+      expect(
+        sample('flatship_carrier_http_errors_total', { carrier: 'easypost', operation: 'balance', status: '500' }),
+      ).toBe(1);
+      expect(page).not.toContain(fake.productionKey);
+    } finally {
+      await carrier.close();
+      await pool.destroy();
     }
   });
 });
