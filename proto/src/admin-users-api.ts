@@ -108,6 +108,25 @@ export const CarrierBalanceReplySchema = Type.Object({
 export type CarrierBalanceReply = Static<typeof CarrierBalanceReplySchema>;
 
 /**
+ * POST /api/admin/carriers/check (admins only): each enabled carrier called with the configured account, and what it
+ * answered: `ok` with what was checked (`detail`), or not with a `message` fit to act on. Never a credential.
+ */
+export const CarrierConnectionReplySchema = Type.Object({
+  carriers: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      ok: Type.Boolean(),
+      /** What the carrier confirmed (ok) or what is wrong (not ok). */
+      message: Type.String(),
+      /** How long the check took, in milliseconds. */
+      ms: Type.Integer({ minimum: 0 }),
+    }),
+  ),
+});
+export type CarrierConnectionReply = Static<typeof CarrierConnectionReplySchema>;
+
+/**
  * GET /api/admin/audit?page&limit&userId&adminId: what admins did while
  * signed in as a user, newest first. Every change made with a login-as token
  * is recorded with both ids.

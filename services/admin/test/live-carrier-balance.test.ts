@@ -1,7 +1,7 @@
 import { createCarrierSet, easyPostSettings, noPurchasesMemory } from '@flatship/carriers';
-import { type FakeEasyPost, startFakeEasyPost } from '@flatship/carriers/testing';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type Registered, registerAdmin, type Stack, startStack } from './support';
+import { easyPostErrorBody, type FakeEasyPost, startFakeEasyPost } from '@flatship/carriers/testing';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type Registered, register, registerAdmin, type Stack, startStack } from './support';
 
 // Admin starts the enabled carriers only to read their accounts: EasyPost with a production key (its fake, on
 // loopback) starts there with a memory that buys nothing, and its wallet shows beside the sandbox's account.
@@ -52,4 +52,39 @@ test('a purchase through admin’s carriers is refused before anything reaches t
     }),
   ).rejects.toThrow('admin buys no labels');
   expect(fake.shipmentsCreated).toBe(0);
+});
+
+describe('POST /api/admin/carriers/check', () => {
+  const check = (token?: string) =>
+    s.admin.inject({ method: 'POST', url: '/api/admin/carriers/check', headers: token ? { token } : {} });
+
+  test('calls each enabled carrier with its account and says what each confirmed, never a credential', async () => {
+    const res = await check(admin.token);
+    expect(res.statusCode, res.body).toBe(200);
+    const { carriers: answers } = res.json() as { carriers: { id: string; ok: boolean; message: string }[] };
+    expect(answers.map((c) => [c.id, c.ok])).toEqual([
+      ['sandbox-usps', true],
+      ['easypost', true],
+    ]);
+    expect(answers[1]?.message).toMatch(/production/i);
+    expect(res.body).not.toContain(fake.productionKey);
+    expect(fake.requests.some((r) => r.path === '/v2/users' && r.mode === 'production')).toBe(true);
+  });
+
+  test('a refused key is reported in our words, the carrier answering the rest', async () => {
+    fake.fail({ method: 'GET', path: '/v2/users' }, { status: 401, body: easyPostErrorBody('APIKEY.INACTIVE', 'x') }, 5);
+    const res = await check(admin.token);
+    expect(res.statusCode).toBe(200);
+    const [sandbox, easypost] = (res.json() as { carriers: { ok: boolean; message: string }[] }).carriers;
+    expect(sandbox?.ok).toBe(true);
+    expect(easypost?.ok).toBe(false);
+    expect(easypost?.message).not.toContain('APIKEY.INACTIVE');
+    expect(easypost?.message.length).toBeGreaterThan(10);
+  });
+
+  test('is for admins only', async () => {
+    expect((await check()).statusCode).toBe(401);
+    const customer = await register(s);
+    expect((await check(customer.token)).statusCode).toBe(403);
+  });
 });

@@ -18,6 +18,9 @@ export const MESSAGES = {
   ownLoginAs: 'You cannot log in as yourself',
   loggedInAs: (name: string) => `Logged in as ${name}`,
   carrierUnreachable: 'The carrier could not be reached to read its balance. Try again in a moment.',
+  connectionFailed:
+    'The carrier did not answer the check. Look at the admin service log for its error, then try again.',
+  connectionUnsupported: 'This carrier has no connection check.',
   referralBonusSaved: 'Referral bonus saved',
   referralBonusOff: 'Referral bonus saved: the program is off',
   formerAdmin: 'a deleted admin',

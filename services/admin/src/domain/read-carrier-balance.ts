@@ -5,6 +5,12 @@ import { MESSAGES } from './messages';
 /** The enabled carriers' account balances, in cents, as the carrier registry reports them. */
 export interface CarrierAccounts {
   balances(): Promise<{ id: string; name: string; balanceCents: number }[]>;
+  /** The enabled carriers' plugins (`CarrierSet.carriers`), for the connection check; none when absent. */
+  readonly carriers?: readonly { id: string; name: string }[];
+  /** A plugin's adapter (`CarrierSet.adapter`), whose `checkConnection` the check calls. */
+  adapter?(
+    id: string,
+  ): { checkConnection?(): Promise<{ ok: true; detail: string } | { ok: false; message: string }> } | null;
 }
 
 export interface ReadCarrierBalanceDeps {

@@ -1,5 +1,6 @@
 import type { ServiceApp } from '@flatship/kit';
-import { CarrierBalanceReplySchema } from '@flatship/proto';
+import { CarrierBalanceReplySchema, CarrierConnectionReplySchema } from '@flatship/proto';
+import { checkCarrierConnections } from '../domain/check-carrier-connections';
 import { type CarrierAccounts, readCarrierBalance } from '../domain/read-carrier-balance';
 
 /** GET /api/auth/api/balance: what is left on the platform's carrier accounts, in dollars. Admins only. */
@@ -11,5 +12,23 @@ export function registerCarrierBalanceRoutes(
     '/api/auth/api/balance',
     { onRequest: [app.requireAdmin], schema: { response: { 200: CarrierBalanceReplySchema } } },
     (request) => readCarrierBalance({ ...deps, log: request.log }),
+  );
+  // A POST: it calls every carrier (a token, an account read), which is not a read an operator repeats by accident.
+  app.post(
+    '/api/admin/carriers/check',
+    { onRequest: [app.requireAdmin], schema: { response: { 200: CarrierConnectionReplySchema } } },
+    (request) =>
+      checkCarrierConnections({
+        carriers: () =>
+          (deps.carriers.carriers ?? []).map((c) => {
+            const adapter = deps.carriers.adapter?.(c.id);
+            return {
+              id: c.id,
+              name: c.name,
+              ...(adapter?.checkConnection ? { checkConnection: () => adapter.checkConnection!() } : {}),
+            };
+          }),
+        log: request.log,
+      }),
   );
 }

@@ -309,3 +309,57 @@ describe('Admin dashboard: carrier balance', () => {
     expect(calls.count).toBe(0);
   });
 });
+
+describe('Test carrier connection', () => {
+  it('calls the server once per click, shows each carrier’s answer, and can be run again', async () => {
+    dashboardHandler(figures());
+    let calls = 0;
+    server.use(
+      http.post(api('admin/carriers/check'), async () => {
+        calls += 1;
+        await delay(30);
+        return HttpResponse.json({
+          carriers: [
+            { id: 'usps', name: 'USPS', ok: true, message: 'USPS accepted the app and the payment account.', ms: 412 },
+            {
+              id: 'easypost',
+              name: 'USPS via EasyPost',
+              ok: false,
+              message: 'EasyPost refused the API key. Check EASYPOST_API_KEY.',
+              ms: 88,
+            },
+          ],
+        });
+      }),
+    );
+    const app = renderApp('/admin/dashboard', { token: 'good-token' });
+    const card = within(await screen.findByRole('region', { name: 'Carrier balance' }));
+    await app.user.click(card.getByRole('button', { name: 'Test carrier connection' }));
+    // While it runs the button says so and cannot be pressed again.
+    expect(card.getByRole('button', { name: /Testing carrier connection/ })).toBeDisabled();
+    const list = within(await card.findByRole('list', { name: 'Carrier connection' }));
+    const items = list.getAllByRole('listitem').map((li) => li.textContent);
+    expect(items).toEqual([
+      '✓ USPS: connectedUSPS accepted the app and the payment account. (412 ms)',
+      '✕ USPS via EasyPost: not connectedEasyPost refused the API key. Check EASYPOST_API_KEY. (88 ms)',
+    ]);
+    expect(calls).toBe(1);
+    await app.user.click(card.getByRole('button', { name: 'Test carrier connection' }));
+    await waitFor(() => expect(calls).toBe(2));
+    await card.findByRole('list', { name: 'Carrier connection' });
+  });
+
+  it('says why when the check cannot be run', async () => {
+    dashboardHandler(figures());
+    server.use(
+      http.post(api('admin/carriers/check'), () =>
+        HttpResponse.json({ code: 'FORBIDDEN', message: 'Admins only' }, { status: 403 }),
+      ),
+    );
+    const app = renderApp('/admin/dashboard', { token: 'good-token' });
+    const card = within(await screen.findByRole('region', { name: 'Carrier balance' }));
+    await app.user.click(card.getByRole('button', { name: 'Test carrier connection' }));
+    expect(await card.findByRole('alert')).toHaveTextContent('Admins only');
+    expect(card.getByRole('button', { name: 'Test carrier connection' })).toBeEnabled();
+  });
+});

@@ -10,6 +10,7 @@ import {
   adminDashboardOpened,
   selectAdminDashboard,
 } from './admin-dashboard-slice';
+import { CarrierConnectionCheck } from './carrier-connection-check';
 import './admin-dashboard.css';
 
 /** "Carrier balance is low: below $100.00. …", naming the low accounts when there are several. */
@@ -66,6 +67,7 @@ function CarrierBalanceCard({ state }: { state: AdminDashboardState['carrierBala
           {error}
         </p>
       ) : null}
+      <CarrierConnectionCheck />
     </section>
   );
 }
