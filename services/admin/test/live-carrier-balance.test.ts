@@ -72,7 +72,11 @@ describe('POST /api/admin/carriers/check', () => {
   });
 
   test('a refused key is reported in our words, the carrier answering the rest', async () => {
-    fake.fail({ method: 'GET', path: '/v2/users' }, { status: 401, body: easyPostErrorBody('APIKEY.INACTIVE', 'x') }, 5);
+    fake.fail(
+      { method: 'GET', path: '/v2/users' },
+      { status: 401, body: easyPostErrorBody('APIKEY.INACTIVE', 'x') },
+      5,
+    );
     const res = await check(admin.token);
     expect(res.statusCode).toBe(200);
     const [sandbox, easypost] = (res.json() as { carriers: { ok: boolean; message: string }[] }).carriers;
