@@ -56,7 +56,7 @@ test('a purchase through admin’s carriers is refused before anything reaches t
 
 describe('POST /api/admin/carriers/check', () => {
   const check = (token?: string) =>
-    s.admin.inject({ method: 'POST', url: '/api/admin/carriers/check', headers: token ? { token } : {} });
+    s.admin.inject({ method: 'POST', url: '/api/admin/carriers/check', headers: token ? { token } : {}, payload: {} });
 
   test('calls each enabled carrier with its account and says what each confirmed, never a credential', async () => {
     const res = await check(admin.token);

@@ -4,7 +4,7 @@ import type {
   CarrierConnectionReply,
   DashboardActivity,
 } from '@flatship/proto';
-import { getJson, postEmptyJson } from '../../../app/http';
+import { getJson, postJson } from '../../../app/http';
 
 export type { AdminDashboardReply, CarrierBalanceReply, CarrierConnectionReply, DashboardActivity };
 
@@ -14,5 +14,5 @@ export const adminDashboardApi = {
   /** GET /api/auth/api/balance (admins only): the carrier accounts, and whether one is below the server's threshold. */
   carrierBalance: () => getJson<CarrierBalanceReply>('auth/api/balance'),
   /** POST /api/admin/carriers/check (admins only): each enabled carrier called with the configured account. */
-  checkCarriers: () => postEmptyJson<CarrierConnectionReply>('admin/carriers/check'),
+  checkCarriers: () => postJson<CarrierConnectionReply>('admin/carriers/check', {}),
 };

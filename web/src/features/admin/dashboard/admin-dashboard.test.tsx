@@ -315,7 +315,9 @@ describe('Test carrier connection', () => {
     dashboardHandler(figures());
     let calls = 0;
     server.use(
-      http.post(api('admin/carriers/check'), async () => {
+      http.post(api('admin/carriers/check'), async ({ request }) => {
+        // The services refuse a body declared JSON that is empty: the call must send real JSON.
+        expect(await request.json()).toEqual({});
         calls += 1;
         await delay(30);
         return HttpResponse.json({
