@@ -42,6 +42,12 @@ export const InternalLabelStatsReplySchema = Type.Object({
   labelsThisMonth: Type.Integer(),
   revenueTodayCents: Type.Integer(),
   revenueThisMonthCents: Type.Integer(),
+  /**
+   * What the carriers charged the platform for the same labels (`labels.carrier_cost_cents`; 0 for a label whose
+   * carrier did not say). Optional: an orders service older than the field leaves it out.
+   */
+  costTodayCents: Type.Optional(Type.Integer()),
+  costThisMonthCents: Type.Optional(Type.Integer()),
   /** Bulk orders not yet finished (processing or waiting). */
   runningBulkOrders: Type.Integer(),
   /** Labels that failed (were cancelled) today. */
@@ -91,6 +97,9 @@ export const AdminDashboardReplySchema = Type.Object({
   users: Type.Object({ total: Type.Integer(), newThisMonth: Type.Integer() }),
   labels: Type.Object({ today: Type.Integer(), thisMonth: Type.Integer(), failedToday: Type.Integer() }),
   revenue: Type.Object({ today: Type.Number(), thisMonth: Type.Number() }),
+  /** What the carriers charged the platform for those labels, and revenue minus that. */
+  cost: Type.Object({ today: Type.Number(), thisMonth: Type.Number() }),
+  margin: Type.Object({ today: Type.Number(), thisMonth: Type.Number() }),
   deposits: Type.Object({ thisMonth: Type.Number(), countThisMonth: Type.Integer() }),
   runningBulkOrders: Type.Integer(),
   /** Latest labels, deposits and sign-ups together, newest first, at most DASHBOARD_RECENT_MAX. */

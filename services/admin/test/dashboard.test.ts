@@ -27,8 +27,15 @@ afterAll(async () => {
 const DAY_MS = 86_400_000;
 const longAgo = () => new Date(Date.now() - 40 * DAY_MS);
 
-async function label(userId: string, priceCents: number, status: 'completed' | 'cancelled', at: Date) {
-  await insertLabelRow(orders.db, { userId, status, priceCents, at });
+async function label(
+  userId: string,
+  priceCents: number,
+  status: 'completed' | 'cancelled',
+  at: Date,
+  costCents?: number,
+) {
+  const id = await insertLabelRow(orders.db, { userId, status, priceCents, at });
+  if (costCents !== undefined) await orders.db('labels').where({ id }).update({ carrier_cost_cents: costCents });
 }
 
 async function settledDeposit(userId: string, amountCents: number, settledAt: Date) {
@@ -51,8 +58,8 @@ describe('GET /api/admin/dashboard', () => {
     await s.paymentsDb.raw(`update ${AUTH_SCHEMA}.users set created_at = ? where id = ?`, [longAgo(), old.user._id]);
 
     const now = new Date();
-    await label(jane.user._id, 850, 'completed', now);
-    await label(jane.user._id, 1200, 'completed', now);
+    await label(jane.user._id, 850, 'completed', now, 700);
+    await label(jane.user._id, 1200, 'completed', now, 1025);
     await label(jane.user._id, 999, 'completed', longAgo());
     await label(jane.user._id, 700, 'cancelled', now);
     await orders.db('bulk_orders').insert({ id: randomUUID(), user_id: jane.user._id, status: 'processing' });
@@ -67,6 +74,9 @@ describe('GET /api/admin/dashboard', () => {
     expect(body.users).toEqual({ total: 3, newThisMonth: 2 });
     expect(body.labels).toEqual({ today: 2, thisMonth: 2, failedToday: 1 });
     expect(body.revenue).toEqual({ today: 20.5, thisMonth: 20.5 });
+    // What the carriers charged for the same two labels, and what is left.
+    expect(body.cost).toEqual({ today: 17.25, thisMonth: 17.25 });
+    expect(body.margin).toEqual({ today: 3.25, thisMonth: 3.25 });
     expect(body.deposits).toEqual({ thisMonth: 500, countThisMonth: 1 });
     expect(body.runningBulkOrders).toBe(1);
     expect(body.activity.length).toBeLessThanOrEqual(10);

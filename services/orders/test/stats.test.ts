@@ -75,6 +75,28 @@ describe('GET /internal/stats/labels', () => {
     });
   });
 
+  test('sums what the carriers charged for the same labels; a label whose carrier did not say counts 0', async () => {
+    const url = statsUrl('2027-02-10T00:00:00.000Z', '2027-02-01T00:00:00.000Z');
+    const withCost = async (status: 'completed' | 'cancelled', price: number, cost: number | null, at: string) => {
+      const id = await label(status, price, at);
+      await h.db('labels').where({ id }).update({ carrier_id: 'sandbox-usps', carrier_cost_cents: cost });
+    };
+    await withCost('completed', 1000, 820, '2027-02-10T08:00:00Z');
+    await withCost('completed', 900, null, '2027-02-10T09:00:00Z');
+    await withCost('completed', 700, 610, '2027-02-03T09:00:00Z');
+    // A failed label cost nothing that counts, and January's is outside the month.
+    await withCost('cancelled', 700, 610, '2027-02-10T10:00:00Z');
+    await withCost('completed', 700, 610, '2027-01-31T23:00:00Z');
+
+    const body = (await stats(url)).json();
+    expect(body).toMatchObject({
+      revenueTodayCents: 1900,
+      costTodayCents: 820,
+      revenueThisMonthCents: 2600,
+      costThisMonthCents: 1430,
+    });
+  });
+
   test('lists at most 10 labels', async () => {
     for (let i = 0; i < 6; i++) await label('completed', 100 + i, `2026-11-1${i}T00:00:00Z`);
     expect((await stats()).json().latestLabels).toHaveLength(10);

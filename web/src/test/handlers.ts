@@ -29,6 +29,8 @@ export function emptyAdminDashboardHandlers() {
     users: { total: 0, newThisMonth: 0 },
     labels: { today: 0, thisMonth: 0, failedToday: 0 },
     revenue: { today: 0, thisMonth: 0 },
+    cost: { today: 0, thisMonth: 0 },
+    margin: { today: 0, thisMonth: 0 },
     deposits: { thisMonth: 0, countThisMonth: 0 },
     runningBulkOrders: 0,
     activity: [],

@@ -6,6 +6,9 @@ export interface LabelStatsRow {
   labelsSinceMonth: number;
   revenueTodayCents: number;
   revenueSinceMonthCents: number;
+  /** What the carriers charged the platform for those labels (a label whose carrier did not say counts 0). */
+  costTodayCents: number;
+  costSinceMonthCents: number;
   runningBulkOrders: number;
   failedToday: number;
   latest: { labelId: string; userId: string; serviceName: string; priceCents: number; createdAt: Date }[];
@@ -31,6 +34,14 @@ export function createLabelStatsRepo(db: Knex) {
           `coalesce(sum(price_cents) filter (where status = 'completed' and created_at >= ?), 0)::bigint as revenue_month`,
           [monthStart],
         ),
+        db.raw(
+          `coalesce(sum(carrier_cost_cents) filter (where status = 'completed' and created_at >= ?), 0)::bigint as cost_today`,
+          [dayStart],
+        ),
+        db.raw(
+          `coalesce(sum(carrier_cost_cents) filter (where status = 'completed' and created_at >= ?), 0)::bigint as cost_month`,
+          [monthStart],
+        ),
         db.raw(`(count(*) filter (where status = 'cancelled' and updated_at >= ?))::int as failed_today`, [dayStart]),
       );
       const [bulk] = await db('bulk_orders')
@@ -49,6 +60,8 @@ export function createLabelStatsRepo(db: Knex) {
         labelsSinceMonth: Number(sums?.labels_month ?? 0),
         revenueTodayCents: Number(sums?.revenue_today ?? 0),
         revenueSinceMonthCents: Number(sums?.revenue_month ?? 0),
+        costTodayCents: Number(sums?.cost_today ?? 0),
+        costSinceMonthCents: Number(sums?.cost_month ?? 0),
         runningBulkOrders: Number(bulk?.count ?? 0),
         failedToday: Number(sums?.failed_today ?? 0),
         latest: latest.map((l) => ({

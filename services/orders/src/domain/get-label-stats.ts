@@ -12,6 +12,8 @@ export async function getLabelStats(
     labelsThisMonth: row.labelsSinceMonth,
     revenueTodayCents: row.revenueTodayCents,
     revenueThisMonthCents: row.revenueSinceMonthCents,
+    costTodayCents: row.costTodayCents,
+    costThisMonthCents: row.costSinceMonthCents,
     runningBulkOrders: row.runningBulkOrders,
     failedToday: row.failedToday,
     latestLabels: row.latest.map((l) => ({ ...l, createdAt: l.createdAt.toISOString() })),

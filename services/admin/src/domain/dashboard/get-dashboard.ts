@@ -56,6 +56,14 @@ export async function getDashboard(deps: DashboardDeps, ctx: StatsContext): Prom
       today: centsToDollars(labels.revenueTodayCents),
       thisMonth: centsToDollars(labels.revenueThisMonthCents),
     },
+    cost: {
+      today: centsToDollars(labels.costTodayCents ?? 0),
+      thisMonth: centsToDollars(labels.costThisMonthCents ?? 0),
+    },
+    margin: {
+      today: centsToDollars(labels.revenueTodayCents - (labels.costTodayCents ?? 0)),
+      thisMonth: centsToDollars(labels.revenueThisMonthCents - (labels.costThisMonthCents ?? 0)),
+    },
     deposits: {
       thisMonth: centsToDollars(deposits.depositsThisMonthCents),
       countThisMonth: deposits.depositsThisMonthCount,

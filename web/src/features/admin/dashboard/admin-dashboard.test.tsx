@@ -23,6 +23,8 @@ const figures = (over: Partial<AdminDashboardReply> = {}): AdminDashboardReply =
   users: { total: 1248, newThisMonth: 37 },
   labels: { today: 12, thisMonth: 340, failedToday: 2 },
   revenue: { today: 101.5, thisMonth: 2890.25 },
+  cost: { today: 80.25, thisMonth: 2310 },
+  margin: { today: 21.25, thisMonth: 580.25 },
   deposits: { thisMonth: 5400, countThisMonth: 18 },
   runningBulkOrders: 3,
   activity: [
@@ -59,8 +61,8 @@ describe('Admin dashboard', () => {
     expect(stat('Users')).toBe('Users124837 new this month');
     expect(stat('Labels today')).toBe('Labels today12');
     expect(stat('Labels this month')).toBe('Labels this month340');
-    expect(stat('Revenue today')).toBe('Revenue today$101.50');
-    expect(stat('Revenue this month')).toBe('Revenue this month$2890.25');
+    expect(stat('Revenue today')).toBe('Revenue today$101.50Cost $80.25 · margin $21.25');
+    expect(stat('Revenue this month')).toBe('Revenue this month$2890.25Cost $2310.00 · margin $580.25');
     expect(stat('Deposits this month')).toBe('Deposits this month$5400.0018 settled');
     expect(stat('Running bulk orders')).toBe('Running bulk orders3');
     expect(stat('Failed labels today')).toBe('Failed labels today2');

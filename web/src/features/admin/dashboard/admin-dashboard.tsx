@@ -111,8 +111,16 @@ function DashboardFigures() {
     { label: 'Users', value: String(figures.users.total), note: `${figures.users.newThisMonth} new this month` },
     { label: 'Labels today', value: String(figures.labels.today) },
     { label: 'Labels this month', value: String(figures.labels.thisMonth) },
-    { label: 'Revenue today', value: formatMoney(figures.revenue.today) },
-    { label: 'Revenue this month', value: formatMoney(figures.revenue.thisMonth) },
+    {
+      label: 'Revenue today',
+      value: formatMoney(figures.revenue.today),
+      note: `Cost ${formatMoney(figures.cost.today)} · margin ${formatMoney(figures.margin.today)}`,
+    },
+    {
+      label: 'Revenue this month',
+      value: formatMoney(figures.revenue.thisMonth),
+      note: `Cost ${formatMoney(figures.cost.thisMonth)} · margin ${formatMoney(figures.margin.thisMonth)}`,
+    },
     {
       label: 'Deposits this month',
       value: formatMoney(figures.deposits.thisMonth),
