@@ -72,6 +72,10 @@ export const RankingRowSchema = Type.Object({
   activation: Type.Union([ActivationSchema, Type.Null()]),
   labelCount: Type.Integer(),
   totalRevenue: Type.Number(),
+  /** What the carriers charged the platform for those labels (0 for labels bought before the cost was kept). */
+  totalCost: Type.Number(),
+  /** Revenue minus cost. */
+  margin: Type.Number(),
   averageLabelsPerDay: Type.Number(),
   firstOrderDate: Type.String(),
   lastOrderDate: Type.String(),
@@ -83,6 +87,8 @@ export const RankingSummarySchema = Type.Object({
   uniqueUsers: Type.Integer(),
   totalLabels: Type.Integer(),
   totalRevenue: Type.Number(),
+  totalCost: Type.Number(),
+  margin: Type.Number(),
 });
 export type RankingSummary = Static<typeof RankingSummarySchema>;
 

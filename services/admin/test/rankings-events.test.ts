@@ -25,20 +25,22 @@ test('label.purchased and label.refunded from the bus keep the ranking current, 
   try {
     const fay = await register(s, 'Fay Ford');
     const userId = fay.user._id;
-    const purchase = (labelId: string, cents: number): LabelPurchasedEvent => ({
+    const purchase = (labelId: string, cents: number, costCents: number): LabelPurchasedEvent => ({
       userId,
       labelId,
       serviceUid: 'usps_ground_advantage',
       serviceName: 'USPS Ground Advantage',
       priceCents: cents,
       createdAt: '2026-05-19T09:00:00.000Z',
+      carrierId: 'easypost',
+      carrierCostCents: costCents,
     });
     const [a, b] = [randomUUID(), randomUUID()];
     await bus.publish(TOPICS.labelPurchased, [
-      { key: userId, value: purchase(a, 1500) },
-      { key: userId, value: purchase(b, 2500) },
+      { key: userId, value: purchase(a, 1500, 1210) },
+      { key: userId, value: purchase(b, 2500, 2115) },
       // Delivered twice, counted once.
-      { key: userId, value: purchase(a, 1500) },
+      { key: userId, value: purchase(a, 1500, 1210) },
       { key: userId, value: { userId, labelId: 'x' } },
     ]);
     const month = async () =>
@@ -47,14 +49,28 @@ test('label.purchased and label.refunded from the bus keep the ranking current, 
       ).json() as RankingsReply;
     await waitFor('the purchases to rank', async () => (await month()).summary.totalLabels === 2);
     expect((await month()).rankings).toEqual([
-      expect.objectContaining({ userId, userName: 'Fay Ford', labelCount: 2, totalRevenue: 40 }),
+      expect.objectContaining({
+        userId,
+        userName: 'Fay Ford',
+        labelCount: 2,
+        totalRevenue: 40,
+        totalCost: 33.25,
+        margin: 6.75,
+      }),
     ]);
     expect(warnings).toHaveLength(1);
 
     const refund: LabelRefundedEvent = { userId, labelId: b, priceCents: 2500, refundedAt: NOW.toISOString() };
     await bus.publish(TOPICS.labelRefunded, [{ key: userId, value: refund }]);
     await waitFor('the refund to count', async () => (await month()).summary.totalLabels === 1);
-    expect((await month()).summary).toEqual({ uniqueUsers: 1, totalLabels: 1, totalRevenue: 15 });
+    // The refunded label's cost goes with it: the carrier gave it back too.
+    expect((await month()).summary).toEqual({
+      uniqueUsers: 1,
+      totalLabels: 1,
+      totalRevenue: 15,
+      totalCost: 12.1,
+      margin: 2.9,
+    });
   } finally {
     await subscription.close();
     await bus.close();

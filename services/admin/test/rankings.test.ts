@@ -12,11 +12,18 @@ let ann: Registered;
 let bob: Registered;
 let cat: Registered;
 
-const bought = (user: Registered, at: string, cents: number, labelId = randomUUID()): LabelFact => ({
+const bought = (
+  user: Registered,
+  at: string,
+  cents: number,
+  labelId = randomUUID(),
+  costCents?: number,
+): LabelFact => ({
   kind: 'purchased',
   labelId,
   userId: user.user._id,
   priceCents: cents,
+  ...(costCents === undefined ? {} : { costCents }),
   at,
 });
 
@@ -37,11 +44,12 @@ beforeAll(async () => {
   cat = await register(s, 'Cat Cole');
   await s.rankings.record([
     // Ann: 3 cheap labels in March.
-    bought(ann, '2026-03-01T00:00:00Z', 500),
-    bought(ann, '2026-03-10T08:00:00Z', 500),
-    bought(ann, '2026-03-15T11:00:00Z', 500),
+    // What the carrier charged is known for March's labels; January's were bought before it was kept.
+    bought(ann, '2026-03-01T00:00:00Z', 500, randomUUID(), 420),
+    bought(ann, '2026-03-10T08:00:00Z', 500, randomUUID(), 420),
+    bought(ann, '2026-03-15T11:00:00Z', 500, randomUUID(), 420),
     // Bob: 1 expensive label in March, 4 in January.
-    bought(bob, '2026-03-14T23:59:59Z', 4000),
+    bought(bob, '2026-03-14T23:59:59Z', 4000, randomUUID(), 3400),
     ...[1, 2, 3, 4].map((d) => bought(bob, `2026-01-0${d}T10:00:00Z`, 1000)),
     // Cat: last year only.
     bought(cat, '2025-12-31T23:59:59Z', 700),
@@ -52,7 +60,7 @@ afterAll(() => s?.close());
 test('the month by default: top users by labels, totals over all users, every day of the chart', async () => {
   const body = await ok('');
   expect(body.period).toEqual({ start: '2026-03-01', end: '2026-03-15', days: 15 });
-  expect(body.summary).toEqual({ uniqueUsers: 2, totalLabels: 4, totalRevenue: 55 });
+  expect(body.summary).toEqual({ uniqueUsers: 2, totalLabels: 4, totalRevenue: 55, totalCost: 46.6, margin: 8.4 });
   expect(body.rankings).toEqual([
     {
       userId: ann.user._id,
@@ -62,11 +70,20 @@ test('the month by default: top users by labels, totals over all users, every da
       activation: 'allow',
       labelCount: 3,
       totalRevenue: 15,
+      totalCost: 12.6,
+      margin: 2.4,
       averageLabelsPerDay: 0.2,
       firstOrderDate: '2026-03-01T00:00:00.000Z',
       lastOrderDate: '2026-03-15T11:00:00.000Z',
     },
-    expect.objectContaining({ userId: bob.user._id, labelCount: 1, totalRevenue: 40, averageLabelsPerDay: 0.07 }),
+    expect.objectContaining({
+      userId: bob.user._id,
+      labelCount: 1,
+      totalRevenue: 40,
+      totalCost: 34,
+      margin: 6,
+      averageLabelsPerDay: 0.07,
+    }),
   ]);
   expect(body.daily).toHaveLength(15);
   expect(body.daily[0]).toEqual({ date: '2026-03-01', labels: 1, revenue: 5 });
@@ -81,12 +98,12 @@ test('day, week and year periods, and sorting by revenue, name and average per d
 
   const week = await ok('?period=week');
   expect(week.period.start).toBe('2026-03-09');
-  expect(week.summary).toEqual({ uniqueUsers: 2, totalLabels: 3, totalRevenue: 50 });
+  expect(week.summary).toEqual({ uniqueUsers: 2, totalLabels: 3, totalRevenue: 50, totalCost: 42.4, margin: 7.6 });
 
   // The year joins whole months (January, February) and the days of March.
   const year = await ok('?period=year&sort=labels&order=desc');
   expect(year.period).toEqual({ start: '2026-01-01', end: '2026-03-15', days: 74 });
-  expect(year.summary).toEqual({ uniqueUsers: 2, totalLabels: 8, totalRevenue: 95 });
+  expect(year.summary).toEqual({ uniqueUsers: 2, totalLabels: 8, totalRevenue: 95, totalCost: 46.6, margin: 48.4 });
   expect(year.rankings.map((r) => [r.userName, r.labelCount, r.totalRevenue])).toEqual([
     ['bob Baker', 5, 80],
     ['Ann Archer', 3, 15],
@@ -186,7 +203,7 @@ test('an event delivered twice counts once; a refund (even before its purchase) 
   expect(body.rankings).toEqual([
     expect.objectContaining({ labelCount: 1, totalRevenue: 10, firstOrderDate: '2026-02-11T10:00:00.000Z' }),
   ]);
-  expect(body.summary).toEqual({ uniqueUsers: 1, totalLabels: 1, totalRevenue: 10 });
+  expect(body.summary).toEqual({ uniqueUsers: 1, totalLabels: 1, totalRevenue: 10, totalCost: 0, margin: 10 });
   expect(body.daily.find((d) => d.date === '2026-02-10')).toEqual({ date: '2026-02-10', labels: 0, revenue: 0 });
   // The whole month as read from the monthly sums agrees.
   expect((await ok('?period=custom&startDate=2026-02-01&endDate=2026-03-15')).summary.totalLabels).toBe(5);

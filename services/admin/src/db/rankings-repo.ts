@@ -9,6 +9,7 @@ interface DayRow {
   day: string;
   labels: number;
   revenue_cents: string | number;
+  cost_cents: string | number;
 }
 
 const key = (userId: string, day: string) => `${userId}|${day}`;
@@ -30,12 +31,13 @@ export function createRankingsStore(db: Knex): RankingsStore {
             fact.kind === 'purchased'
               ? (
                   await trx.raw(
-                    `insert into rankings_label_facts (label_id, user_id, price_cents, purchased_at, day)
-                     values (?, ?, ?, ?, (?::timestamptz at time zone 'UTC')::date)
+                    `insert into rankings_label_facts (label_id, user_id, price_cents, cost_cents, purchased_at, day)
+                     values (?, ?, ?, ?, ?, (?::timestamptz at time zone 'UTC')::date)
                      on conflict (label_id) do update
-                       set purchased_at = excluded.purchased_at, day = excluded.day, price_cents = excluded.price_cents
+                       set purchased_at = excluded.purchased_at, day = excluded.day, price_cents = excluded.price_cents,
+                           cost_cents = excluded.cost_cents
                      returning to_char(day, 'YYYY-MM-DD') as day`,
-                    [fact.labelId, fact.userId, fact.priceCents, fact.at, fact.at],
+                    [fact.labelId, fact.userId, fact.priceCents, fact.costCents ?? 0, fact.at, fact.at],
                   )
                 ).rows
               : (
@@ -64,7 +66,7 @@ export function createRankingsStore(db: Knex): RankingsStore {
       for (const [level, table, column] of LEVELS) {
         for (const [from, to] of cover[level]) {
           parts.push(
-            `select user_id, labels, revenue_cents, first_at, last_at from ${table} where ${column} >= ?::date and ${column} < ?::date`,
+            `select user_id, labels, revenue_cents, cost_cents, first_at, last_at from ${table} where ${column} >= ?::date and ${column} < ?::date`,
           );
           bindings.push(from, to);
         }
@@ -72,13 +74,14 @@ export function createRankingsStore(db: Knex): RankingsStore {
       const { rows } = await db.raw(
         `with per_user as (
            select user_id, sum(labels)::bigint as labels, sum(revenue_cents)::bigint as revenue_cents,
-                  min(first_at) as first_at, max(last_at) as last_at
+                  sum(cost_cents)::bigint as cost_cents, min(first_at) as first_at, max(last_at) as last_at
              from (${parts.join(' union all ')}) as parts group by user_id
          )
-         select user_id, labels, revenue_cents, first_at, last_at,
+         select user_id, labels, revenue_cents, cost_cents, first_at, last_at,
                 count(*) over () as unique_users,
                 sum(labels) over () as total_labels,
-                sum(revenue_cents) over () as total_revenue_cents
+                sum(revenue_cents) over () as total_revenue_cents,
+                sum(cost_cents) over () as total_cost_cents
            from per_user
           order by ${sortColumn} ${order}, first_at asc, user_id asc
           limit ?`,
@@ -90,13 +93,22 @@ export function createRankingsStore(db: Knex): RankingsStore {
             uniqueUsers: Number(first.unique_users),
             totalLabels: Number(first.total_labels),
             totalRevenueCents: Number(first.total_revenue_cents),
+            totalCostCents: Number(first.total_cost_cents),
           }
-        : { uniqueUsers: 0, totalLabels: 0, totalRevenueCents: 0 };
+        : { uniqueUsers: 0, totalLabels: 0, totalRevenueCents: 0, totalCostCents: 0 };
       const users: RankingUserFigures[] = rows.map(
-        (r: { user_id: string; labels: string; revenue_cents: string; first_at: Date; last_at: Date }) => ({
+        (r: {
+          user_id: string;
+          labels: string;
+          revenue_cents: string;
+          cost_cents: string;
+          first_at: Date;
+          last_at: Date;
+        }) => ({
           userId: r.user_id,
           labels: Number(r.labels),
           revenueCents: Number(r.revenue_cents),
+          costCents: Number(r.cost_cents),
           firstAt: r.first_at,
           lastAt: r.last_at,
         }),
@@ -178,7 +190,7 @@ async function rebuildUserDays(trx: Knex.Transaction, pairs: { userId: string; d
   const days = pairs.map((p) => p.day);
   const before: DayRow[] = (
     await trx.raw(
-      `select d.user_id, to_char(d.day, 'YYYY-MM-DD') as day, d.labels, d.revenue_cents
+      `select d.user_id, to_char(d.day, 'YYYY-MM-DD') as day, d.labels, d.revenue_cents, d.cost_cents
          from rankings_user_days d join unnest(?::text[], ?::date[]) as p(user_id, day)
            on d.user_id = p.user_id and d.day = p.day`,
       [userIds, days],
@@ -191,35 +203,42 @@ async function rebuildUserDays(trx: Knex.Transaction, pairs: { userId: string; d
   );
   const after: DayRow[] = (
     await trx.raw(
-      `insert into rankings_user_days (day, user_id, labels, revenue_cents, first_at, last_at)
-       select f.day, f.user_id, count(*), sum(f.price_cents), min(f.purchased_at), max(f.purchased_at)
+      `insert into rankings_user_days (day, user_id, labels, revenue_cents, cost_cents, first_at, last_at)
+       select f.day, f.user_id, count(*), sum(f.price_cents), sum(f.cost_cents), min(f.purchased_at), max(f.purchased_at)
          from rankings_label_facts f join unnest(?::text[], ?::date[]) as p(user_id, day)
            on f.user_id = p.user_id and f.day = p.day
         where f.refunded_at is null
         group by f.day, f.user_id
-       returning user_id, to_char(day, 'YYYY-MM-DD') as day, labels, revenue_cents`,
+       returning user_id, to_char(day, 'YYYY-MM-DD') as day, labels, revenue_cents, cost_cents`,
       [userIds, days],
     )
   ).rows;
 
-  const delta = new Map<string, { labels: number; cents: number }>();
+  const delta = new Map<string, { labels: number; cents: number; cost: number }>();
   const add = (row: DayRow, sign: 1 | -1) => {
-    const d = delta.get(row.day) ?? { labels: 0, cents: 0 };
+    const d = delta.get(row.day) ?? { labels: 0, cents: 0, cost: 0 };
     d.labels += sign * Number(row.labels);
     d.cents += sign * Number(row.revenue_cents);
+    d.cost += sign * Number(row.cost_cents);
     delta.set(row.day, d);
   };
   for (const row of before) add(row, -1);
   for (const row of after) add(row, 1);
-  const changed = [...delta.entries()].filter(([, d]) => d.labels !== 0 || d.cents !== 0).sort();
+  const changed = [...delta.entries()].filter(([, d]) => d.labels !== 0 || d.cents !== 0 || d.cost !== 0).sort();
   if (changed.length > 0) {
     await trx.raw(
-      `insert into rankings_days (day, labels, revenue_cents)
-       select * from unnest(?::date[], ?::int[], ?::bigint[])
+      `insert into rankings_days (day, labels, revenue_cents, cost_cents)
+       select * from unnest(?::date[], ?::int[], ?::bigint[], ?::bigint[])
        on conflict (day) do update
          set labels = rankings_days.labels + excluded.labels,
-             revenue_cents = rankings_days.revenue_cents + excluded.revenue_cents`,
-      [changed.map(([day]) => day), changed.map(([, d]) => d.labels), changed.map(([, d]) => d.cents)],
+             revenue_cents = rankings_days.revenue_cents + excluded.revenue_cents,
+             cost_cents = rankings_days.cost_cents + excluded.cost_cents`,
+      [
+        changed.map(([day]) => day),
+        changed.map(([, d]) => d.labels),
+        changed.map(([, d]) => d.cents),
+        changed.map(([, d]) => d.cost),
+      ],
     );
   }
 
@@ -269,8 +288,8 @@ async function rollUp(trx: Knex.Transaction, pairs: { userId: string; day: strin
     [userIds, starts],
   );
   await trx.raw(
-    `insert into ${table} (${column}, user_id, labels, revenue_cents, first_at, last_at)
-     select p.bucket, s.user_id, sum(s.labels), sum(s.revenue_cents), min(s.first_at), max(s.last_at)
+    `insert into ${table} (${column}, user_id, labels, revenue_cents, cost_cents, first_at, last_at)
+     select p.bucket, s.user_id, sum(s.labels), sum(s.revenue_cents), sum(s.cost_cents), min(s.first_at), max(s.last_at)
        from ${source} s join unnest(?::text[], ?::date[]) as p(user_id, bucket)
          on s.user_id = p.user_id and s.${sourceColumn} >= p.bucket and s.${sourceColumn} < p.bucket + interval '${span}'
       group by p.bucket, s.user_id`,
@@ -283,20 +302,20 @@ export async function rebuildRankings(db: Knex): Promise<void> {
   await db.transaction(async (trx) => {
     await trx.raw('truncate rankings_user_days, rankings_user_months, rankings_user_years, rankings_days');
     await trx.raw(`
-      insert into rankings_user_days (day, user_id, labels, revenue_cents, first_at, last_at)
-      select day, user_id, count(*), sum(price_cents), min(purchased_at), max(purchased_at)
+      insert into rankings_user_days (day, user_id, labels, revenue_cents, cost_cents, first_at, last_at)
+      select day, user_id, count(*), sum(price_cents), sum(cost_cents), min(purchased_at), max(purchased_at)
         from rankings_label_facts where day is not null and refunded_at is null group by day, user_id`);
     await trx.raw(`
-      insert into rankings_user_months (month, user_id, labels, revenue_cents, first_at, last_at)
-      select date_trunc('month', day)::date, user_id, sum(labels), sum(revenue_cents), min(first_at), max(last_at)
+      insert into rankings_user_months (month, user_id, labels, revenue_cents, cost_cents, first_at, last_at)
+      select date_trunc('month', day)::date, user_id, sum(labels), sum(revenue_cents), sum(cost_cents), min(first_at), max(last_at)
         from rankings_user_days group by 1, 2`);
     await trx.raw(`
-      insert into rankings_user_years (year, user_id, labels, revenue_cents, first_at, last_at)
-      select date_trunc('year', month)::date, user_id, sum(labels), sum(revenue_cents), min(first_at), max(last_at)
+      insert into rankings_user_years (year, user_id, labels, revenue_cents, cost_cents, first_at, last_at)
+      select date_trunc('year', month)::date, user_id, sum(labels), sum(revenue_cents), sum(cost_cents), min(first_at), max(last_at)
         from rankings_user_months group by 1, 2`);
     await trx.raw(`
-      insert into rankings_days (day, labels, revenue_cents)
-      select day, sum(labels), sum(revenue_cents) from rankings_user_days group by day`);
+      insert into rankings_days (day, labels, revenue_cents, cost_cents)
+      select day, sum(labels), sum(revenue_cents), sum(cost_cents) from rankings_user_days group by day`);
   });
   await db.raw('analyze rankings_user_days, rankings_user_months, rankings_user_years, rankings_days');
 }

@@ -4,6 +4,7 @@ import { createAudit } from './0002-audit';
 import { addAuditEventIds } from './0003-audit-event-ids';
 import { createRankingsLabelFacts } from './0101-rankings-label-facts';
 import { createRankingsAggregates } from './0102-rankings-aggregates';
+import { addRankingsCost } from './0103-rankings-cost';
 
 export { ADMIN_SCHEMA } from './schema';
 
@@ -14,4 +15,5 @@ export const migrations: Migration[] = [
   createRankingsLabelFacts,
   createRankingsAggregates,
   addAuditEventIds,
+  addRankingsCost,
 ];

@@ -52,6 +52,8 @@ export async function getRankings(
       activation: p?.activation ?? null,
       labelCount: u.labels,
       totalRevenue: centsToDollars(u.revenueCents),
+      totalCost: centsToDollars(u.costCents),
+      margin: centsToDollars(u.revenueCents - u.costCents),
       averageLabelsPerDay: round2(u.labels / window.days),
       firstOrderDate: u.firstAt.toISOString(),
       lastOrderDate: u.lastAt.toISOString(),
@@ -69,6 +71,8 @@ export async function getRankings(
       uniqueUsers: totals.uniqueUsers,
       totalLabels: totals.totalLabels,
       totalRevenue: centsToDollars(totals.totalRevenueCents),
+      totalCost: centsToDollars(totals.totalCostCents),
+      margin: centsToDollars(totals.totalRevenueCents - totals.totalCostCents),
     },
     daily: daysOf(window).map((date) => {
       const d = byDay.get(date);

@@ -11,6 +11,7 @@ export function factOf(topic: string, value: unknown): LabelFact | undefined {
       labelId: value.labelId,
       userId: value.userId,
       priceCents: value.priceCents,
+      ...(value.carrierCostCents === undefined ? {} : { costCents: value.carrierCostCents }),
       at: value.createdAt,
     };
   }

@@ -1,6 +1,6 @@
 /** A label bought (counted on the UTC day of `at`) or given back. Cents; `at` is an ISO timestamp. */
 export type LabelFact =
-  | { kind: 'purchased'; labelId: string; userId: string; priceCents: number; at: string }
+  | { kind: 'purchased'; labelId: string; userId: string; priceCents: number; costCents?: number; at: string }
   | { kind: 'refunded'; labelId: string; userId: string; priceCents: number; at: string };
 
 /** Whole UTC days, both included, YYYY-MM-DD. */
@@ -15,6 +15,8 @@ export interface RankingUserFigures {
   userId: string;
   labels: number;
   revenueCents: number;
+  /** What the carriers charged the platform for those labels. */
+  costCents: number;
   firstAt: Date;
   lastAt: Date;
 }
@@ -23,6 +25,7 @@ export interface RankingTotals {
   uniqueUsers: number;
   totalLabels: number;
   totalRevenueCents: number;
+  totalCostCents: number;
 }
 
 /** The rankings read model. */

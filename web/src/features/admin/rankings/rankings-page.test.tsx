@@ -18,6 +18,8 @@ const row = (i: number, over: Partial<RankingRow> = {}): RankingRow => ({
   activation: 'allow',
   labelCount: 10 - i,
   totalRevenue: 100 - i * 5.5,
+  totalCost: 80 - i * 4,
+  margin: 20 - i * 1.5,
   averageLabelsPerDay: (10 - i) / 30,
   firstOrderDate: '2026-11-02T10:00:00.000Z',
   lastOrderDate: '2026-11-20T15:30:00.000Z',
@@ -30,6 +32,8 @@ const reply = (rankings: RankingRow[], over: Partial<RankingsReply> = {}): Ranki
     uniqueUsers: rankings.length,
     totalLabels: rankings.reduce((n, r) => n + r.labelCount, 0),
     totalRevenue: rankings.reduce((n, r) => n + r.totalRevenue, 0),
+    totalCost: rankings.reduce((n, r) => n + r.totalCost, 0),
+    margin: rankings.reduce((n, r) => n + r.margin, 0),
   },
   daily: [
     { date: '2026-11-01', labels: 3, revenue: 30.5 },
@@ -71,6 +75,8 @@ describe('User volume rankings page', () => {
     expect(within(summary).getByText('Unique users').nextSibling).toHaveTextContent('2');
     expect(within(summary).getByText('Total labels').nextSibling).toHaveTextContent('17');
     expect(within(summary).getByText('Total revenue').nextSibling).toHaveTextContent('$183.50');
+    expect(within(summary).getByText('Carrier cost').nextSibling).toHaveTextContent('$148.00');
+    expect(within(summary).getByText('Margin').nextSibling).toHaveTextContent('$35.50');
 
     expect(
       screen.getByRole('img', { name: /Labels and revenue per day, 2026-11-01 to 2026-11-03/ }),
@@ -92,6 +98,8 @@ describe('User volume rankings page', () => {
       'Blocked',
       '9',
       '$94.50',
+      '$76.00',
+      '$18.50',
       '0.30',
       '02-11-2026 10:00',
       '20-11-2026 15:30',
@@ -206,9 +214,11 @@ describe('User volume rankings page', () => {
     expect(clicked).toEqual(['user-volume-rankings-month.csv']);
     const text = await (blob as Blob).text();
     const lines = text.trim().split('\r\n');
-    expect(lines[0]).toBe('Rank,User,Email,Role,Status,Labels,Revenue,Average per day,First order,Last order');
+    expect(lines[0]).toBe(
+      'Rank,User,Email,Role,Status,Labels,Revenue,Cost,Margin,Average per day,First order,Last order',
+    );
     expect(lines[1]).toBe(
-      '1,"Smith, ""Jo""",user1@example.com,user,Active,9,94.50,0.30,2026-11-02T10:00:00.000Z,2026-11-20T15:30:00.000Z',
+      '1,"Smith, ""Jo""",user1@example.com,user,Active,9,94.50,76.00,18.50,0.30,2026-11-02T10:00:00.000Z,2026-11-20T15:30:00.000Z',
     );
     expect(lines).toHaveLength(3);
   });

@@ -171,6 +171,14 @@ export function RankingsPage() {
             <dd>{formatMoney(reply.summary.totalRevenue)}</dd>
           </div>
           <div>
+            <dt>Carrier cost</dt>
+            <dd>{formatMoney(reply.summary.totalCost)}</dd>
+          </div>
+          <div>
+            <dt>Margin</dt>
+            <dd>{formatMoney(reply.summary.margin)}</dd>
+          </div>
+          <div>
             <dt>Period</dt>
             <dd>
               {reply.period.start} – {reply.period.end}
@@ -192,7 +200,12 @@ export function RankingsPage() {
               ))}
               <th scope="col">Role</th>
               <th scope="col">Status</th>
-              {SORTABLE.slice(1).map((h) => (
+              {SORTABLE.slice(1, 3).map((h) => (
+                <SortHeader key={h.sort} {...h} controls={controls} onSort={onSort} />
+              ))}
+              <th scope="col">Cost</th>
+              <th scope="col">Margin</th>
+              {SORTABLE.slice(3).map((h) => (
                 <SortHeader key={h.sort} {...h} controls={controls} onSort={onSort} />
               ))}
               <th scope="col">First order</th>
@@ -202,13 +215,13 @@ export function RankingsPage() {
           <tbody>
             {isLoading && !reply ? (
               <tr>
-                <td colSpan={9} className="rankings__state">
+                <td colSpan={11} className="rankings__state">
                   <Spinner /> Loading rankings...
                 </td>
               </tr>
             ) : rows.length === 0 ? (
               <tr>
-                <td colSpan={9} className="rankings__state">
+                <td colSpan={11} className="rankings__state">
                   No labels were bought in this period
                 </td>
               </tr>
@@ -230,6 +243,8 @@ export function RankingsPage() {
                   <td>{r.activation === 'block' ? 'Blocked' : r.activation === 'allow' ? 'Active' : ''}</td>
                   <td>{r.labelCount}</td>
                   <td>{formatMoney(r.totalRevenue)}</td>
+                  <td>{formatMoney(r.totalCost)}</td>
+                  <td className={r.margin < 0 ? 'rankings__negative' : undefined}>{formatMoney(r.margin)}</td>
                   <td>{r.averageLabelsPerDay.toFixed(2)}</td>
                   <td className="data-table__nowrap">{formatDateTime(r.firstOrderDate)}</td>
                   <td className="data-table__nowrap">{formatDateTime(r.lastOrderDate)}</td>
