@@ -48,7 +48,7 @@ export {
 } from './label/render-pool';
 export { observePurchases, type PurchaseObservation } from './observe';
 export { type CarrierPool, type CarrierPoolOptions, createCarrierPool } from './pool/carrier-pool';
-export { createTokenBucket, type TokenBucket, type TokenBucketOptions } from './pool/token-bucket';
+export { createRateWindow, type RateWindow, type RateWindowOptions } from './pool/rate-window';
 export {
   type AddressVerdict,
   CARRIER_CAPABILITIES,

@@ -3,8 +3,8 @@ import {
   type Carrier,
   createCarrierPool,
   createCarrierSet,
+  createRateWindow,
   createSandboxCarrier,
-  createTokenBucket,
   isValidImpb,
   type LabelRequest,
   type LabelResult,
@@ -153,21 +153,21 @@ describe('carrier rate limit', () => {
     const all = Promise.all(Array.from({ length: 35 }, (_, i) => pool.purchaseLabel(request(`label-${i}`))));
 
     await vi.advanceTimersByTimeAsync(0);
-    // One second's worth may go at once, then one every 100 ms.
+    // The rate may go at once; the next start waits until the first of them is a second old.
     expect(port.seen.keys).toHaveLength(10);
-    await vi.advanceTimersByTimeAsync(500);
-    expect(port.seen.keys).toHaveLength(15);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(port.seen.keys).toHaveLength(10);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(port.seen.keys).toHaveLength(20);
     await vi.advanceTimersByTimeAsync(1000);
-    expect(port.seen.keys).toHaveLength(25);
+    expect(port.seen.keys).toHaveLength(30);
     await vi.advanceTimersByTimeAsync(1000);
     await all;
     expect(port.seen.keys).toHaveLength(35);
-    // In every window of one second, no more than the burst plus the rate.
+    // In every window of one second, never more than the rate.
     for (const t of port.seen.startedAt) {
-      expect(port.seen.startedAt.filter((s) => s >= t && s < t + 1000).length).toBeLessThanOrEqual(20);
+      expect(port.seen.startedAt.filter((s) => s >= t && s < t + 1000).length).toBeLessThanOrEqual(10);
     }
-    // Ten at once, then one every 100 ms: nineteen in the first second.
-    expect(port.seen.startedAt.filter((s) => s < 1000)).toHaveLength(19);
   });
 
   it('counts each carrier on its own: a throttled carrier does not hold up purchases from another', async () => {
@@ -210,27 +210,40 @@ describe('carrier rate limit', () => {
   });
 });
 
-describe('token bucket', () => {
-  it('saves up to one second of tokens and refills at the rate', () => {
+describe('rate window', () => {
+  it('allows the rate in any one second, never a saved-up burst on top', () => {
     let now = 0;
-    const bucket = createTokenBucket({ ratePerSecond: 4, now: () => now });
-    expect([1, 2, 3, 4, 5].map(() => bucket.tryTake())).toEqual([true, true, true, true, false]);
-    expect(bucket.msUntilToken()).toBe(250);
-    now = 249;
-    expect(bucket.tryTake()).toBe(false);
-    now = 250;
-    expect(bucket.tryTake()).toBe(true);
+    const window = createRateWindow({ ratePerSecond: 4, now: () => now });
+    expect([1, 2, 3, 4, 5].map(() => window.tryTake())).toEqual([true, true, true, true, false]);
+    expect(window.msUntilToken()).toBe(1000);
+    now = 999;
+    expect(window.tryTake()).toBe(false);
+    // A second after the first four, the window holds none of them.
+    now = 1000;
+    expect([1, 2, 3, 4, 5].map(() => window.tryTake())).toEqual([true, true, true, true, false]);
+    // A long pause saves nothing up: still four in the next second.
     now = 60_000;
-    expect([1, 2, 3, 4, 5].map(() => bucket.tryTake())).toEqual([true, true, true, true, false]);
+    expect([1, 2, 3, 4, 5].map(() => window.tryTake())).toEqual([true, true, true, true, false]);
+    now = 60_500;
+    expect(window.tryTake()).toBe(false);
+  });
+
+  it('spreads starts taken one by one: any second holds at most the rate', () => {
+    let now = 0;
+    const window = createRateWindow({ ratePerSecond: 3, now: () => now });
+    const starts: number[] = [];
+    for (now = 0; now < 5000; now += 50) if (window.tryTake()) starts.push(now);
+    for (const t of starts) expect(starts.filter((s) => s >= t && s < t + 1000).length).toBeLessThanOrEqual(3);
+    expect(starts).toHaveLength(15);
   });
 
   it('allows less than one purchase a second', () => {
     let now = 0;
-    const bucket = createTokenBucket({ ratePerSecond: 0.5, now: () => now });
-    expect(bucket.tryTake()).toBe(true);
-    expect(bucket.tryTake()).toBe(false);
-    expect(bucket.msUntilToken()).toBe(2000);
+    const window = createRateWindow({ ratePerSecond: 0.5, now: () => now });
+    expect(window.tryTake()).toBe(true);
+    expect(window.tryTake()).toBe(false);
+    expect(window.msUntilToken()).toBe(2000);
     now = 2000;
-    expect(bucket.tryTake()).toBe(true);
+    expect(window.tryTake()).toBe(true);
   });
 });

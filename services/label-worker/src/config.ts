@@ -40,7 +40,7 @@ export const LabelWorkerConfigSchema = Type.Object({
     minimum: 0,
     default: 0,
     description:
-      'purchases started per second with each carrier by this process (a token bucket); 0 is no limit. N worker replicas make up to N times this',
+      'purchases started with each carrier by this process in any one second (a sliding window); 0 is no limit. N worker replicas make up to N times this',
   }),
   LABEL_WORKER_CONCURRENCY: Type.Integer({
     minimum: 1,

@@ -1,11 +1,11 @@
 import type { Carrier, LabelRequest, LabelResult } from '../port';
 import { courierOfService } from '../registry';
-import { createTokenBucket, type TokenBucket } from './token-bucket';
+import { createRateWindow, type RateWindow } from './rate-window';
 
 export interface CarrierPoolOptions {
   /** Purchases in flight at once, over every carrier; the rest wait their turn in arrival order. */
   concurrency: number;
-  /** Purchases started per second with each carrier; 0 (the default) is no limit. */
+  /** Purchases started with each carrier in any one second (a sliding window); 0 (the default) is no limit. */
   ratePerSecond?: number;
   /** The carrier a request goes to, whose rate it counts against (default: the courier selling its service). */
   carrierOf?: (req: LabelRequest) => string;
@@ -32,8 +32,8 @@ const defaultCarrierOf = (req: LabelRequest) => courierOfService(req.serviceUid)
  * Bounds the purchases a process has in flight with its carriers, whoever asks
  * for them: every caller's purchases wait in one line and at most
  * `concurrency` are at a carrier at once. With a rate, each carrier gets at most
- * that many new purchases a second (a token bucket holding one second's
- * worth); a purchase waiting for its carrier's rate lets the next one, for
+ * that many new purchases in any one second (a sliding window: never a saved-up
+ * burst on top); a purchase waiting for its carrier's rate lets the next one, for
  * another carrier, go first, so one throttled carrier never holds up the
  * others. The purchase itself is the carrier's, untouched: its idempotency key
  * and its answer pass through as they are.
@@ -49,7 +49,7 @@ export function createCarrierPool(carrier: Pick<Carrier, 'purchaseLabel'>, opts:
   const now = opts.now ?? Date.now;
 
   const queues = new Map<string, Job[]>();
-  const buckets = new Map<string, TokenBucket>();
+  const buckets = new Map<string, RateWindow>();
   let inFlight = 0;
   let waiting = 0;
   let nextSeq = 0;
@@ -59,7 +59,7 @@ export function createCarrierPool(carrier: Pick<Carrier, 'purchaseLabel'>, opts:
   const bucketOf = (name: string) => {
     let bucket = buckets.get(name);
     if (!bucket) {
-      bucket = createTokenBucket({ ratePerSecond: rate, now });
+      bucket = createRateWindow({ ratePerSecond: rate, now });
       buckets.set(name, bucket);
     }
     return bucket;
