@@ -59,6 +59,8 @@ export const PUBLIC_ROUTES: readonly { method: string; path: string }[] = [
   { method: 'GET', path: '/api/auth/client-config' },
   { method: 'GET', path: '/api/orders/file/template' },
   { method: 'POST', path: '/api/payment/webhook/btcpay' },
+  // EasyPost's tracker events: signed with EASYPOST_WEBHOOK_SECRET, checked by orders.
+  { method: 'POST', path: '/api/orders/webhook/easypost' },
   { method: 'GET', path: '/api/payment/top-up/guest' },
   // The referral bonus terms: the register page states them to a visitor who came with an invite link.
   { method: 'GET', path: '/api/payment/referral-bonus' },

@@ -266,6 +266,8 @@ const TABLE: Row[] = [
   { method: 'GET', route: '/api/chatwoot/identity', access: SIGNED_IN },
   // payments
   { method: 'POST', route: '/api/payment/webhook/btcpay', body: () => ({}), access: PUBLIC },
+  // Reaches orders without a token, which refuses anything not signed with the EasyPost webhook secret.
+  { method: 'POST', route: '/api/orders/webhook/easypost', body: () => ({}), access: NOBODY },
   { method: 'GET', route: '/api/payment/top-up/guest', access: NOBODY },
   ...ownAndOthers('/api/payment/top-up/:userId', 'GET'),
   ...ownAndOthers('/api/payment/recent-deposits/:userId', 'GET'),

@@ -64,6 +64,8 @@ export const ERROR_STATUS = {
   PRICING_NAME_EMPTY: 400,
   PRICING_SERVICE_NOT_FOUND: 404,
   ORDERS_INVALID: 400,
+  /** A carrier webhook (EasyPost tracker events) that is not signed with the configured secret. */
+  ORDERS_WEBHOOK_SIGNATURE: 401,
   ORDERS_CARRIER_FAILED: 422,
   ORDERS_IN_PROGRESS: 409,
   /** An Idempotency-Key sent again with a different request body. */

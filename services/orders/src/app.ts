@@ -24,6 +24,7 @@ import type { EventRecorder } from './domain/bulk/ports';
 import type { CarrierPort, FileStore, LedgerPort, PublishLabelPurchased, QuotePort } from './domain/ports';
 import { registerAdminOrderRoutes } from './routes/admin';
 import { registerBulkRoutes } from './routes/bulk';
+import { registerCarrierWebhookRoutes } from './routes/carrier-webhooks';
 import type { DomainDeps } from './routes/deps';
 import { registerDownloadRoutes } from './routes/download';
 import { registerInternalRoutes } from './routes/internal';
@@ -67,6 +68,8 @@ export interface OrdersAppDeps {
   /** The couriers of the enabled carriers (`CARRIERS`); a row's courier must be one of them. The default courier when absent. */
   couriers?: readonly string[];
   readiness?: ReadinessCheck[];
+  /** `EASYPOST_WEBHOOK_SECRET`: EasyPost's tracker webhooks are taken only when signed with it. */
+  easyPostWebhookSecret?: string | undefined;
 }
 
 /** Builds the orders app from its dependencies; opens nothing and starts no timers. */
@@ -104,6 +107,7 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
     publishLabelRefunded: deps.publishLabelRefunded,
   });
   registerStatsRoutes(app, deps.db, deps.internalSecret);
+  await registerCarrierWebhookRoutes(app, { db: deps.db, easyPostWebhookSecret: deps.easyPostWebhookSecret });
   return app;
 }
 

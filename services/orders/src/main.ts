@@ -59,6 +59,7 @@ await runServiceRuntime({
       downloadTokenTtlMs: config.DOWNLOAD_TOKEN_TTL_MS,
       tokenState,
       userChanges,
+      easyPostWebhookSecret: config.EASYPOST_WEBHOOK_SECRET,
     });
     const carrierMetrics = flatshipMetrics(app.metrics);
     carrierCalls = (o) => carrierMetrics.carrierHttpCall(o);

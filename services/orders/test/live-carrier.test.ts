@@ -15,6 +15,7 @@ import { orderBody, outboxRows, postOrder, user } from './support';
 // Real postage through a live carrier, as orders runs it: EasyPost (its fake, on loopback) with a production key,
 // which the adapter accepts only with a durable memory of its shipments: the orders database's carrier_memory.
 
+const WEBHOOK_SECRET = 'whsec-tracker-test';
 let fake: FakeEasyPost;
 let s: Stack;
 let db: Knex;
@@ -28,7 +29,11 @@ const settings = () =>
 
 beforeAll(async () => {
   fake = await startFakeEasyPost();
-  s = await startStack({ carriers: 'easypost', carrierSettings: { easypost: settings() } });
+  s = await startStack({
+    carriers: 'easypost',
+    carrierSettings: { easypost: settings() },
+    easyPostWebhookSecret: WEBHOOK_SECRET,
+  });
   db = s.db;
 });
 afterAll(async () => {
@@ -114,6 +119,58 @@ describe('a purchase cut off after EasyPost bought the label', () => {
       await poolA.destroy();
       await poolB.destroy();
     }
+  });
+});
+
+describe('EasyPost tracker webhooks', () => {
+  const post = (body: string, headers: Record<string, string>) =>
+    s.app.inject({ method: 'POST', url: '/api/orders/webhook/easypost', payload: body, headers });
+
+  test('a signed tracker event moves the label along; an older one arriving late, or an unsigned one, changes nothing', async () => {
+    const u = user(s);
+    await s.setBalance(u.id, 10_000);
+    const bought = await postOrder(s, u, orderBody(u.id));
+    expect(bought.statusCode, bought.body).toBe(201);
+    const { orderId, tracking_number } = bought.json().data;
+
+    fake.setTracking(
+      tracking_number,
+      [
+        { status: 'pre_transit', message: 'Shipping Label Created', datetime: '2026-12-01T10:00:00Z' },
+        { status: 'in_transit', message: 'Arrived at USPS Facility', datetime: '2026-12-02T08:30:00Z' },
+      ],
+      '2026-12-04',
+    );
+    const inTransit = fake.trackerEvent(tracking_number, WEBHOOK_SECRET);
+    const res = await post(inTransit.body, inTransit.headers);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ ok: true, updated: 1 });
+    const row = await db('labels').where({ id: orderId }).first();
+    expect(row.tracking_status).toBe('in_transit');
+    expect(row.tracking_events[0]).toMatchObject({ status: 'in_transit', description: 'Arrived at USPS Facility' });
+    expect(row.tracking_events).toHaveLength(2);
+
+    // The same event delivered again keeps the row as it is; an older one never steps it back.
+    expect((await post(inTransit.body, inTransit.headers)).statusCode).toBe(200);
+    fake.setTracking(tracking_number, [
+      { status: 'pre_transit', message: 'Shipping Label Created', datetime: '2026-12-01T10:00:00Z' },
+    ]);
+    const stale = fake.trackerEvent(tracking_number, WEBHOOK_SECRET);
+    expect((await post(stale.body, stale.headers)).json()).toEqual({ ok: true, updated: 0 });
+    expect((await db('labels').where({ id: orderId }).first()).tracking_status).toBe('in_transit');
+
+    // Not signed with our secret: refused, nothing read.
+    const forged = fake.trackerEvent(tracking_number, 'not-our-secret');
+    const refused = await post(forged.body, forged.headers);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().code).toBe('ORDERS_WEBHOOK_SIGNATURE');
+    expect((await post(inTransit.body, {})).statusCode).toBe(401);
+    // A parcel that is not ours is acknowledged, so EasyPost stops sending it.
+    fake.setTracking('9400100000000000000000', [
+      { status: 'delivered', message: 'Delivered', datetime: '2026-12-03T12:00:00Z' },
+    ]);
+    const other = fake.trackerEvent('9400100000000000000000', WEBHOOK_SECRET);
+    expect((await post(other.body, other.headers)).json()).toEqual({ ok: true, updated: 0 });
   });
 });
 

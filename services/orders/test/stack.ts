@@ -55,6 +55,8 @@ export async function startStack(
     carriers?: string;
     /** What those carriers read besides the memory (a live carrier's account settings). */
     carrierSettings?: Omit<CarrierSettings, 'memory'>;
+    /** EasyPost's webhook secret, for the tracker webhook. */
+    easyPostWebhookSecret?: string;
     /** Wraps the ledger client orders talks to payments with (e.g. to cut a purchase off mid-way). */
     ledger?: (real: LedgerPort) => LedgerPort;
     /** A cluster of the test's own instead of the run's PostgreSQL. */
@@ -112,6 +114,7 @@ export async function startStack(
     {
       ...(opts.adminUrl ? { adminUrl: opts.adminUrl } : {}),
       ...(opts.files ? { files: opts.files } : {}),
+      ...(opts.easyPostWebhookSecret ? { easyPostWebhookSecret: opts.easyPostWebhookSecret } : {}),
       async onClose() {
         await payments.close();
         await pricing.close();

@@ -58,6 +58,8 @@ export async function startOrders(
     adminUrl?: string;
     /** Wraps the file store the app and the domain write through (e.g. to count writes, or fail one). */
     files?: (real: FileStore) => FileStore;
+    /** EasyPost's webhook secret, for the tracker webhook. */
+    easyPostWebhookSecret?: string;
   } = {},
 ): Promise<OrdersHarness> {
   const tdb = await createTestDatabase('orders', opts.adminUrl);
@@ -93,6 +95,7 @@ export async function startOrders(
     jwtPublicKey: keys.publicKey,
     tokenState,
     internalSecret: INTERNAL_SECRET,
+    easyPostWebhookSecret: opts.easyPostWebhookSecret,
   });
   await app.ready();
   const silent = { info() {}, warn() {}, error() {} };

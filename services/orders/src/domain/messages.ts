@@ -1,6 +1,7 @@
 /** The texts users see. Where the spec gives a text, it is that text. None contains a colon: the web keeps only what follows one. */
 export const MESSAGES = {
   labelCreated: 'Label created successfully',
+  webhookSignature: 'The webhook is not signed with the configured secret',
   inProgress: 'This order is already being processed. Please try again in a moment.',
   keyReused: 'This Idempotency-Key was already used for a different order',
   fileNotFound: 'File not found',

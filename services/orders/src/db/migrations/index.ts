@@ -10,6 +10,7 @@ import { addLabelVoid } from './0008-label-void';
 import { addBulkRefundedCount } from './0009-bulk-refunded-count';
 import { allowFreeLabels } from './0010-free-labels';
 import { addCarrierPurchases } from './0011-carrier-purchases';
+import { addLabelTracking } from './0012-label-tracking';
 
 export { ORDERS_SCHEMA } from './schema';
 
@@ -26,4 +27,5 @@ export const migrations: Migration[] = [
   addBulkRefundedCount,
   allowFreeLabels,
   addCarrierPurchases,
+  addLabelTracking,
 ];
