@@ -266,8 +266,9 @@ const TABLE: Row[] = [
   { method: 'GET', route: '/api/chatwoot/identity', access: SIGNED_IN },
   // payments
   { method: 'POST', route: '/api/payment/webhook/btcpay', body: () => ({}), access: PUBLIC },
-  // Reaches orders without a token, which refuses anything not signed with the EasyPost webhook secret.
-  { method: 'POST', route: '/api/orders/webhook/easypost', body: () => ({}), access: NOBODY },
+  // Reaches orders without a token, like the BTCPay webhook; orders then refuses anything not signed with the
+  // EasyPost webhook secret (ORDERS_WEBHOOK_SIGNATURE, not an access refusal).
+  { method: 'POST', route: '/api/orders/webhook/easypost', body: () => ({}), access: PUBLIC },
   { method: 'GET', route: '/api/payment/top-up/guest', access: NOBODY },
   ...ownAndOthers('/api/payment/top-up/:userId', 'GET'),
   ...ownAndOthers('/api/payment/recent-deposits/:userId', 'GET'),
