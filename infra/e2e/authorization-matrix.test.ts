@@ -247,6 +247,7 @@ const TABLE: Row[] = [
   { method: 'POST', route: '/api/auth/login-as-user/:id', params: (i) => ({ id: i.ghost }), access: ADMINS },
   { method: 'GET', route: '/api/auth/api/balance', access: ADMINS },
   { method: 'POST', route: '/api/admin/carriers/check', access: ADMINS },
+  { method: 'GET', route: '/api/admin/carriers/routes', access: ADMINS },
   { method: 'GET', route: '/api/admin/audit', access: ADMINS },
   { method: 'GET', route: '/api/admin/dashboard', access: ADMINS },
   { method: 'GET', route: '/api/admin/user-volume-rankings', access: ADMINS },

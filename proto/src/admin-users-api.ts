@@ -127,6 +127,22 @@ export const CarrierConnectionReplySchema = Type.Object({
 export type CarrierConnectionReply = Static<typeof CarrierConnectionReplySchema>;
 
 /**
+ * GET /api/admin/carriers/routes (admins only): which enabled carrier sells each service. `carriers` is the route in
+ * order: the first sells, each next one is asked only when the one before certainly bought nothing (its credentials
+ * refused, throttled, unreachable).
+ */
+export const CarrierRoutesReplySchema = Type.Object({
+  services: Type.Array(
+    Type.Object({
+      uid: Type.String(),
+      name: Type.String(),
+      carriers: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
+    }),
+  ),
+});
+export type CarrierRoutesReply = Static<typeof CarrierRoutesReplySchema>;
+
+/**
  * GET /api/admin/audit?page&limit&userId&adminId: what admins did while
  * signed in as a user, newest first. Every change made with a login-as token
  * is recorded with both ids.

@@ -92,3 +92,27 @@ describe('POST /api/admin/carriers/check', () => {
     expect((await check(customer.token)).statusCode).toBe(403);
   });
 });
+
+test('GET /api/admin/carriers/routes names the carriers selling each service, in the order they are asked', async () => {
+  const res = await s.admin.inject({ url: '/api/admin/carriers/routes', headers: { token: admin.token } });
+  expect(res.statusCode, res.body).toBe(200);
+  const { services } = res.json() as { services: { uid: string; carriers: { id: string; name: string }[] }[] };
+  expect(services.map((x) => x.uid)).toEqual([
+    'usps_priority_mail',
+    'usps_ground_advantage',
+    'usps_priority_mail_express',
+  ]);
+  for (const service of services) {
+    expect(service.carriers).toEqual([
+      { id: 'sandbox-usps', name: 'USPS' },
+      { id: 'easypost', name: 'USPS via EasyPost' },
+    ]);
+  }
+  // After a switch, the list says so.
+  carriers.setRoutes([{ serviceUid: 'usps_priority_mail', carriers: ['easypost', 'sandbox-usps'] }]);
+  const switched = (
+    await s.admin.inject({ url: '/api/admin/carriers/routes', headers: { token: admin.token } })
+  ).json();
+  expect(switched.services[0].carriers.map((c: { id: string }) => c.id)).toEqual(['easypost', 'sandbox-usps']);
+  expect((await s.admin.inject({ url: '/api/admin/carriers/routes' })).statusCode).toBe(401);
+});

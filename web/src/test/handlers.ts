@@ -45,6 +45,7 @@ export function emptyAdminDashboardHandlers() {
   return [
     http.get(api('admin/dashboard'), () => HttpResponse.json(reply)),
     http.get(api('auth/api/balance'), () => HttpResponse.json(balance)),
+    http.get(api('admin/carriers/routes'), () => HttpResponse.json({ services: [] })),
   ];
 }
 

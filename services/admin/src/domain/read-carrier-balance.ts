@@ -11,6 +11,9 @@ export interface CarrierAccounts {
   adapter?(
     id: string,
   ): { checkConnection?(): Promise<{ ok: true; detail: string } | { ok: false; message: string }> } | null;
+  /** What the enabled carriers sell (`CarrierSet.services`) and each service's route (`CarrierSet.routes`). */
+  services?(): readonly { uid: string; name: string }[];
+  routes?(): readonly { serviceUid: string; carriers: readonly string[] }[];
 }
 
 export interface ReadCarrierBalanceDeps {

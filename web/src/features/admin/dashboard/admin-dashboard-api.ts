@@ -2,11 +2,12 @@ import type {
   AdminDashboardReply,
   CarrierBalanceReply,
   CarrierConnectionReply,
+  CarrierRoutesReply,
   DashboardActivity,
 } from '@flatship/proto';
 import { getJson, postJson } from '../../../app/http';
 
-export type { AdminDashboardReply, CarrierBalanceReply, CarrierConnectionReply, DashboardActivity };
+export type { AdminDashboardReply, CarrierBalanceReply, CarrierConnectionReply, CarrierRoutesReply, DashboardActivity };
 
 export const adminDashboardApi = {
   /** GET /api/admin/dashboard (admins only). */
@@ -14,5 +15,7 @@ export const adminDashboardApi = {
   /** GET /api/auth/api/balance (admins only): the carrier accounts, and whether one is below the server's threshold. */
   carrierBalance: () => getJson<CarrierBalanceReply>('auth/api/balance'),
   /** POST /api/admin/carriers/check (admins only): each enabled carrier called with the configured account. */
+  /** GET /api/admin/carriers/routes (admins only): which carrier sells each service, then which stand by. */
+  carrierRoutes: () => getJson<CarrierRoutesReply>('admin/carriers/routes'),
   checkCarriers: () => postJson<CarrierConnectionReply>('admin/carriers/check', {}),
 };

@@ -367,3 +367,46 @@ describe('Test carrier connection', () => {
     expect(card.getByRole('button', { name: 'Test carrier connection' })).toBeEnabled();
   });
 });
+
+describe('Sold by', () => {
+  it('lists which carrier sells each service, then the ones standing by', async () => {
+    dashboardHandler(figures());
+    server.use(
+      http.get(api('admin/carriers/routes'), () =>
+        HttpResponse.json({
+          services: [
+            {
+              uid: 'usps_priority_mail',
+              name: 'USPS Priority Mail',
+              carriers: [
+                { id: 'usps', name: 'USPS' },
+                { id: 'easypost', name: 'USPS via EasyPost' },
+              ],
+            },
+            { uid: 'usps_ground_advantage', name: 'USPS Ground Advantage', carriers: [{ id: 'usps', name: 'USPS' }] },
+          ],
+        }),
+      ),
+    );
+    renderApp('/admin/dashboard', { token: 'good-token' });
+    const card = within(await screen.findByRole('region', { name: 'Carrier balance' }));
+    const list = within(await card.findByRole('list', { name: 'Sold by' }));
+    expect(list.getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'USPS Priority MailUSPS, then USPS via EasyPost',
+      'USPS Ground AdvantageUSPS',
+    ]);
+  });
+
+  it('says so when the list cannot be read, and the rest of the card stays', async () => {
+    dashboardHandler(figures());
+    server.use(
+      http.get(api('admin/carriers/routes'), () =>
+        HttpResponse.json({ code: 'INTERNAL', message: 'Something broke' }, { status: 500 }),
+      ),
+    );
+    renderApp('/admin/dashboard', { token: 'good-token' });
+    const card = within(await screen.findByRole('region', { name: 'Carrier balance' }));
+    expect(await card.findByText('Something broke')).toBeInTheDocument();
+    expect(card.getByRole('button', { name: 'Test carrier connection' })).toBeEnabled();
+  });
+});

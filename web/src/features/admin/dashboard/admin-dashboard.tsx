@@ -11,6 +11,7 @@ import {
   selectAdminDashboard,
 } from './admin-dashboard-slice';
 import { CarrierConnectionCheck } from './carrier-connection-check';
+import { CarrierRoutes } from './carrier-routes';
 import './admin-dashboard.css';
 
 /** "Carrier balance is low: below $100.00. …", naming the low accounts when there are several. */
@@ -67,6 +68,7 @@ function CarrierBalanceCard({ state }: { state: AdminDashboardState['carrierBala
           {error}
         </p>
       ) : null}
+      <CarrierRoutes />
       <CarrierConnectionCheck />
     </section>
   );
