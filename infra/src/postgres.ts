@@ -218,7 +218,12 @@ export async function startDatabase(opts: StartDatabaseOptions): Promise<Running
         watchdog.kill('SIGKILL');
         if (!hasExited) {
           // SIGINT is PostgreSQL's "fast" shutdown: roll back open transactions, checkpoint, exit.
-          process.kill(pid, 'SIGINT');
+          try {
+            process.kill(pid, 'SIGINT');
+          } catch (err) {
+            // Gone between the check and the signal (its exit not yet seen): nothing left to stop.
+            if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+          }
           const timedOut = await Promise.race([exited.then(() => false), sleep(15_000).then(() => true)]);
           if (timedOut) {
             process.kill(pid, 'SIGQUIT');
