@@ -26,7 +26,7 @@ import { seedUsersViewOnce } from './domain/seed-users-view';
 
 await runServiceRuntime({
   name: 'admin',
-  config: () => loadConfig(AdminConfigSchema, process.env, (config, env) => carrierAccountProblems(config, env)),
+  config: () => loadConfig(AdminConfigSchema, process.env, carrierAccountProblems),
   // Admin keeps read models of its own (the user table, the audit, rankings) next to the embedded bus.
   database: (config) => ({ url: config.DATABASE_URL, schema: ADMIN_SCHEMA, max: 6, migrations }),
   tokenState: (config) => ({ authUrl: config.AUTH_URL, ttlMs: config.TOKEN_STATE_TTL_MS }),

@@ -103,10 +103,9 @@ export interface PurchaseMemory {
   put(key: string, value: string): Promise<void>;
   /**
    * Keeps `value` for `key` unless a value is kept already, and answers the value now held, in one step (a table's
-   * insert … on conflict do nothing): two processes racing on one key end up with the same value. Without it,
-   * callers read, put and read again, which two processes may interleave.
+   * insert … on conflict do nothing): two processes racing on one key end up with the same value.
    */
-  keep?(key: string, value: string): Promise<string>;
+  keep(key: string, value: string): Promise<string>;
   /**
    * `false` for a memory that forgets when the process ends (`createProcessMemory`); a service's table leaves it
    * unset. A carrier selling real postage without idempotency keys (EasyPost with a production key) refuses one.

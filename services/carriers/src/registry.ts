@@ -346,15 +346,9 @@ export const carrierAccountProblems = (
  * nothing and refuses to: a purchase there is a programming error. It counts as durable so that a carrier refusing a
  * process memory (EasyPost with a production key) still starts for balances.
  */
-export const noPurchasesMemory = (service: string): PurchaseMemory => ({
-  durable: true,
-  async get() {
-    return null;
-  },
-  async put() {
+export const noPurchasesMemory = (service: string): PurchaseMemory => {
+  const refuse = async (): Promise<never> => {
     throw new Error(`${service} buys no labels: nothing may be remembered for a purchase here`);
-  },
-  async keep() {
-    throw new Error(`${service} buys no labels: nothing may be remembered for a purchase here`);
-  },
-});
+  };
+  return { durable: true, get: async () => null, put: refuse, keep: refuse };
+};

@@ -96,6 +96,10 @@ describe('purchase', () => {
         await store.put(key, value);
         throw new Error('process killed');
       },
+      keep: async (key, value) => {
+        await store.keep(key, value);
+        throw new Error('process killed');
+      },
     };
     const req = labelRequest();
     await expect(rig.another({ memory: dying }).purchaseLabel(req)).rejects.toThrow('process killed');

@@ -1,15 +1,15 @@
 import {
   type CarrierCallObservation,
+  carrierAccountProblems,
   carrierAccountSettings,
   createCarrierPool,
   createCarrierSet,
 } from '@flatship/carriers';
-import { flatshipMetrics, runServiceRuntime } from '@flatship/kit';
+import { flatshipMetrics, loadConfig, runServiceRuntime } from '@flatship/kit';
 import {
   createCarrierMemory,
   createLocalFileStore,
   createPaymentsLedger,
-  loadBuyingConfig,
   ORDERS_SCHEMA,
   prepareOrdersDatabase,
 } from '@flatship/orders/worker';
@@ -20,7 +20,8 @@ import { createWorkerDeps } from './deps';
 
 await runServiceRuntime({
   name: 'label-worker',
-  config: () => loadBuyingConfig(LabelWorkerConfigSchema),
+  // The live carriers CARRIERS enables are checked at start, each missing variable named.
+  config: () => loadConfig(LabelWorkerConfigSchema, process.env, carrierAccountProblems),
   // The worker is part of the orders context: it works on the orders schema, migrated by whichever starts first.
   database: (config) => ({
     url: config.DATABASE_URL,

@@ -1,11 +1,15 @@
-import { type CarrierCallObservation, carrierAccountSettings, createCarrierSet } from '@flatship/carriers';
-import { createDb, flatshipMetrics, runServiceRuntime, systemClock } from '@flatship/kit';
+import {
+  type CarrierCallObservation,
+  carrierAccountProblems,
+  carrierAccountSettings,
+  createCarrierSet,
+} from '@flatship/carriers';
+import { createDb, flatshipMetrics, loadConfig, runServiceRuntime, systemClock } from '@flatship/kit';
 import { TOPICS } from '@flatship/proto';
 import { createLocalFileStore } from './adapters/local-file-store';
 import { createPaymentsLedger } from './adapters/payments-ledger';
 import { createPricingQuotes } from './adapters/pricing-quotes';
 import { buildApp, createDomainDeps } from './app';
-import { loadBuyingConfig } from './carrier-config';
 import { OrdersConfigSchema } from './config';
 import { createCarrierMemory } from './db/carrier-memory';
 import { migrations, ORDERS_SCHEMA } from './db/migrations';
@@ -14,7 +18,8 @@ import { startReconciler } from './jobs/reconciler';
 
 await runServiceRuntime({
   name: 'orders',
-  config: () => loadBuyingConfig(OrdersConfigSchema),
+  // The live carriers CARRIERS enables are checked at start, each missing variable named.
+  config: () => loadConfig(OrdersConfigSchema, process.env, carrierAccountProblems),
   database: (config) => ({ url: config.DATABASE_URL, schema: ORDERS_SCHEMA, migrations }),
   // On the postgres bus the first publisher creates a topic; label.requested needs enough partitions for the workers' concurrency.
   partitions: (config) => ({ [TOPICS.labelRequested]: config.LABEL_REQUESTED_PARTITIONS }),

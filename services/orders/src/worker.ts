@@ -16,7 +16,6 @@ import type { CarrierPort, FileStore, LedgerPort, QuotePort } from './domain/por
 
 export { createLocalFileStore } from './adapters/local-file-store';
 export { createPaymentsLedger } from './adapters/payments-ledger';
-export { loadBuyingConfig } from './carrier-config';
 export { createCarrierMemory } from './db/carrier-memory';
 export { progressOf } from './domain/bulk/bulk-view';
 export type { BulkDeps, BulkWorkerDeps } from './domain/bulk/deps';

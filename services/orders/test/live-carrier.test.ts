@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createCarrierSet, easyPostSettings, type LabelRequest } from '@flatship/carriers';
+import { carrierAccountProblems, createCarrierSet, easyPostSettings, type LabelRequest } from '@flatship/carriers';
 import { type FakeEasyPost, startFakeEasyPost } from '@flatship/carriers/testing';
-import { ConfigError, createDb, createMetricsRegistry, flatshipMetrics, type Knex } from '@flatship/kit';
+import { ConfigError, createDb, createMetricsRegistry, flatshipMetrics, type Knex, loadConfig } from '@flatship/kit';
 import { metricSample } from '@flatship/kit/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadBuyingConfig } from '../src/carrier-config';
 import { OrdersConfigSchema } from '../src/config';
 import { createCarrierMemory } from '../src/db/carrier-memory';
 import { ORDERS_SCHEMA } from '../src/db/migrations';
@@ -259,7 +258,7 @@ describe('start-up configuration of a service that buys labels', () => {
   };
   const problemsOf = (env: Record<string, string>) => {
     try {
-      loadBuyingConfig(OrdersConfigSchema, { ...base, ...env });
+      loadConfig(OrdersConfigSchema, { ...base, ...env }, carrierAccountProblems);
       return [];
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);

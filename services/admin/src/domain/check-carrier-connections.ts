@@ -1,15 +1,9 @@
-import type { CarrierConnectionReply } from '@flatship/proto';
+import type { CarrierConnectionReply, CarrierRoutesReply } from '@flatship/proto';
 import { MESSAGES } from './messages';
-
-/** An enabled carrier as the check sees it: the registry's plugin id and name, and its adapter's check. */
-export interface CheckableCarrier {
-  id: string;
-  name: string;
-  checkConnection?: () => Promise<{ ok: true; detail: string } | { ok: false; message: string }>;
-}
+import type { CarrierAccounts } from './read-carrier-balance';
 
 export interface CheckCarrierConnectionsDeps {
-  carriers: () => readonly CheckableCarrier[];
+  carriers: CarrierAccounts;
   log: { warn(details: object, message: string): void };
   now?: () => number;
 }
@@ -22,14 +16,15 @@ export interface CheckCarrierConnectionsDeps {
 export async function checkCarrierConnections(deps: CheckCarrierConnectionsDeps): Promise<CarrierConnectionReply> {
   const now = deps.now ?? Date.now;
   const carriers: CarrierConnectionReply['carriers'] = [];
-  for (const carrier of deps.carriers()) {
+  for (const carrier of deps.carriers.carriers ?? []) {
+    const adapter = deps.carriers.adapter?.(carrier.id);
     const started = now();
     let ok = false;
     let message: string;
-    if (!carrier.checkConnection) message = MESSAGES.connectionUnsupported;
+    if (!adapter?.checkConnection) message = MESSAGES.connectionUnsupported;
     else {
       try {
-        const answer = await carrier.checkConnection();
+        const answer = await adapter.checkConnection();
         ok = answer.ok;
         message = answer.ok ? answer.detail : answer.message;
       } catch (err) {
@@ -40,4 +35,17 @@ export async function checkCarrierConnections(deps: CheckCarrierConnectionsDeps)
     carriers.push({ id: carrier.id, name: carrier.name, ok, message, ms: Math.max(0, Math.round(now() - started)) });
   }
   return { carriers };
+}
+
+/** Which enabled carrier sells each service, then the ones standing by, named as the registry names them. */
+export function listCarrierRoutes(accounts: CarrierAccounts): CarrierRoutesReply {
+  const names = new Map((accounts.carriers ?? []).map((c) => [c.id, c.name]));
+  const routes = new Map((accounts.routes?.() ?? []).map((r) => [r.serviceUid, r.carriers]));
+  return {
+    services: (accounts.services?.() ?? []).map((s) => ({
+      uid: s.uid,
+      name: s.name,
+      carriers: (routes.get(s.uid) ?? []).map((id) => ({ id, name: names.get(id) ?? id })),
+    })),
+  };
 }

@@ -1,20 +1,14 @@
+import type { CarrierSet } from '@flatship/carriers';
 import { AppError } from '@flatship/kit';
 import { type CarrierBalanceReply, centsToDollars } from '@flatship/proto';
 import { MESSAGES } from './messages';
 
-/** The enabled carriers' account balances, in cents, as the carrier registry reports them. */
-export interface CarrierAccounts {
-  balances(): Promise<{ id: string; name: string; balanceCents: number }[]>;
-  /** The enabled carriers' plugins (`CarrierSet.carriers`), for the connection check; none when absent. */
-  readonly carriers?: readonly { id: string; name: string }[];
-  /** A plugin's adapter (`CarrierSet.adapter`), whose `checkConnection` the check calls. */
-  adapter?(
-    id: string,
-  ): { checkConnection?(): Promise<{ ok: true; detail: string } | { ok: false; message: string }> } | null;
-  /** What the enabled carriers sell (`CarrierSet.services`) and each service's route (`CarrierSet.routes`). */
-  services?(): readonly { uid: string; name: string }[];
-  routes?(): readonly { serviceUid: string; carriers: readonly string[] }[];
-}
+/**
+ * The enabled carriers as admin uses them (the registry's `CarrierSet`): their account balances, in cents, and,
+ * where given, their plugins and adapters (the connection check) and what each sells through whom (the routes).
+ */
+export type CarrierAccounts = Pick<CarrierSet, 'balances'> &
+  Partial<Pick<CarrierSet, 'carriers' | 'adapter' | 'services' | 'routes'>>;
 
 export interface ReadCarrierBalanceDeps {
   carriers: CarrierAccounts;

@@ -11,8 +11,7 @@ export interface ShipmentIds {
   get(key: string): Promise<string | null>;
   /**
    * Keeps `id` for `key` unless one is kept already, and answers the id now held: the first one kept wins, so two
-   * attempts on one key end up with the same shipment (as far as the memory allows: a service's table should
-   * insert on conflict do nothing).
+   * attempts on one key end up with the same shipment (`PurchaseMemory.keep`).
    */
   hold(key: string, id: string): Promise<string>;
 }
@@ -21,13 +20,7 @@ export interface ShipmentIds {
 export function shipmentIds(memory: PurchaseMemory, namespace: string): ShipmentIds {
   return {
     get: (key) => memory.get(`${namespace}${key}`),
-    async hold(key, id) {
-      if (memory.keep) return memory.keep(`${namespace}${key}`, id);
-      const kept = await memory.get(`${namespace}${key}`);
-      if (kept) return kept;
-      await memory.put(`${namespace}${key}`, id);
-      return (await memory.get(`${namespace}${key}`)) ?? id;
-    },
+    hold: (key, id) => memory.keep(`${namespace}${key}`, id),
   };
 }
 

@@ -23,25 +23,20 @@ export function createLabelStatsRepo(db: Knex) {
   return {
     async read(periods: { dayStart: Date; monthStart: Date }, latestLimit: number): Promise<LabelStatsRow> {
       const { dayStart, monthStart } = periods;
+      /** A sum over completed labels bought since `since`, 0 when there are none. */
+      const completedSum = (column: string, since: Date, as: string) =>
+        db.raw(`coalesce(sum(??) filter (where status = 'completed' and created_at >= ?), 0)::bigint as ??`, [
+          column,
+          since,
+          as,
+        ]);
       const [sums] = await db('labels').select(
         db.raw(`(count(*) filter (where status = 'completed' and created_at >= ?))::int as labels_today`, [dayStart]),
         db.raw(`(count(*) filter (where status = 'completed' and created_at >= ?))::int as labels_month`, [monthStart]),
-        db.raw(
-          `coalesce(sum(price_cents) filter (where status = 'completed' and created_at >= ?), 0)::bigint as revenue_today`,
-          [dayStart],
-        ),
-        db.raw(
-          `coalesce(sum(price_cents) filter (where status = 'completed' and created_at >= ?), 0)::bigint as revenue_month`,
-          [monthStart],
-        ),
-        db.raw(
-          `coalesce(sum(carrier_cost_cents) filter (where status = 'completed' and created_at >= ?), 0)::bigint as cost_today`,
-          [dayStart],
-        ),
-        db.raw(
-          `coalesce(sum(carrier_cost_cents) filter (where status = 'completed' and created_at >= ?), 0)::bigint as cost_month`,
-          [monthStart],
-        ),
+        completedSum('price_cents', dayStart, 'revenue_today'),
+        completedSum('price_cents', monthStart, 'revenue_month'),
+        completedSum('carrier_cost_cents', dayStart, 'cost_today'),
+        completedSum('carrier_cost_cents', monthStart, 'cost_month'),
         db.raw(`(count(*) filter (where status = 'cancelled' and updated_at >= ?))::int as failed_today`, [dayStart]),
       );
       const [bulk] = await db('bulk_orders')

@@ -1,4 +1,4 @@
-import { parseEasyPostTrackerEvent, type TrackingEvent, type TrackingStatus } from '@flatship/carriers';
+import { parseEasyPostTrackerEvent, type TrackingResult } from '@flatship/carriers';
 import { AppError, type Knex, type ServiceApp } from '@flatship/kit';
 import { BODY_LIMITS, ErrorBodySchema } from '@flatship/proto';
 import { Type } from 'typebox';
@@ -6,14 +6,8 @@ import { MESSAGES } from '../domain/messages';
 
 const WebhookReplySchema = Type.Object({ ok: Type.Literal(true), updated: Type.Integer({ minimum: 0 }) });
 
-/** A parcel's news as a carrier tells it: the port's tracking answer, or a tracker webhook's reading. */
-interface Tracking {
-  trackingNumber: string;
-  status: TrackingStatus;
-  /** Newest first. */
-  events: TrackingEvent[];
-  estimatedDelivery?: string;
-}
+/** A parcel's news as a carrier tells it (the port's tracking answer; a tracker webhook reads the same). */
+type Tracking = Omit<Extract<TrackingResult, { ok: true }>, 'ok'>;
 
 /**
  * Keeps a tracker's news on the labels with its tracking number: status, events, expected delivery. An update whose
