@@ -7,19 +7,10 @@ import { OrdersConfigSchema } from '../src/config';
 import { autoConfirmTsv } from '../src/domain/bulk/bulk-files';
 import type { BulkRowRecord } from '../src/domain/bulk/ports';
 import { type Stack, startStack } from './stack';
-import { orderBody, postOrder, user } from './support';
+import { CONFIG_ENV_REQUIRED, orderBody, postOrder, user } from './support';
 
 // A second carrier, switched on by configuration alone: pricing lists its service, orders buys it from that carrier.
-const config = loadConfig(OrdersConfigSchema, {
-  DATABASE_URL: 'postgres://unused',
-  JWT_PUBLIC_KEY: 'x'.repeat(40),
-  INTERNAL_SECRET: 'x'.repeat(16),
-  AUTH_URL: 'http://127.0.0.1:9',
-  PRICING_URL: 'http://127.0.0.1:9',
-  PAYMENTS_URL: 'http://127.0.0.1:9',
-  FILES_DIR: '/tmp',
-  CARRIERS: 'sandbox-usps,test-parcel',
-});
+const config = loadConfig(OrdersConfigSchema, { ...CONFIG_ENV_REQUIRED, CARRIERS: 'sandbox-usps,test-parcel' });
 let s: Stack;
 beforeAll(async () => {
   s = await startStack({ carriers: config.CARRIERS });

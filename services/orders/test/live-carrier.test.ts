@@ -9,7 +9,7 @@ import { OrdersConfigSchema } from '../src/config';
 import { createCarrierMemory } from '../src/db/carrier-memory';
 import { ORDERS_SCHEMA } from '../src/db/migrations';
 import { type Stack, startStack } from './stack';
-import { orderBody, outboxRows, postOrder, user } from './support';
+import { CONFIG_ENV_REQUIRED, orderBody, outboxRows, postOrder, user } from './support';
 
 // Real postage through a live carrier, as orders runs it: EasyPost (its fake, on loopback) with a production key,
 // which the adapter accepts only with a durable memory of its shipments: the orders database's carrier_memory.
@@ -247,18 +247,9 @@ describe('the carrier memory table', () => {
 });
 
 describe('start-up configuration of a service that buys labels', () => {
-  const base = {
-    DATABASE_URL: 'postgres://unused',
-    JWT_PUBLIC_KEY: 'x'.repeat(40),
-    INTERNAL_SECRET: 'x'.repeat(16),
-    AUTH_URL: 'http://127.0.0.1:9',
-    PRICING_URL: 'http://127.0.0.1:9',
-    PAYMENTS_URL: 'http://127.0.0.1:9',
-    FILES_DIR: '/tmp',
-  };
   const problemsOf = (env: Record<string, string>) => {
     try {
-      loadConfig(OrdersConfigSchema, { ...base, ...env }, carrierAccountProblems);
+      loadConfig(OrdersConfigSchema, { ...CONFIG_ENV_REQUIRED, ...env }, carrierAccountProblems);
       return [];
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);

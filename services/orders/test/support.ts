@@ -253,3 +253,14 @@ export async function insertLabelRow(
   });
   return id;
 }
+
+/** What orders' configuration requires, with values no test connects to: for tests that read the configuration. */
+export const CONFIG_ENV_REQUIRED = {
+  DATABASE_URL: 'postgres://unused',
+  JWT_PUBLIC_KEY: 'x'.repeat(40),
+  INTERNAL_SECRET: 'x'.repeat(16),
+  AUTH_URL: 'http://127.0.0.1:9',
+  PRICING_URL: 'http://127.0.0.1:9',
+  PAYMENTS_URL: 'http://127.0.0.1:9',
+  FILES_DIR: '/tmp',
+};
