@@ -48,7 +48,13 @@ export {
 } from './label/render-pool';
 export { observePurchases, type PurchaseObservation } from './observe';
 export { type CarrierPool, type CarrierPoolOptions, createCarrierPool } from './pool/carrier-pool';
-export { createRateWindow, type RateWindow, type RateWindowOptions } from './pool/rate-window';
+export {
+  createRateGate,
+  createRateWindow,
+  type RateGate,
+  type RateWindow,
+  type RateWindowOptions,
+} from './pool/rate-window';
 export {
   type AddressVerdict,
   CARRIER_CAPABILITIES,
@@ -83,8 +89,10 @@ export {
 export {
   CARRIER_ACCOUNTS_CONFIG,
   CARRIER_PLUGINS,
+  CARRIER_RATE_LIMIT_DESCRIPTION,
   CARRIERS_DESCRIPTION,
   type CarrierPlugin,
+  type CarrierRateLimits,
   type CarrierSet,
   type CarrierSettings,
   type ClosableCarrier,
@@ -92,6 +100,8 @@ export {
   carrierAccountSettings,
   carrierConfigProblems,
   carrierListProblem,
+  carrierRateLimitConfig,
+  carrierRateLimits,
   carriersConfig,
   courierOfService,
   createCarrierSet,
@@ -100,6 +110,8 @@ export {
   enabledCarrierServices,
   findCarrierByCourier,
   noPurchasesMemory,
+  RATE_GUARD_MS,
+  readCarrierRateLimits,
   type ServiceRoute,
 } from './registry';
 export {

@@ -5,6 +5,7 @@ import { type TSchema, Type } from 'typebox';
 import { refusal } from './carrier-messages';
 import { EASYPOST_CONFIG, type EasyPostSettings, easyPostSettings } from './easypost/config';
 import type { CarrierCallObservation } from './http/carrier-http';
+import { createRateGate } from './pool/rate-window';
 import {
   type Carrier,
   type CarrierCapability,
@@ -49,6 +50,80 @@ export interface CarrierSettings {
   memory?: PurchaseMemory;
   /** The `easypost` carrier's settings, from `easyPostSettings(config)` (`EASYPOST_*`). */
   easypost?: EasyPostSettings;
+  /** Purchases a second each carrier may be sent (`CARRIER_RATE_LIMIT`, read by `carrierRateLimits`); none by default. */
+  rateLimits?: CarrierRateLimits;
+  /**
+   * Given to each carrier by the carrier set, from `rateLimits`: awaited right before every call that buys (each
+   * attempt, retries included), so the carrier's own limit is kept on the call it counts.
+   */
+  purchaseGate?: () => Promise<void>;
+}
+
+/** Purchases a second each carrier may be sent: a default, and per registry id; 0 is no limit. */
+export interface CarrierRateLimits {
+  readonly default: number;
+  readonly byCarrier: Readonly<Record<string, number>>;
+}
+
+/**
+ * Milliseconds added to each carrier's one-second window. A purchase started here reaches the carrier a moment
+ * later, and the moments differ; without a guard the call after the rate could land inside the carrier's second.
+ */
+export const RATE_GUARD_MS = 20;
+
+export const CARRIER_RATE_LIMIT_DESCRIPTION =
+  'purchases a second this process sends each carrier (a sliding window, counted on the call that buys, retries included): ' +
+  'a number for every carrier, and/or id=number for one (e.g. "easypost=50,usps=20"); 0 is no limit. ' +
+  'N replicas make up to N times this';
+
+/** `CARRIER_RATE_LIMIT` read: a number for every carrier and/or `id=number` items; a problem naming the item at fault. */
+export function carrierRateLimits(
+  value: string,
+  registry: readonly CarrierPlugin[] = CARRIER_PLUGINS,
+): CarrierRateLimits | { problem: string } {
+  let fallback: number | null = null;
+  const byCarrier: Record<string, number> = {};
+  const rateOf = (text: string) => {
+    const n = Number(text);
+    return text.trim() !== '' && Number.isFinite(n) && n >= 0 ? n : null;
+  };
+  for (const item of splitIds(value)) {
+    const at = item.indexOf('=');
+    if (at < 0) {
+      const n = rateOf(item);
+      if (n === null) return { problem: `"${item}" is not a number of 0 or more` };
+      if (fallback !== null) return { problem: 'more than one rate for every carrier' };
+      fallback = n;
+      continue;
+    }
+    const id = item.slice(0, at).trim();
+    const n = rateOf(item.slice(at + 1));
+    if (!registry.some((p) => p.id === id)) {
+      return { problem: `unknown carrier "${id}"; known carriers: ${registry.map((p) => p.id).join(', ')}` };
+    }
+    if (n === null) return { problem: `the rate of ${id} is not a number of 0 or more` };
+    if (id in byCarrier) return { problem: `${id} is given twice` };
+    byCarrier[id] = n;
+  }
+  return { default: fallback ?? 0, byCarrier };
+}
+
+/** The `CARRIER_RATE_LIMIT` setting of a service that buys labels, checked at start. */
+export const carrierRateLimitConfig = () =>
+  Type.Refine(
+    Type.String({ default: '0', description: CARRIER_RATE_LIMIT_DESCRIPTION }),
+    (v) => !('problem' in carrierRateLimits(v)),
+    (v) => {
+      const read = carrierRateLimits(v);
+      return 'problem' in read ? read.problem : '';
+    },
+  );
+
+/** `CARRIER_RATE_LIMIT` read for `CarrierSettings.rateLimits` (checked at start by `carrierRateLimitConfig`). */
+export function readCarrierRateLimits(value: string): CarrierRateLimits {
+  const read = carrierRateLimits(value);
+  if ('problem' in read) throw new Error(`CARRIER_RATE_LIMIT=${JSON.stringify(value)}: ${read.problem}`);
+  return read;
 }
 
 /** A carrier that may hold resources (render threads, connections) until closed. */
@@ -188,7 +263,13 @@ export function createCarrierSet(
   if (problem) throw new Error(`CARRIERS=${JSON.stringify(value)}: ${problem}`);
   const plugins = [...new Set(splitIds(value))].map((id) => registry.find((p) => p.id === id) as CarrierPlugin);
   const memory = settings.memory ?? createProcessMemory();
-  const adapters = new Map(plugins.map((p) => [p.id, p.create({ ...settings, memory })] as const));
+  const gateOf = (id: string) => {
+    const rate = settings.rateLimits?.byCarrier[id] ?? settings.rateLimits?.default ?? 0;
+    if (rate <= 0) return {};
+    const gate = createRateGate({ ratePerSecond: rate, guardMs: RATE_GUARD_MS });
+    return { purchaseGate: () => gate.take() };
+  };
+  const adapters = new Map(plugins.map((p) => [p.id, p.create({ ...settings, memory, ...gateOf(p.id) })] as const));
   const adapterOf = (id: string) => adapters.get(id) as ClosableCarrier;
 
   const services: CarrierService[] = [];

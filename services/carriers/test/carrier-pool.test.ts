@@ -1,13 +1,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   type Carrier,
+  type CarrierPlugin,
+  carrierRateLimits,
   createCarrierPool,
   createCarrierSet,
+  createRateGate,
   createRateWindow,
   createSandboxCarrier,
   isValidImpb,
   type LabelRequest,
   type LabelResult,
+  RATE_GUARD_MS,
+  readCarrierRateLimits,
 } from '../src/index';
 
 function request(key: string, serviceUid = 'usps_ground_advantage'): LabelRequest {
@@ -127,86 +132,136 @@ describe('carrier pool', () => {
     expect(pool.inFlight).toBe(0);
   });
 
-  it('refuses a concurrency below 1 and a negative rate', () => {
+  it('refuses a concurrency below 1', () => {
     const carrier = heldCarrier();
     expect(() => createCarrierPool(carrier, { concurrency: 0 })).toThrow(
       'concurrency must be a whole number of 1 or more, got 0',
     );
-    expect(() => createCarrierPool(carrier, { concurrency: 2, ratePerSecond: -1 })).toThrow(
-      'carrier rate limit must be 0 or more, got -1',
-    );
   });
 });
 
-describe('carrier rate limit', () => {
-  it('starts at most the rate per second with a carrier, however many wait and however large the pool', async () => {
-    vi.useFakeTimers({ now: 0 });
-    const port = watched({
-      purchaseLabel: async (req) => ({
-        ok: true,
-        trackingNumber: `T-${req.idempotencyKey}`,
-        serviceUid: req.serviceUid,
-        pdf: Buffer.from('%PDF'),
-      }),
-    });
-    const pool = createCarrierPool(port, { concurrency: 100, ratePerSecond: 10 });
-    const all = Promise.all(Array.from({ length: 35 }, (_, i) => pool.purchaseLabel(request(`label-${i}`))));
+/** Two carriers that only record when each purchase reached them, after their gate, as a live adapter does. */
+function recordingRegistry(starts: Record<string, number[]>): CarrierPlugin[] {
+  return ['first', 'second'].map((id) => ({
+    id,
+    courier: id,
+    name: id,
+    amazon: { carrierCode: id, carrierName: id },
+    services: [{ uid: `${id}_service`, name: id, category: 'Parcel', carrier: id, maxWeight: 70 }],
+    create: (settings) => ({
+      id,
+      capabilities: [],
+      services: () => [{ uid: `${id}_service`, name: id, category: 'Parcel', carrier: id, maxWeight: 70 }],
+      async purchaseLabel(req) {
+        await settings.purchaseGate?.();
+        (starts[id] ??= []).push(Date.now());
+        return {
+          ok: true,
+          trackingNumber: `T-${req.idempotencyKey}`,
+          serviceUid: req.serviceUid,
+          pdf: Buffer.from('%PDF'),
+        };
+      },
+      balance: async () => 0,
+      close: async () => {},
+    }),
+  }));
+}
 
-    await vi.advanceTimersByTimeAsync(0);
-    // The rate may go at once; the next start waits until the first of them is a second old.
-    expect(port.seen.keys).toHaveLength(10);
-    await vi.advanceTimersByTimeAsync(999);
-    expect(port.seen.keys).toHaveLength(10);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(port.seen.keys).toHaveLength(20);
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(port.seen.keys).toHaveLength(30);
-    await vi.advanceTimersByTimeAsync(1000);
-    await all;
-    expect(port.seen.keys).toHaveLength(35);
-    // In every window of one second, never more than the rate.
-    for (const t of port.seen.startedAt) {
-      expect(port.seen.startedAt.filter((s) => s >= t && s < t + 1000).length).toBeLessThanOrEqual(10);
-    }
+const busiestSecond = (times: number[], windowMs = 1000) =>
+  Math.max(0, ...times.map((t) => times.filter((s) => s >= t && s < t + windowMs).length));
+
+describe('carrier rate limit', () => {
+  it('reads CARRIER_RATE_LIMIT: one rate for every carrier and/or one per carrier, naming what is wrong', () => {
+    expect(carrierRateLimits('0')).toEqual({ default: 0, byCarrier: {} });
+    expect(carrierRateLimits('')).toEqual({ default: 0, byCarrier: {} });
+    expect(carrierRateLimits('20, easypost=50,usps=2.5')).toEqual({
+      default: 20,
+      byCarrier: { easypost: 50, usps: 2.5 },
+    });
+    expect(carrierRateLimits('fast')).toEqual({ problem: '"fast" is not a number of 0 or more' });
+    expect(carrierRateLimits('ups=5')).toEqual({
+      problem: 'unknown carrier "ups"; known carriers: sandbox-usps, test-parcel, usps, easypost',
+    });
+    expect(carrierRateLimits('usps=-1')).toEqual({ problem: 'the rate of usps is not a number of 0 or more' });
+    expect(carrierRateLimits('usps=1,usps=2')).toEqual({ problem: 'usps is given twice' });
+    expect(carrierRateLimits('1,2')).toEqual({ problem: 'more than one rate for every carrier' });
+    expect(() => readCarrierRateLimits('x=1')).toThrow('CARRIER_RATE_LIMIT="x=1": unknown carrier "x"');
   });
 
-  it('counts each carrier on its own: a throttled carrier does not hold up purchases from another', async () => {
+  it('sends each carrier at most its rate in any second (and a guard), however many wait', async () => {
     vi.useFakeTimers({ now: 0 });
-    const set = createCarrierSet('sandbox-usps,test-parcel');
-    const started: string[] = [];
-    const pool = createCarrierPool(
-      {
-        purchaseLabel: async (req) => {
-          started.push(req.idempotencyKey);
-          return { ok: true, trackingNumber: 'T', serviceUid: req.serviceUid, pdf: Buffer.from('%PDF') };
-        },
-      },
-      { concurrency: 10, ratePerSecond: 2 },
+    const starts: Record<string, number[]> = {};
+    const set = createCarrierSet(
+      'first,second',
+      { rateLimits: { default: 0, byCarrier: { first: 10 } } },
+      recordingRegistry(starts),
     );
-    const usps = Array.from({ length: 6 }, (_, i) => pool.purchaseLabel(request(`usps-${i}`)));
-    const parcel = Array.from({ length: 2 }, (_, i) =>
-      pool.purchaseLabel(request(`parcel-${i}`, 'test_parcel_standard')),
+    const all = Promise.all(
+      Array.from({ length: 35 }, (_, i) => set.purchaseLabel(request(`label-${i}`, 'first_service'))),
     );
     await vi.advanceTimersByTimeAsync(0);
-    expect(started).toEqual(['usps-0', 'usps-1', 'parcel-0', 'parcel-1']);
-    await Promise.all(parcel);
+    expect(starts.first).toHaveLength(10);
+    // The next purchase waits until the first of them has left the carrier's second, with the guard.
+    await vi.advanceTimersByTimeAsync(1000 + RATE_GUARD_MS - 1);
+    expect(starts.first).toHaveLength(10);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(starts.first).toHaveLength(20);
+    await vi.advanceTimersByTimeAsync(3000);
+    await all;
+    expect(starts.first).toHaveLength(35);
+    expect(busiestSecond(starts.first ?? [], 1000 + RATE_GUARD_MS)).toBe(10);
+  });
 
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(started.filter((k) => k.startsWith('usps'))).toHaveLength(4);
-    await vi.advanceTimersByTimeAsync(1000);
-    await Promise.all(usps);
-    expect(started.filter((k) => k.startsWith('usps'))).toHaveLength(6);
+  it('counts each carrier on its own: a throttled carrier does not hold up another, nor a pool in front', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const starts: Record<string, number[]> = {};
+    const set = createCarrierSet(
+      'first,second',
+      { rateLimits: { default: 2, byCarrier: { second: 0 } } },
+      recordingRegistry(starts),
+    );
+    const pool = createCarrierPool(set, { concurrency: 10 });
+    const first = Array.from({ length: 6 }, (_, i) => pool.purchaseLabel(request(`a-${i}`, 'first_service')));
+    const second = Array.from({ length: 20 }, (_, i) => pool.purchaseLabel(request(`b-${i}`, 'second_service')));
+    await vi.advanceTimersByTimeAsync(0);
+    // The first carrier's rate (the default, 2) holds four of its purchases; the second has no limit.
+    expect(starts.first).toHaveLength(2);
+    await Promise.all(second);
+    expect(starts.second).toHaveLength(20);
+    await vi.advanceTimersByTimeAsync(3 * (1000 + RATE_GUARD_MS));
+    await Promise.all(first);
+    expect(busiestSecond(starts.first ?? [], 1000 + RATE_GUARD_MS)).toBe(2);
+  });
+
+  it('the sandbox keeps the rate too, as a live carrier would', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const set = createCarrierSet('sandbox-usps', { rateLimits: { default: 2, byCarrier: {} } });
+    const results: LabelResult[] = [];
+    const all = Array.from({ length: 3 }, (_, i) => set.purchaseLabel(request(`s-${i}`)).then((r) => results.push(r)));
+    await vi.advanceTimersByTimeAsync(0);
+    await vi.waitFor(() => expect(results).toHaveLength(2));
+    await vi.advanceTimersByTimeAsync(1000 + RATE_GUARD_MS);
+    await Promise.all(all);
+    expect(results.every((r) => r.ok)).toBe(true);
     await set.close();
   });
+});
 
-  it('with a rate of 0 only the concurrency limits purchases', async () => {
-    const carrier = heldCarrier();
-    const pool = createCarrierPool(carrier, { concurrency: 50, ratePerSecond: 0 });
-    const answers = Array.from({ length: 50 }, (_, i) => pool.purchaseLabel(request(`label-${i}`)));
-    await flush();
-    expect(carrier.open).toHaveLength(50);
-    for (const o of carrier.open) o.answer();
-    await Promise.all(answers);
+describe('rate gate', () => {
+  it('lets callers through in arrival order as the window has room', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const gate = createRateGate({ ratePerSecond: 2 });
+    const order: number[] = [];
+    const all = [0, 1, 2, 3, 4].map((i) => gate.take().then(() => order.push(i)));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual([0, 1]);
+    expect(gate.waiting).toBe(3);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(order).toEqual([0, 1, 2, 3]);
+    await vi.advanceTimersByTimeAsync(1000);
+    await Promise.all(all);
+    expect(order).toEqual([0, 1, 2, 3, 4]);
   });
 });
 

@@ -1,7 +1,10 @@
 import { PDFDocument } from 'pdf-lib';
 import { afterEach, describe, expect, test } from 'vitest';
 import { dollarsToCents } from '../src/easypost/api';
+import { easyPostSettings } from '../src/easypost/config';
 import { createProcessMemory, type LabelRequest, type PurchasedLabel, type PurchaseMemory } from '../src/port';
+import { createCarrierSet } from '../src/registry';
+import { startFakeEasyPost } from '../src/testing/fake-easypost';
 import { isValidImpb } from '../src/usps/impb';
 import { type EasyPostRig, easyPostRig, labelRequest } from './fixtures/easypost';
 
@@ -204,6 +207,28 @@ describe('rate limits', () => {
     expect((await rig.carrier.purchaseLabel(req)).ok).toBe(true);
     expect(rig.fake.buys).toBe(2);
     expect(rig.fake.shipmentsCreated).toBe(2);
+  });
+});
+
+describe("the operator's rate limit", () => {
+  test("a carrier set limited to EasyPost's rate never meets a 429, however many purchases wait", async () => {
+    const fake = await startFakeEasyPost({ buysPerSecond: 4 });
+    const set = createCarrierSet('easypost', {
+      easypost: easyPostSettings({ EASYPOST_API_KEY: fake.testKey, EASYPOST_API_BASE_URL: fake.url }),
+      rateLimits: { default: 0, byCarrier: { easypost: 4 } },
+    });
+    try {
+      const started = Date.now();
+      const results = await Promise.all(Array.from({ length: 9 }, () => set.purchaseLabel(labelRequest())));
+      expect(results.every((r) => r.ok)).toBe(true);
+      expect(fake.buys).toBe(9);
+      // Every buy was sent once and accepted: the fake answers 429 to a fifth buy within a second.
+      expect(buyCalls({ fake } as EasyPostRig)).toHaveLength(9);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    } finally {
+      await set.close();
+      await fake.close();
+    }
   });
 });
 

@@ -1,4 +1,9 @@
-import { CARRIER_ACCOUNTS_CONFIG, carriersConfig, defaultRenderThreads } from '@flatship/carriers';
+import {
+  CARRIER_ACCOUNTS_CONFIG,
+  carrierRateLimitConfig,
+  carriersConfig,
+  defaultRenderThreads,
+} from '@flatship/carriers';
 import { BaseConfig, portConfig } from '@flatship/kit';
 import { type Static, Type } from 'typebox';
 
@@ -36,12 +41,7 @@ export const LabelWorkerConfigSchema = Type.Object({
     description:
       'carrier purchases this process has in flight at once, shared by every partition it works on; the rest wait their turn',
   }),
-  CARRIER_RATE_LIMIT: Type.Number({
-    minimum: 0,
-    default: 0,
-    description:
-      'purchases started with each carrier by this process in any one second (a sliding window); 0 is no limit. N worker replicas make up to N times this',
-  }),
+  CARRIER_RATE_LIMIT: carrierRateLimitConfig(),
   LABEL_WORKER_CONCURRENCY: Type.Integer({
     minimum: 1,
     maximum: 64,

@@ -4,6 +4,7 @@ import {
   carrierAccountSettings,
   createCarrierPool,
   createCarrierSet,
+  readCarrierRateLimits,
 } from '@flatship/carriers';
 import { flatshipMetrics, loadConfig, runServiceRuntime } from '@flatship/kit';
 import {
@@ -40,6 +41,7 @@ await runServiceRuntime({
         failureRate: config.CARRIER_FAILURE_RATE,
         latencyMs: config.CARRIER_LATENCY_MS,
         renderThreads: config.LABEL_RENDER_THREADS,
+        rateLimits: readCarrierRateLimits(config.CARRIER_RATE_LIMIT),
         ...carrierAccountSettings(config.CARRIERS, config),
         // The orders database's carrier memory: a row retried by another worker or by orders finds what was kept.
         memory: createCarrierMemory(db),
@@ -49,10 +51,7 @@ await runServiceRuntime({
       }),
     );
     // Every partition's purchases share one bound, so batches can be large while the carriers see a steady load.
-    const carrierPool = createCarrierPool(carrier, {
-      concurrency: config.CARRIER_CONCURRENCY,
-      ratePerSecond: config.CARRIER_RATE_LIMIT,
-    });
+    const carrierPool = createCarrierPool(carrier, { concurrency: config.CARRIER_CONCURRENCY });
     const deps = createWorkerDeps({
       db,
       bus,

@@ -1,4 +1,4 @@
-import { CARRIER_ACCOUNTS_CONFIG, carriersConfig } from '@flatship/carriers';
+import { CARRIER_ACCOUNTS_CONFIG, carrierRateLimitConfig, carriersConfig } from '@flatship/carriers';
 import { BaseConfig, portConfig } from '@flatship/kit';
 import { type Static, Type } from 'typebox';
 
@@ -21,6 +21,7 @@ export const OrdersConfigSchema = Type.Object({
     default: 0,
     description: 'share of sandbox carrier purchases that fail, from 0 to 1, to exercise refunds',
   }),
+  CARRIER_RATE_LIMIT: carrierRateLimitConfig(),
   TOKEN_STATE_TTL_MS: Type.Integer({
     minimum: 0,
     default: 5000,

@@ -3,6 +3,7 @@ import {
   carrierAccountProblems,
   carrierAccountSettings,
   createCarrierSet,
+  readCarrierRateLimits,
 } from '@flatship/carriers';
 import { createDb, flatshipMetrics, loadConfig, runServiceRuntime, systemClock } from '@flatship/kit';
 import { TOPICS } from '@flatship/proto';
@@ -35,6 +36,7 @@ await runServiceRuntime({
     const carrier = own(
       createCarrierSet(config.CARRIERS, {
         failureRate: config.CARRIER_FAILURE_RATE,
+        rateLimits: readCarrierRateLimits(config.CARRIER_RATE_LIMIT),
         ...carrierAccountSettings(config.CARRIERS, config),
         // Shared with the label workers: a purchase retried in any of them finds what this one kept.
         memory: createCarrierMemory(db),

@@ -79,6 +79,8 @@ export interface EasyPostCarrierOptions {
   log?: EasyPostLog;
   /** Every call to EasyPost, for metrics. */
   observe?: (o: CarrierCallObservation) => void;
+  /** Awaited right before each attempt of the call that buys: the operator's rate limit for this carrier. */
+  purchaseGate?: () => Promise<void>;
   /** For tests: the pause between retries and polls, and the jitter. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -285,6 +287,7 @@ export function createEasyPostCarrier(opts: EasyPostCarrierOptions): EasyPostCar
         path: `/shipments/${encodeURIComponent(shipment.id)}/buy`,
         body: { rate: { id: rate.id } },
         retry: 'rate-limit-only',
+        ...(opts.purchaseGate ? { beforeAttempt: opts.purchaseGate } : {}),
       });
       const bought = asShipment(body);
       if (bought && isBought(bought)) return bought;

@@ -26,6 +26,7 @@ export const easyPostPlugin: CarrierPlugin = {
       memory: settings.memory ?? createProcessMemory(),
       ...(settings.log ? { log: settings.log } : {}),
       ...(settings.observeCarrierCalls ? { observe: settings.observeCarrierCalls } : {}),
+      ...(settings.purchaseGate ? { purchaseGate: settings.purchaseGate } : {}),
     });
   },
 };

@@ -56,6 +56,8 @@ export interface CarrierHttpRequest {
    */
   retry: 'safe' | 'rate-limit-only' | 'never';
   timeoutMs?: number;
+  /** Awaited before every attempt, retries included: a call the carrier limits waits its turn (`RateGate`). */
+  beforeAttempt?: () => Promise<void>;
 }
 
 export interface CarrierHttpResponse {
@@ -140,6 +142,7 @@ export function createCarrierHttp(opts: CarrierHttpOptions): CarrierHttp {
         const timeoutMs = req.timeoutMs ?? opts.timeoutMs;
         let res: Response;
         let bytes: Buffer;
+        await req.beforeAttempt?.();
         try {
           res = await doFetch(urlOf(req), {
             method: req.method,

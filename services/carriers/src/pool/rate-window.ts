@@ -15,6 +15,11 @@ export interface RateWindow {
 
 export interface RateWindowOptions {
   ratePerSecond: number;
+  /**
+   * Milliseconds added to the window (default 0). A call started here reaches the carrier a little later, and not
+   * always equally later; a guard keeps the call after the rate from landing inside the carrier's second.
+   */
+  guardMs?: number;
   /** Milliseconds clock; `Date.now` by default (fake timers move it). */
   now?: () => number;
 }
@@ -23,7 +28,9 @@ export function createRateWindow(opts: RateWindowOptions): RateWindow {
   const rate = opts.ratePerSecond;
   if (!(Number.isFinite(rate) && rate > 0)) throw new Error(`ratePerSecond must be above 0, got ${rate}`);
   const limit = rate >= 1 ? Math.floor(rate) : 1;
-  const windowMs = rate >= 1 ? 1000 : Math.ceil(1000 / rate);
+  const guardMs = opts.guardMs ?? 0;
+  if (!(Number.isFinite(guardMs) && guardMs >= 0)) throw new Error(`guardMs must be 0 or more, got ${guardMs}`);
+  const windowMs = (rate >= 1 ? 1000 : Math.ceil(1000 / rate)) + guardMs;
   const now = opts.now ?? Date.now;
   // The times of the last `limit` starts, oldest first (a ring).
   const starts: number[] = [];
@@ -41,5 +48,48 @@ export function createRateWindow(opts: RateWindowOptions): RateWindow {
       return true;
     },
     msUntilToken: wait,
+  };
+}
+
+/** Calls wait their turn at a rate window, in arrival order. */
+export interface RateGate {
+  /** Resolves when the window allows the call, which is then counted. */
+  take(): Promise<void>;
+  /** Calls waiting for their turn. */
+  readonly waiting: number;
+}
+
+/**
+ * A rate window callers await: each `take` resolves, oldest first, as soon as the window has room. One timer
+ * wakes the line when the oldest counted call leaves the window.
+ */
+export function createRateGate(opts: RateWindowOptions): RateGate {
+  const window = createRateWindow(opts);
+  const line: (() => void)[] = [];
+  let timer: NodeJS.Timeout | null = null;
+
+  const pump = () => {
+    while (line.length > 0 && window.tryTake()) (line.shift() as () => void)();
+    if (line.length > 0 && !timer) {
+      timer = setTimeout(
+        () => {
+          timer = null;
+          pump();
+        },
+        Math.max(1, window.msUntilToken()),
+      );
+    }
+  };
+
+  return {
+    take() {
+      return new Promise<void>((resolve) => {
+        line.push(resolve);
+        pump();
+      });
+    },
+    get waiting() {
+      return line.length;
+    },
   };
 }

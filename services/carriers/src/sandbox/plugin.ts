@@ -15,5 +15,6 @@ export const sandboxUspsPlugin: CarrierPlugin = {
       latencyMs: settings.latencyMs,
       renderThreads: settings.renderThreads,
       balanceCents: settings.sandboxBalanceCents,
+      ...(settings.purchaseGate ? { purchaseGate: settings.purchaseGate } : {}),
     }),
 };

@@ -21,6 +21,8 @@ export interface SandboxCarrierOptions {
   failureRate?: number;
   /** Simulated carrier round trip per purchase. */
   latencyMs?: number;
+  /** Awaited before each purchase: the operator's rate limit for this carrier, as a live carrier keeps it. */
+  purchaseGate?: () => Promise<void>;
   /**
    * USPS Mailer ID: 6 digits (starting 0–8) or 9 digits (starting 9). The default is 6 digits because that leaves
    * 10 serial digits, so hashed serials stay distinct across hundreds of thousands of labels; a 9-digit MID
@@ -94,6 +96,7 @@ export function createSandboxCarrier(opts: SandboxCarrierOptions = {}): SandboxC
     },
 
     async purchaseLabel(req: LabelRequest): Promise<LabelResult> {
+      if (opts.purchaseGate) await opts.purchaseGate();
       // The round trip of a real carrier includes making the label: the answer comes when both the simulated
       // latency has passed and the label is rendered, so rendering uses the cores while the purchase is away.
       const roundTrip = latencyMs > 0 ? sleep(latencyMs) : null;

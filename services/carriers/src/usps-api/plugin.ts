@@ -21,5 +21,6 @@ export const uspsPlugin: CarrierPlugin = {
       ...uspsSettingsOf(settings.usps ?? {}),
       ...(settings.log ? { log: settings.log } : {}),
       ...(settings.observeCarrierCalls ? { observe: settings.observeCarrierCalls } : {}),
+      ...(settings.purchaseGate ? { purchaseGate: settings.purchaseGate } : {}),
     }),
 };

@@ -54,6 +54,8 @@ export interface UspsCarrierOptions extends Omit<UspsSettings, 'timeoutMs' | 'ba
   log?: CarrierLogger;
   /** Every call to USPS, for metrics. */
   observe?: (o: CarrierCallObservation) => void;
+  /** Awaited right before each attempt of the call that buys: the operator's rate limit for this carrier. */
+  purchaseGate?: () => Promise<void>;
   /** The clock: the mailing date of a purchase that gives none, and when tokens are due for renewal. */
   now?: () => Date;
   /** The HTTP client's retry pacing and fetch (tests). */
@@ -245,6 +247,7 @@ export function createUspsCarrier(options: UspsCarrierOptions): ClosableCarrier 
         body,
         retry,
         payment: true,
+        ...(options.purchaseGate ? { beforeAttempt: options.purchaseGate } : {}),
       });
     // The first request is sent again only after a 429 ("not taken"), so a refusal of it can say for certain that
     // nothing was bought (`nothingBought`: a carrier set may then ask another carrier). When its outcome is unknown
