@@ -154,7 +154,7 @@ function recordingRegistry(starts: Record<string, number[]>): CarrierPlugin[] {
       services: () => [{ uid: `${id}_service`, name: id, category: 'Parcel', carrier: id, maxWeight: 70 }],
       async purchaseLabel(req) {
         await settings.purchaseGate?.();
-        (starts[id] ??= []).push(Date.now());
+        starts[id] = [...(starts[id] ?? []), Date.now()];
         return {
           ok: true,
           trackingNumber: `T-${req.idempotencyKey}`,
