@@ -13,12 +13,11 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { type BulkFilesReply, isTerminalBulkStatus, type OrderProgress } from '@flatship/proto';
-import { io, type Socket } from 'socket.io-client';
 import { type BusKind, startDistributedStack } from '../../src/testing/distributed';
 import { createStackApi, logTails, registerFundedCustomer, startStack } from '../../src/testing/start-stack';
 import { median } from '../stats';
 import { startExtraWorkers } from './extra-workers';
+import { connectSocket, runTimedOrder } from './order';
 import { amazonRows } from './rows';
 import { cpuTotals, lifetimePeaksMb, readStackProcesses, type StackProcesses, sampleRss } from './rss';
 
@@ -99,25 +98,6 @@ interface RunResult {
   /** CPU seconds each process spent from submit to the final event. */
   cpu: Record<string, number>;
 }
-
-function connect(url: string, token: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = io(url, { auth: { token }, transports: ['websocket'], reconnection: false });
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', (err) => reject(new Error(`socket.io connection refused: ${err.message}`)));
-  });
-}
-
-function joinRoom(socket: Socket, orderId: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    socket.emit('joinOrderRoom', `order_${orderId}`, (ack: { ok: boolean; message?: string }) =>
-      ack.ok ? resolve() : reject(new Error(`joinOrderRoom refused: ${ack.message}`)),
-    );
-  });
-}
-
-const filesReady = (p: OrderProgress) =>
-  Boolean(p.fileData?.pdfName && p.fileData.resultCSVName && p.fileData.autoConfirmCSVName);
 
 async function renderCeiling(): Promise<{ perSecond: number; pinned: boolean }> {
   const script = join(HERE, 'renderer-ceiling.ts');
@@ -205,71 +185,36 @@ async function main() {
         balance: Math.ceil(rows * runs * 9 + 100),
       },
     );
-    const socket = await connect(stack.url, token);
+    const socket = await connectSocket(stack.url, token);
     const procs = await stack.processes();
 
     for (let run = 1; run <= runs; run++) {
-      const orderData = amazonRows(rows, run);
-      const { data } = await api<{ data: { orderId: string } }>('/api/orders/bulk/init', {
-        method: 'POST',
+      let rss: ReturnType<typeof sampleRss> | null = null;
+      let cpuBefore: Record<string, number> = {};
+      const order = await runTimedOrder(api, socket, {
+        userId,
         token,
-        body: { userId: userId },
+        orderData: amazonRows(rows, run),
+        source: 'amazon',
+        fileName: `amazon-orders-${run}.txt`,
+        timeoutMs: RUN_TIMEOUT_MS,
+        onStarted: () => {
+          rss = sampleRss(procs);
+          cpuBefore = cpuTotals(procs);
+        },
       });
-      const { orderId } = data;
-      await joinRoom(socket, orderId);
-
-      let events = 0;
-      let settledAt: number | null = null;
-      let onProgress: (p: OrderProgress) => void = () => {};
-      const final = new Promise<OrderProgress>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`order ${orderId} not finished after ${RUN_TIMEOUT_MS / 1000} s`)),
-          RUN_TIMEOUT_MS,
-        );
-        onProgress = (p) => {
-          events++;
-          if (settledAt === null && p.processedCount + p.failedCount >= p.totalCount) settledAt = performance.now();
-          if (isTerminalBulkStatus(p.status) && filesReady(p)) {
-            clearTimeout(timer);
-            resolve(p);
-          }
-        };
-      });
-      const listener = (p: OrderProgress) => {
-        if (p.orderId === orderId) onProgress(p);
-      };
-      socket.on('orderProgress', listener);
-
-      const rss = sampleRss(procs);
-      const cpuBefore = cpuTotals(procs);
-      const start = performance.now();
-      await api(`/api/orders/bulk/process/${userId}`, {
-        method: 'POST',
-        token,
-        body: { orderId, orderData, source: 'amazon', fileName: `amazon-orders-${run}.txt` },
-      });
-      const acceptedAt = performance.now();
-      const last = await final;
-      const end = performance.now();
-      const rssMb = rss.stop();
+      const rssMb = (rss as ReturnType<typeof sampleRss> | null)?.stop() ?? {};
       const cpuAfter = cpuTotals(procs);
       const cpu = Object.fromEntries(Object.keys(cpuAfter).map((n) => [n, cpuAfter[n]! - (cpuBefore[n] ?? 0)]));
-      socket.off('orderProgress', listener);
-      socket.emit('leaveOrderRoom', `order_${orderId}`, () => {});
-
-      const files = await api<BulkFilesReply>(`/api/orders/bulk/files/${orderId}`, { token });
-      if (!(files.pdf && files.resultCSV && files.autoConfirm)) {
-        throw new Error(`order ${orderId} reported files ready but GET /bulk/files says ${JSON.stringify(files)}`);
-      }
+      const { last, seconds, acceptedSeconds, settledSeconds, progressEvents: events, orderId } = order;
       if (last.status !== 'completed') {
         throw new Error(`order ${orderId} ended ${last.status} with ${last.failedCount} failed rows; expected none`);
       }
-      const seconds = (end - start) / 1000;
       const result: RunResult = {
         seconds,
         labelsPerSecond: last.processedCount / seconds,
-        acceptedSeconds: (acceptedAt - start) / 1000,
-        settledSeconds: settledAt === null ? null : (settledAt - start) / 1000,
+        acceptedSeconds,
+        settledSeconds,
         progressEvents: events,
         processed: last.processedCount,
         failed: last.failedCount,

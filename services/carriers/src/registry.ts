@@ -266,7 +266,7 @@ export function createCarrierSet(
   const gateOf = (id: string) => {
     const rate = settings.rateLimits?.byCarrier[id] ?? settings.rateLimits?.default ?? 0;
     if (rate <= 0) return {};
-    const gate = createRateGate({ ratePerSecond: rate, guardMs: RATE_GUARD_MS });
+    const gate = createRateGate({ ratePerSecond: rate, guardMs: RATE_GUARD_MS, even: true });
     return { purchaseGate: () => gate.take() };
   };
   const adapters = new Map(plugins.map((p) => [p.id, p.create({ ...settings, memory, ...gateOf(p.id) })] as const));

@@ -189,7 +189,7 @@ describe('carrier rate limit', () => {
     expect(() => readCarrierRateLimits('x=1')).toThrow('CARRIER_RATE_LIMIT="x=1": unknown carrier "x"');
   });
 
-  it('sends each carrier at most its rate in any second (and a guard), however many wait', async () => {
+  it('sends each carrier at most its rate in any second (and a guard), spread evenly, however many wait', async () => {
     vi.useFakeTimers({ now: 0 });
     const starts: Record<string, number[]> = {};
     const set = createCarrierSet(
@@ -200,17 +200,24 @@ describe('carrier rate limit', () => {
     const all = Promise.all(
       Array.from({ length: 35 }, (_, i) => set.purchaseLabel(request(`label-${i}`, 'first_service'))),
     );
+    // One start every (1 s + guard) / 10, never ten at once: a burst reaches a carrier spread by its own queueing,
+    // so the carrier's second could hold the end of one burst and the start of the next.
+    const spacing = (1000 + RATE_GUARD_MS) / 10;
     await vi.advanceTimersByTimeAsync(0);
-    expect(starts.first).toHaveLength(10);
-    // The next purchase waits until the first of them has left the carrier's second, with the guard.
-    await vi.advanceTimersByTimeAsync(1000 + RATE_GUARD_MS - 1);
-    expect(starts.first).toHaveLength(10);
+    expect(starts.first).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(spacing - 1);
+    expect(starts.first).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
-    expect(starts.first).toHaveLength(20);
-    await vi.advanceTimersByTimeAsync(3000);
+    expect(starts.first).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(8 * spacing);
+    expect(starts.first).toHaveLength(10);
+    await vi.advanceTimersByTimeAsync(30 * spacing);
     await all;
     expect(starts.first).toHaveLength(35);
     expect(busiestSecond(starts.first ?? [], 1000 + RATE_GUARD_MS)).toBe(10);
+    // Evenly: no two starts closer than the spacing (to the timer's millisecond).
+    const gaps = (starts.first ?? []).slice(1).map((t, i) => t - (starts.first?.[i] ?? 0));
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(Math.floor(spacing));
   });
 
   it('counts each carrier on its own: a throttled carrier does not hold up another, nor a pool in front', async () => {
@@ -225,8 +232,8 @@ describe('carrier rate limit', () => {
     const first = Array.from({ length: 6 }, (_, i) => pool.purchaseLabel(request(`a-${i}`, 'first_service')));
     const second = Array.from({ length: 20 }, (_, i) => pool.purchaseLabel(request(`b-${i}`, 'second_service')));
     await vi.advanceTimersByTimeAsync(0);
-    // The first carrier's rate (the default, 2) holds four of its purchases; the second has no limit.
-    expect(starts.first).toHaveLength(2);
+    // The first carrier's rate (the default, 2, spread evenly) holds five of its purchases; the second has no limit.
+    expect(starts.first).toHaveLength(1);
     await Promise.all(second);
     expect(starts.second).toHaveLength(20);
     await vi.advanceTimersByTimeAsync(3 * (1000 + RATE_GUARD_MS));
@@ -290,6 +297,27 @@ describe('rate window', () => {
     for (now = 0; now < 5000; now += 50) if (window.tryTake()) starts.push(now);
     for (const t of starts) expect(starts.filter((s) => s >= t && s < t + 1000).length).toBeLessThanOrEqual(3);
     expect(starts).toHaveLength(15);
+  });
+
+  it('spreads starts evenly when asked, without timers that fire late adding up, and starts afresh after a pause', () => {
+    let now = 0;
+    const window = createRateWindow({ ratePerSecond: 4, even: true, now: () => now });
+    expect([window.tryTake(), window.tryTake()]).toEqual([true, false]);
+    expect(window.msUntilToken()).toBe(250);
+    // Asked 10 ms late each time: the spacing keeps its cadence (510, not 520), and once the window holds four, the
+    // window's own second decides (1270 is a second after 260); a late timer never adds a whole spacing again.
+    const starts = [0];
+    for (let i = 1; i <= 8; i++) {
+      now += window.msUntilToken() + 10;
+      expect(window.tryTake()).toBe(true);
+      starts.push(now);
+    }
+    expect(starts).toEqual([0, 260, 510, 760, 1010, 1270, 1520, 1770, 2020]);
+    expect(window.tryTake()).toBe(false);
+    // A long pause saves nothing up: one start, then the spacing again.
+    now = 60_000;
+    expect([window.tryTake(), window.tryTake()]).toEqual([true, false]);
+    expect(window.msUntilToken()).toBe(250);
   });
 
   it('allows less than one purchase a second', () => {

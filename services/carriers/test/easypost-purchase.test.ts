@@ -190,6 +190,7 @@ describe('rate limits', () => {
     const throttled = rig.observed.filter((o) => o.operation === 'buy' && o.rateLimited > 0);
     expect(throttled.length).toBeGreaterThan(0);
     expect(throttled.every((o) => o.outcome === 'ok')).toBe(true);
+    expect(rig.fake.throttled).toBe(throttled.reduce((n, o) => n + o.rateLimited, 0));
   });
 
   test('still throttled after the retries: a retryable refusal, nothing bought; the retry buys once', async () => {
@@ -212,7 +213,7 @@ describe('rate limits', () => {
 
 describe("the operator's rate limit", () => {
   test("a carrier set limited to EasyPost's rate never meets a 429, however many purchases wait", async () => {
-    const fake = await startFakeEasyPost({ buysPerSecond: 4 });
+    const fake = await startFakeEasyPost({ buysPerSecond: 4, latencyMs: 100 });
     const set = createCarrierSet('easypost', {
       easypost: easyPostSettings({ EASYPOST_API_KEY: fake.testKey, EASYPOST_API_BASE_URL: fake.url }),
       rateLimits: { default: 0, byCarrier: { easypost: 4 } },
@@ -224,9 +225,31 @@ describe("the operator's rate limit", () => {
       expect(fake.buys).toBe(9);
       // Every buy was sent once and accepted: the fake answers 429 to a fifth buy within a second.
       expect(buyCalls({ fake } as EasyPostRig)).toHaveLength(9);
+      expect(fake.throttled).toBe(0);
+      const arrivals = buyCalls({ fake } as EasyPostRig).map((q) => q.at);
+      for (const t of arrivals) expect(arrivals.filter((a) => a >= t && a < t + 1000).length).toBeLessThanOrEqual(4);
       expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
     } finally {
       await set.close();
+      await fake.close();
+    }
+  });
+});
+
+describe('the fake as a distant carrier', () => {
+  test('answers latencyMs after the call is done, and counts the call when it arrives', async () => {
+    const fake = await startFakeEasyPost({ latencyMs: 200 });
+    try {
+      const started = Date.now();
+      const res = await fetch(`${fake.url}/v2/users`, {
+        headers: { authorization: `Basic ${Buffer.from(`${fake.productionKey}:`).toString('base64')}` },
+      });
+      const answeredAfter = Date.now() - started;
+      expect(res.status).toBe(200);
+      expect(answeredAfter).toBeGreaterThanOrEqual(200);
+      const call = fake.requests.find((q) => q.path === '/v2/users');
+      expect((call?.at ?? 0) - started).toBeLessThan(answeredAfter);
+    } finally {
       await fake.close();
     }
   });

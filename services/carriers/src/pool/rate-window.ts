@@ -20,6 +20,13 @@ export interface RateWindowOptions {
    * always equally later; a guard keeps the call after the rate from landing inside the carrier's second.
    */
   guardMs?: number;
+  /**
+   * Spread the starts evenly, one every window / rate (default false: the rate may start at once). A burst of calls
+   * sent together reaches the carrier over a spread of its own making (connections, parsing, the carrier's queue),
+   * so the carrier's second can see the end of one burst and the start of the next; calls sent one at a time reach
+   * it as they were sent.
+   */
+  even?: boolean;
   /** Milliseconds clock; `Date.now` by default (fake timers move it). */
   now?: () => number;
 }
@@ -35,16 +42,25 @@ export function createRateWindow(opts: RateWindowOptions): RateWindow {
   // The times of the last `limit` starts, oldest first (a ring).
   const starts: number[] = [];
 
+  const spacingMs = opts.even ? windowMs / limit : 0;
+  // The time the next start is due when spreading evenly. While starts keep coming it moves on by the spacing from
+  // where it was, not from when a timer happened to fire, so timers firing a little late do not add up over a
+  // thousand starts; after a pause it starts again from the start that ends it.
+  let due = Number.NEGATIVE_INFINITY;
   const wait = () => {
-    if (starts.length < limit) return 0;
-    return Math.max(0, (starts[0] as number) + windowMs - now());
+    const t = now();
+    const spaced = Math.max(0, due - t);
+    if (starts.length < limit) return spaced;
+    return Math.max(spaced, (starts[0] as number) + windowMs - t);
   };
 
   return {
     tryTake() {
       if (wait() > 0) return false;
+      const t = now();
       if (starts.length === limit) starts.shift();
-      starts.push(now());
+      starts.push(t);
+      if (spacingMs > 0) due = (due < t - spacingMs ? t : due) + spacingMs;
       return true;
     },
     msUntilToken: wait,

@@ -4,7 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { deflateSync } from 'node:zlib';
 import { easyPostSignature } from '../easypost/webhook';
 import { createPdf, pdfReady } from '../label/pdf';
-import { renderLabel } from '../label/render-pool';
+import { type LabelRenderer, renderLabel } from '../label/render-pool';
 import { buildImpb } from '../usps/impb';
 import { USPS_SERVICES, type UspsServiceDefinition } from '../usps/services';
 
@@ -46,6 +46,13 @@ export interface FakeEasyPostOptions {
   now?: () => number;
   /** Buys accepted per second of the clock; above it, 429. 0: no limit. */
   buysPerSecond?: number;
+  /** Milliseconds every answer takes to leave, after the call is done (default 0): a carrier's round trip. */
+  latencyMs?: number;
+  /**
+   * Draws the label PDFs (default: on the fake's own thread). A render pool keeps the fake's thread free under
+   * load, so it reads every request when it comes, as a carrier's many servers do (the buy limit counts arrivals).
+   */
+  renderer?: LabelRenderer;
   retryAfterSeconds?: number | null;
   /** The wallet balance, dollars as EasyPost writes it ("1234.50000"). */
   balance?: string;
@@ -57,6 +64,8 @@ export interface FakeEasyPostOptions {
 export interface FakeRequestRecord {
   method: string;
   path: string;
+  /** When the request arrived, by the fake's clock. */
+  at: number;
   mode: 'test' | 'production' | null;
   body: unknown;
   headers: IncomingMessage['headers'];
@@ -90,6 +99,8 @@ export interface FakeEasyPost {
   readonly productionKey: string;
   /** Successful buys, in all. */
   readonly buys: number;
+  /** Buys answered 429 because they came above `buysPerSecond`. */
+  readonly throttled: number;
   readonly shipmentsCreated: number;
   /** Every request, in order (bodies parsed when JSON). */
   readonly requests: FakeRequestRecord[];
@@ -145,6 +156,8 @@ export async function startFakeEasyPost(opts: FakeEasyPostOptions = {}): Promise
   const productionKey = opts.productionKey ?? FAKE_EASYPOST_PRODUCTION_KEY;
   const now = opts.now ?? Date.now;
   let buysPerSecond = opts.buysPerSecond ?? 0;
+  const latencyMs = opts.latencyMs ?? 0;
+  let throttled = 0;
   const retryAfter = opts.retryAfterSeconds === undefined ? 1 : opts.retryAfterSeconds;
   let balance = opts.balance ?? '1000.00000';
   const settleAfter = opts.refundSettlesAfterReads ?? 1;
@@ -345,7 +358,7 @@ export async function startFakeEasyPost(opts: FakeEasyPostOptions = {}): Promise
     });
     const options = s.options as Record<string, unknown>;
     const labelDate = typeof options.label_date === 'string' ? new Date(options.label_date) : new Date(now());
-    return renderLabel({
+    return (opts.renderer?.render ?? renderLabel)({
       service: { letter: svc.letter, banner: svc.banner, trackingBanner: svc.trackingBanner },
       trackingNumber: String(s.tracking_code),
       from: addr(s.from_address as Record<string, unknown>),
@@ -414,6 +427,7 @@ export async function startFakeEasyPost(opts: FakeEasyPostOptions = {}): Promise
     const stored = shipments.get(shipmentId);
     if (!stored) return err(res, 404, 'NOT_FOUND', 'The requested resource could not be found.');
     if (!withinBuyLimit()) {
+      throttled++;
       return send(
         res,
         429,
@@ -800,7 +814,27 @@ export async function startFakeEasyPost(opts: FakeEasyPostOptions = {}): Promise
     return err(res, 404, 'NOT_FOUND', 'The requested resource could not be found.');
   }
 
-  const server = createServer((req, res) => {
+  /** The answer written as it is made, sent `latencyMs` later. */
+  const delayed = (res: ServerResponse): ServerResponse => {
+    let head: Parameters<ServerResponse['writeHead']> | null = null;
+    const sink = Object.assign(Object.create(res) as ServerResponse, {
+      writeHead: (...args: Parameters<ServerResponse['writeHead']>) => {
+        head = args;
+        return sink;
+      },
+      end: (body?: unknown) => {
+        setTimeout(() => {
+          if (head) res.writeHead(...head);
+          res.end(body as Buffer);
+        }, latencyMs);
+        return sink;
+      },
+    });
+    return sink;
+  };
+
+  const server = createServer((req, incoming) => {
+    let res = incoming;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -812,7 +846,14 @@ export async function startFakeEasyPost(opts: FakeEasyPostOptions = {}): Promise
       } catch {
         body = {};
       }
-      requests.push({ method: req.method ?? '', path: u.pathname, mode: modeOf(req), body, headers: req.headers });
+      requests.push({
+        method: req.method ?? '',
+        path: u.pathname,
+        at: now(),
+        mode: modeOf(req),
+        body,
+        headers: req.headers,
+      });
       const i = faults.findIndex(
         (f) =>
           (!f.method || f.method === req.method) &&
@@ -825,6 +866,7 @@ export async function startFakeEasyPost(opts: FakeEasyPostOptions = {}): Promise
       if (f?.stall === 'before') return;
       if (f?.malformed) return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>502 Bad Gateway');
       if (f?.status) return send(res, f.status, f.body ?? '', f.headers);
+      if (latencyMs > 0 && !f?.stall) res = delayed(res);
       if (f?.stall === 'after') {
         // Do the call, but the answer never leaves: like a carrier that bought and then lost the connection.
         const sink = Object.assign(Object.create(res) as ServerResponse, {
@@ -855,6 +897,9 @@ export async function startFakeEasyPost(opts: FakeEasyPostOptions = {}): Promise
     productionKey,
     get buys() {
       return buys;
+    },
+    get throttled() {
+      return throttled;
     },
     get shipmentsCreated() {
       return shipmentsCreated;
