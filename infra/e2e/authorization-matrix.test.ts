@@ -248,6 +248,8 @@ const TABLE: Row[] = [
   { method: 'GET', route: '/api/auth/api/balance', access: ADMINS },
   { method: 'POST', route: '/api/admin/carriers/check', access: ADMINS },
   { method: 'GET', route: '/api/admin/carriers/routes', access: ADMINS },
+  // An empty list: admitted, then refused for what it lacks, so the stack's routes stay as they are.
+  { method: 'PUT', route: '/api/admin/carriers/routes', body: () => ({ services: [] }), access: ADMINS },
   { method: 'GET', route: '/api/admin/audit', access: ADMINS },
   { method: 'GET', route: '/api/admin/dashboard', access: ADMINS },
   { method: 'GET', route: '/api/admin/user-volume-rankings', access: ADMINS },

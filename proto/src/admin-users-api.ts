@@ -137,10 +137,51 @@ export const CarrierRoutesReplySchema = Type.Object({
       uid: Type.String(),
       name: Type.String(),
       carriers: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
+      /** The enabled carriers that sell the service, in `CARRIERS` order: what its route may name. */
+      sellers: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
     }),
   ),
 });
 export type CarrierRoutesReply = Static<typeof CarrierRoutesReplySchema>;
+
+/** A registry id of a carrier plugin (`sandbox-usps`, `usps`, `easypost`). */
+const CarrierIdSchema = Type.String({ minLength: 1, maxLength: 40, pattern: '^[a-z0-9-]+$' });
+/** A service's route: the carrier that sells first, then each one standing by, at most ten. */
+const RouteCarriersSchema = Type.Array(CarrierIdSchema, { minItems: 1, maxItems: 10 });
+
+/**
+ * PUT /api/admin/carriers/routes (admins only): switches services between the enabled carriers that sell them. Each
+ * service named gets the route given; the others keep theirs. The answer is every service's route, as GET gives it.
+ */
+export const CarrierRoutesUpdateSchema = Type.Object(
+  {
+    services: Type.Array(
+      Type.Object({ uid: Type.String({ minLength: 1, maxLength: 100 }), carriers: RouteCarriersSchema }),
+      { minItems: 1, maxItems: 100 },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CarrierRoutesUpdate = Static<typeof CarrierRoutesUpdateSchema>;
+
+/** The routes as orders keeps them, every service's (GET and PUT /internal/carrier-routes on orders). */
+export const InternalCarrierRoutesSchema = Type.Object({
+  routes: Type.Array(Type.Object({ serviceUid: Type.String(), carriers: Type.Array(Type.String()) })),
+});
+export type InternalCarrierRoutes = Static<typeof InternalCarrierRoutesSchema>;
+
+/** PUT /internal/carrier-routes on orders: the routes to keep, and the admin who chose them. */
+export const InternalCarrierRoutesUpdateSchema = Type.Object(
+  {
+    routes: Type.Array(
+      Type.Object({ serviceUid: Type.String({ minLength: 1, maxLength: 100 }), carriers: RouteCarriersSchema }),
+      { minItems: 1, maxItems: 100 },
+    ),
+    updatedBy: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+export type InternalCarrierRoutesUpdate = Static<typeof InternalCarrierRoutesUpdateSchema>;
 
 /**
  * GET /api/admin/audit?page&limit&userId&adminId: what admins did while

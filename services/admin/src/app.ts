@@ -76,7 +76,11 @@ export async function buildApp(deps: AdminAppDeps): Promise<ServiceApp> {
 
   registerUserRoutes(app, { users, balances, view });
   registerAuditRoutes(app, { audit });
-  registerCarrierBalanceRoutes(app, { carriers: deps.carriers, warnBelowCents: deps.carrierBalanceWarnCents });
+  registerCarrierBalanceRoutes(app, {
+    carriers: deps.carriers,
+    warnBelowCents: deps.carrierBalanceWarnCents,
+    orders: deps.orders,
+  });
   registerRankingRoutes(app, { rankings: deps.rankings, users, ...(deps.now ? { now: deps.now } : {}) });
   registerInternalRoutes(app, { users, balances, view }, deps.internalSecret);
   registerReferralBonusRoutes(app, { users, settings: createPaymentsReferralBonusSettings(deps.payments) });

@@ -93,26 +93,39 @@ describe('POST /api/admin/carriers/check', () => {
   });
 });
 
-test('GET /api/admin/carriers/routes names the carriers selling each service, in the order they are asked', async () => {
-  const res = await s.admin.inject({ url: '/api/admin/carriers/routes', headers: { token: admin.token } });
-  expect(res.statusCode, res.body).toBe(200);
-  const { services } = res.json() as { services: { uid: string; carriers: { id: string; name: string }[] }[] };
-  expect(services.map((x) => x.uid)).toEqual([
-    'usps_priority_mail',
-    'usps_ground_advantage',
-    'usps_priority_mail_express',
-  ]);
-  for (const service of services) {
-    expect(service.carriers).toEqual([
-      { id: 'sandbox-usps', name: 'USPS' },
-      { id: 'easypost', name: 'USPS via EasyPost' },
-    ]);
-  }
-  // After a switch, the list says so.
-  carriers.setRoutes([{ serviceUid: 'usps_priority_mail', carriers: ['easypost', 'sandbox-usps'] }]);
-  const switched = (
-    await s.admin.inject({ url: '/api/admin/carriers/routes', headers: { token: admin.token } })
-  ).json();
-  expect(switched.services[0].carriers.map((c: { id: string }) => c.id)).toEqual(['easypost', 'sandbox-usps']);
-  expect((await s.admin.inject({ url: '/api/admin/carriers/routes' })).statusCode).toBe(401);
+test('the carrier routes are kept by orders: while orders is away, reading or switching them says so, and a route the enabled carriers cannot follow is refused here first', async () => {
+  // This stack's orders client points at a closed port (the routes and their switch through a running orders are
+  // in infra/e2e/real-postage.test.ts).
+  const read = await s.admin.inject({ url: '/api/admin/carriers/routes', headers: { token: admin.token } });
+  expect(read.statusCode, read.body).toBe(503);
+  expect(read.json().message).toMatch(/^A required service is unavailable/);
+
+  const put = (body: unknown, token: string | null = admin.token) =>
+    s.admin.inject({
+      method: 'PUT',
+      url: '/api/admin/carriers/routes',
+      headers: token ? { token } : {},
+      payload: body as object,
+    });
+  const refused = await put({ services: [{ uid: 'usps_priority_mail', carriers: ['usps'] }] });
+  expect(refused.statusCode).toBe(400);
+  expect(refused.json()).toEqual({
+    code: 'VALIDATION_FAILED',
+    message: 'The route cannot be used: carrier usps is not enabled (CARRIERS=sandbox-usps,easypost).',
+  });
+  const twice = await put({
+    services: [
+      { uid: 'usps_priority_mail', carriers: ['easypost'] },
+      { uid: 'usps_priority_mail', carriers: ['sandbox-usps'] },
+    ],
+  });
+  expect(twice.json().message).toBe('The service usps_priority_mail is named twice.');
+  expect((await put({ services: [{ uid: 'usps_priority_mail', carriers: [] }] })).statusCode).toBe(400);
+  expect((await put({ services: [] })).statusCode).toBe(400);
+  // A good route goes to orders, which is away.
+  expect((await put({ services: [{ uid: 'usps_priority_mail', carriers: ['easypost'] }] })).statusCode).toBe(503);
+  expect((await put({ services: [{ uid: 'usps_priority_mail', carriers: ['easypost'] }] }, null)).statusCode).toBe(401);
+  const customer = await register(s);
+  const forbidden = await put({ services: [{ uid: 'usps_priority_mail', carriers: ['easypost'] }] }, customer.token);
+  expect(forbidden.statusCode).toBe(403);
 });

@@ -106,11 +106,13 @@ export {
   courierOfService,
   createCarrierSet,
   DEFAULT_CARRIERS,
+  DEFAULT_ROUTE_REFRESH_MS,
   DEFAULT_SANDBOX_CARRIER_BALANCE,
   enabledCarrierServices,
   findCarrierByCourier,
   noPurchasesMemory,
   RATE_GUARD_MS,
+  type RouteStore,
   readCarrierRateLimits,
   type ServiceRoute,
 } from './registry';

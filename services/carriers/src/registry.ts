@@ -57,7 +57,22 @@ export interface CarrierSettings {
    * attempt, retries included), so the carrier's own limit is kept on the call it counts.
    */
   purchaseGate?: () => Promise<void>;
+  /**
+   * Where an admin's choice of carrier for each service is kept (the orders database), shared by every process that
+   * buys: the set reads it before a purchase when its copy is older than `routeRefreshMs`. A service the store does
+   * not name (or names with a carrier this process has not enabled) keeps its default route.
+   */
+  routeStore?: RouteStore;
+  /** How old the set's copy of the stored routes may be when a purchase starts (default 2000 ms). */
+  routeRefreshMs?: number;
 }
+
+/** The routes an admin chose, as stored. */
+export interface RouteStore {
+  load(): Promise<ServiceRoute[]>;
+}
+
+export const DEFAULT_ROUTE_REFRESH_MS = 2000;
 
 /** Purchases a second each carrier may be sent: a default, and per registry id; 0 is no limit. */
 export interface CarrierRateLimits {
@@ -227,6 +242,10 @@ export interface CarrierSet extends ClosableCarrier {
    * sell its service; a service not named keeps its route. Throws naming what is wrong, changing nothing.
    */
   setRoutes(routes: readonly ServiceRoute[]): void;
+  /** What is wrong with routes, in the words `setRoutes` would throw; null when all of them can be set. */
+  routesProblem(routes: readonly ServiceRoute[]): string | null;
+  /** Reads the route store now (after a change was saved), instead of when the copy is next due. */
+  reloadRoutes(): Promise<void>;
   /** The enabled adapter of a plugin id, or null. */
   adapter(carrierId: string): ClosableCarrier | null;
 }
@@ -284,6 +303,7 @@ export function createCarrierSet(
       }
     }
   }
+  const defaults = new Map<string, string[]>([...routes].map(([uid, ids]) => [uid, [...ids]]));
   const first = adapterOf(plugins[0]!.id);
   // A service only one enabled carrier sells can never change hands: its purchases need no memory of where they went.
   const switchable = new Set([...routes].filter(([, ids]) => ids.length > 1).map(([uid]) => uid));
@@ -300,6 +320,46 @@ export function createCarrierSet(
     return null;
   };
 
+  const routesProblem = (next: readonly ServiceRoute[]) => {
+    for (const r of next) {
+      const why = routeProblem(r);
+      if (why) return why;
+    }
+    return null;
+  };
+
+  // The stored routes: read when a purchase finds the copy older than the refresh period, one read at a time.
+  const refreshMs = settings.routeRefreshMs ?? DEFAULT_ROUTE_REFRESH_MS;
+  let loadedAt = Number.NEGATIVE_INFINITY;
+  let loading: Promise<void> | null = null;
+  const applyStored = (stored: readonly ServiceRoute[]) => {
+    const next = new Map<string, string[]>([...defaults].map(([uid, ids]) => [uid, [...ids]]));
+    for (const r of stored) {
+      const why = routeProblem(r);
+      // Another process may enable carriers this one has not: its choice stands there, the default here.
+      if (why) settings.log?.warn({ serviceUid: r.serviceUid, carriers: r.carriers }, `stored route not used: ${why}`);
+      else next.set(r.serviceUid, [...r.carriers]);
+    }
+    for (const [uid, ids] of next) routes.set(uid, ids);
+  };
+  const reloadRoutes = (): Promise<void> => {
+    const store = settings.routeStore;
+    if (!store) return Promise.resolve();
+    loading ??= store
+      .load()
+      .then(applyStored, (err: unknown) => {
+        // The routes last read stay; the next purchase asks again.
+        settings.log?.error({ err }, 'carrier routes could not be read');
+      })
+      .finally(() => {
+        loadedAt = Date.now();
+        loading = null;
+      });
+    return loading;
+  };
+  const freshRoutes = () =>
+    settings.routeStore && Date.now() - loadedAt >= refreshMs ? reloadRoutes() : (loading ?? undefined);
+
   /** Capabilities every carrier on some route has: what the set can always do for a label of any of them. */
   const capabilities = [...new Set(plugins.flatMap((p) => adapterOf(p.id).capabilities))].filter((c) =>
     plugins.every((p) => supports(adapterOf(p.id), c as CarrierCapability)),
@@ -309,6 +369,7 @@ export function createCarrierSet(
   const sellerOf = (req: { carrierId?: string }) => (req.carrierId ? adapters.get(req.carrierId) : first) ?? null;
 
   async function purchaseLabel(req: LabelRequest): Promise<LabelResult> {
+    await freshRoutes();
     const route = routes.get(req.serviceUid);
     // A service no enabled carrier sells goes to the first, which refuses it in its own words.
     if (!route) return first.purchaseLabel(req);
@@ -338,11 +399,15 @@ export function createCarrierSet(
     purchaseLabel,
     routes: () => [...routes].map(([serviceUid, carriers]) => ({ serviceUid, carriers: [...carriers] })),
     setRoutes(next) {
-      for (const r of next) {
-        const why = routeProblem(r);
-        if (why) throw new Error(why);
-      }
+      const why = routesProblem(next);
+      if (why) throw new Error(why);
       for (const r of next) routes.set(r.serviceUid, [...r.carriers]);
+    },
+    routesProblem,
+    async reloadRoutes() {
+      // A read under way may have started before the change was saved.
+      if (loading) await loading;
+      await reloadRoutes();
     },
     adapter: (id) => adapters.get(id) ?? null,
     async voidLabel(req: VoidRequest) {

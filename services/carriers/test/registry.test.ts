@@ -1,5 +1,5 @@
 import { DEFAULT_COURIER } from '@flatship/proto';
-import { describe, expect, it, test } from 'vitest';
+import { describe, expect, it, test, vi } from 'vitest';
 import {
   CARRIER_PLUGINS,
   type CarrierPlugin,
@@ -14,6 +14,7 @@ import {
   findCarrierByCourier,
   type LabelRequest,
   refusal,
+  type ServiceRoute,
 } from '../src/index';
 
 const address = {
@@ -244,5 +245,58 @@ describe('services sold by more than one carrier', () => {
     other.setRoutes([{ serviceUid: 'usps_priority_mail', carriers: ['broker'] }]);
     expect(await buy(other, 'crash-1')).toMatchObject({ ok: true, carrierId: 'direct' });
     expect(broker.state.bought).not.toContain('crash-1');
+  });
+
+  test('routes an admin stored reach every set that reads the store: at the next purchase after the refresh period', async () => {
+    vi.useFakeTimers({ now: 0 });
+    try {
+      direct.state.answer = 'buy';
+      broker.state.answer = 'buy';
+      let stored: ServiceRoute[] = [];
+      let reads = 0;
+      const logged: string[] = [];
+      const routeStore = {
+        async load() {
+          reads++;
+          return stored;
+        },
+      };
+      const log = { info() {}, warn: (_: object, m?: string) => logged.push(m ?? ''), error() {} };
+      const set = createCarrierSet('direct,broker', { routeStore, routeRefreshMs: 1000, log }, registry);
+      expect(await buy(set, 'store-1')).toMatchObject({ ok: true, carrierId: 'direct' });
+      expect(reads).toBe(1);
+
+      // Another process saved a switch; this one sees it once its copy is a refresh period old, and reads once for
+      // many purchases at a time.
+      stored = [{ serviceUid: 'usps_priority_mail', carriers: ['broker', 'direct'] }];
+      expect(await buy(set, 'store-2')).toMatchObject({ carrierId: 'direct' });
+      vi.setSystemTime(1000);
+      const many = await Promise.all(['store-3', 'store-4', 'store-5'].map((k) => buy(set, k)));
+      expect(many.map((r) => r.ok && r.carrierId)).toEqual(['broker', 'broker', 'broker']);
+      expect(reads).toBe(2);
+      expect(set.routes()).toContainEqual({ serviceUid: 'usps_priority_mail', carriers: ['broker', 'direct'] });
+
+      // Removed from the store: back to the default. A stored route this process cannot follow is logged, not used.
+      stored = [{ serviceUid: 'usps_ground_advantage', carriers: ['fedex'] }];
+      await set.reloadRoutes();
+      expect(set.routes()).toContainEqual({ serviceUid: 'usps_priority_mail', carriers: ['direct', 'broker'] });
+      expect(set.routes()).toContainEqual({ serviceUid: 'usps_ground_advantage', carriers: ['direct', 'broker'] });
+      expect(logged).toEqual(['stored route not used: carrier fedex is not enabled (CARRIERS=direct,broker)']);
+
+      // A store that cannot be read keeps the routes last read; purchases go on.
+      stored = [{ serviceUid: 'usps_priority_mail', carriers: ['broker'] }];
+      await set.reloadRoutes();
+      routeStore.load = async () => {
+        throw new Error('database down');
+      };
+      vi.setSystemTime(5000);
+      expect(await buy(set, 'store-6')).toMatchObject({ ok: true, carrierId: 'broker' });
+      expect(set.routesProblem([{ serviceUid: 'usps_priority_mail', carriers: ['direct', 'direct'] }])).toBe(
+        'usps_priority_mail names a carrier twice',
+      );
+      expect(set.routesProblem([{ serviceUid: 'usps_priority_mail', carriers: ['direct'] }])).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -9,6 +9,7 @@ import {
 import { flatshipMetrics, loadConfig, runServiceRuntime } from '@flatship/kit';
 import {
   createCarrierMemory,
+  createCarrierRouteStore,
   createLocalFileStore,
   createPaymentsLedger,
   ORDERS_SCHEMA,
@@ -45,6 +46,8 @@ await runServiceRuntime({
         ...carrierAccountSettings(config.CARRIERS, config),
         // The orders database's carrier memory: a row retried by another worker or by orders finds what was kept.
         memory: createCarrierMemory(db),
+        // The routes an admin chose (USPS direct, EasyPost standing by), read again every few seconds.
+        routeStore: createCarrierRouteStore(db),
         log: logger.child({ component: 'carrier' }),
         // The app's registry exists once the app is built; no carrier is called before.
         observeCarrierCalls: (o) => carrierCalls?.(o),

@@ -24,6 +24,7 @@ import type { EventRecorder } from './domain/bulk/ports';
 import type { CarrierPort, FileStore, LedgerPort, PublishLabelPurchased, QuotePort } from './domain/ports';
 import { registerAdminOrderRoutes } from './routes/admin';
 import { registerBulkRoutes } from './routes/bulk';
+import { type CarrierRoutesDeps, registerCarrierRoutes } from './routes/carrier-routes';
 import { registerCarrierWebhookRoutes } from './routes/carrier-webhooks';
 import type { DomainDeps } from './routes/deps';
 import { registerDownloadRoutes } from './routes/download';
@@ -51,6 +52,8 @@ export interface OrdersAppDeps {
   quotes: QuotePort;
   ledger: LedgerPort;
   carrier: CarrierPort;
+  /** Which carriers sell each service, as an admin switches them (`/internal/carrier-routes`); absent: not served. */
+  carrierRoutes?: CarrierRoutesDeps;
   files: FileStore;
   publishLabelPurchased: PublishLabelPurchased;
   /** Records `label.refunded` when an admin refunds a bought label. */
@@ -101,6 +104,7 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
   registerBulkRoutes(app, domain);
   registerTemplateRoute(app);
   registerInternalRoutes(app, domain, deps.internalSecret);
+  if (deps.carrierRoutes) registerCarrierRoutes(app, deps.carrierRoutes, deps.internalSecret);
   registerAdminOrderRoutes(app, {
     ...domain,
     adminOrders: createAdminOrdersRepo(deps.db),

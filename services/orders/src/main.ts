@@ -13,6 +13,7 @@ import { createPricingQuotes } from './adapters/pricing-quotes';
 import { buildApp, createDomainDeps } from './app';
 import { OrdersConfigSchema } from './config';
 import { createCarrierMemory } from './db/carrier-memory';
+import { createCarrierRouteStore } from './db/carrier-routes';
 import { migrations, ORDERS_SCHEMA } from './db/migrations';
 import { createEventRecorder, createLabelPurchasedPublisher, createLabelRefundedPublisher } from './db/outbox';
 import { startReconciler } from './jobs/reconciler';
@@ -33,6 +34,7 @@ await runServiceRuntime({
     const lockDb = createDb(config.DATABASE_URL, ORDERS_SCHEMA, { max: config.PURCHASE_LOCK_CONNECTIONS, logger });
     own({ close: () => lockDb.destroy() });
     let carrierCalls: ((o: CarrierCallObservation) => void) | undefined;
+    const routeStore = createCarrierRouteStore(db);
     const carrier = own(
       createCarrierSet(config.CARRIERS, {
         failureRate: config.CARRIER_FAILURE_RATE,
@@ -40,6 +42,8 @@ await runServiceRuntime({
         ...carrierAccountSettings(config.CARRIERS, config),
         // Shared with the label workers: a purchase retried in any of them finds what this one kept.
         memory: createCarrierMemory(db),
+        // The routes an admin chose, shared with the label workers.
+        routeStore,
         log: logger.child({ component: 'carrier' }),
         // The app's registry exists once the app is built; no carrier is called before.
         observeCarrierCalls: (o) => carrierCalls?.(o),
@@ -51,6 +55,7 @@ await runServiceRuntime({
       quotes: createPricingQuotes(internalClient(config.PRICING_URL)),
       ledger: createPaymentsLedger(internalClient(config.PAYMENTS_URL)),
       carrier,
+      carrierRoutes: { carriers: carrier, store: routeStore },
       couriers: carrier.couriers,
       files: createLocalFileStore(config.FILES_DIR),
       publishLabelPurchased: createLabelPurchasedPublisher(outbox),

@@ -13,6 +13,7 @@ import { buildApp as buildPricing, PRICING_SCHEMA, migrations as pricingMigratio
 import { createPaymentsLedger } from '../src/adapters/payments-ledger';
 import { createPricingQuotes } from '../src/adapters/pricing-quotes';
 import { createCarrierMemory } from '../src/db/carrier-memory';
+import { type CarrierRouteStore, createCarrierRouteStore } from '../src/db/carrier-routes';
 import { ORDERS_SCHEMA } from '../src/db/migrations';
 import type { CarrierPort, FileStore, LedgerPort } from '../src/domain/ports';
 import { INTERNAL_SECRET, type OrdersHarness, signToken, startOrders, type TestUser, user } from './support';
@@ -72,15 +73,18 @@ export async function startStack(
   let tokenState!: () => ReturnType<typeof createCachedTokenState>;
   let carrierSet: CarrierSet | null = null;
   let memoryDb: Knex | null = null;
+  let routeStore: CarrierRouteStore | null = null;
 
   const h = await startOrders(
     async ({ url, keys, states }) => {
       tokenState = () => createCachedTokenState(async (id) => states.get(id) ?? null, 0);
       if (opts.carriers) {
         memoryDb = createDb(url, ORDERS_SCHEMA, { max: 4 });
+        routeStore = createCarrierRouteStore(memoryDb);
         carrierSet = createCarrierSet(opts.carriers, {
           ...opts.carrierSettings,
           memory: createCarrierMemory(memoryDb),
+          routeStore,
         });
       }
       const carrier = opts.carrier ?? carrierSet;
@@ -109,6 +113,7 @@ export async function startStack(
         ledger: (opts.ledger ?? ((real) => real))(createPaymentsLedger(client(await listen(payments)))),
         ...(carrier ? { carrier } : {}),
         ...(carrierSet ? { couriers: carrierSet.couriers } : {}),
+        ...(carrierSet && routeStore ? { carrierRoutes: { carriers: carrierSet, store: routeStore } } : {}),
       };
     },
     {

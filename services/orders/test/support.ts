@@ -12,6 +12,7 @@ import { buildApp, createDomainDeps } from '../src/app';
 import { migrations, ORDERS_SCHEMA } from '../src/db/migrations';
 import { createEventRecorder, createLabelPurchasedPublisher, createLabelRefundedPublisher } from '../src/db/outbox';
 import type { CarrierPort, Clock, FileStore, LedgerPort, QuotePort } from '../src/domain/ports';
+import type { CarrierRoutesDeps } from '../src/routes/carrier-routes';
 import type { DomainDeps } from '../src/routes/deps';
 
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789';
@@ -37,6 +38,8 @@ export interface HarnessPorts {
   carrier?: CarrierPort;
   /** The enabled carriers' couriers, when the test enables more than the default. */
   couriers?: readonly string[];
+  /** Serves /internal/carrier-routes with this carrier set and route store. */
+  carrierRoutes?: CarrierRoutesDeps;
 }
 
 /**
@@ -82,6 +85,7 @@ export async function startOrders(
     ledger: ports.ledger,
     carrier: ports.carrier ?? createSandboxCarrier(),
     ...(ports.couriers ? { couriers: ports.couriers } : {}),
+    ...(ports.carrierRoutes ? { carrierRoutes: ports.carrierRoutes } : {}),
     files: (opts.files ?? ((real) => real))(createLocalFileStore(filesDir)),
     publishLabelPurchased: createLabelPurchasedPublisher(outbox),
     publishLabelRefunded: createLabelRefundedPublisher(outbox),

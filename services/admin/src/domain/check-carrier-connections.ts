@@ -1,4 +1,4 @@
-import type { CarrierConnectionReply, CarrierRoutesReply } from '@flatship/proto';
+import type { CarrierConnectionReply } from '@flatship/proto';
 import { MESSAGES } from './messages';
 import type { CarrierAccounts } from './read-carrier-balance';
 
@@ -35,17 +35,4 @@ export async function checkCarrierConnections(deps: CheckCarrierConnectionsDeps)
     carriers.push({ id: carrier.id, name: carrier.name, ok, message, ms: Math.max(0, Math.round(now() - started)) });
   }
   return { carriers };
-}
-
-/** Which enabled carrier sells each service, then the ones standing by, named as the registry names them. */
-export function listCarrierRoutes(accounts: CarrierAccounts): CarrierRoutesReply {
-  const names = new Map((accounts.carriers ?? []).map((c) => [c.id, c.name]));
-  const routes = new Map((accounts.routes?.() ?? []).map((r) => [r.serviceUid, r.carriers]));
-  return {
-    services: (accounts.services?.() ?? []).map((s) => ({
-      uid: s.uid,
-      name: s.name,
-      carriers: (routes.get(s.uid) ?? []).map((id) => ({ id, name: names.get(id) ?? id })),
-    })),
-  };
 }

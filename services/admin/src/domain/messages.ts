@@ -21,6 +21,8 @@ export const MESSAGES = {
   connectionFailed:
     'The carrier did not answer the check. Look at the admin service log for its error, then try again.',
   connectionUnsupported: 'This carrier has no connection check.',
+  routeRefused: (why: string) => `The route cannot be used: ${why}.`,
+  routeNamedTwice: (uid: string) => `The service ${uid} is named twice.`,
   referralBonusSaved: 'Referral bonus saved',
   referralBonusOff: 'Referral bonus saved: the program is off',
   formerAdmin: 'a deleted admin',

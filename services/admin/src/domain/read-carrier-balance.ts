@@ -8,7 +8,7 @@ import { MESSAGES } from './messages';
  * where given, their plugins and adapters (the connection check) and what each sells through whom (the routes).
  */
 export type CarrierAccounts = Pick<CarrierSet, 'balances'> &
-  Partial<Pick<CarrierSet, 'carriers' | 'adapter' | 'services' | 'routes'>>;
+  Partial<Pick<CarrierSet, 'carriers' | 'adapter' | 'services' | 'routesProblem'>>;
 
 export interface ReadCarrierBalanceDeps {
   carriers: CarrierAccounts;

@@ -11,6 +11,7 @@ import { addBulkRefundedCount } from './0009-bulk-refunded-count';
 import { allowFreeLabels } from './0010-free-labels';
 import { addCarrierPurchases } from './0011-carrier-purchases';
 import { addLabelTracking } from './0012-label-tracking';
+import { addCarrierRoutes } from './0013-carrier-routes';
 
 export { ORDERS_SCHEMA } from './schema';
 
@@ -28,4 +29,5 @@ export const migrations: Migration[] = [
   allowFreeLabels,
   addCarrierPurchases,
   addLabelTracking,
+  addCarrierRoutes,
 ];

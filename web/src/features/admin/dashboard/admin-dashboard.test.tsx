@@ -8,6 +8,7 @@ import { api, emptyAdminDashboardHandlers, emptyDashboardHandlers, verifyHandler
 import { setupTestServer } from '../../../test/msw';
 import { renderApp } from '../../../test/render-app';
 import { DASHBOARD_MESSAGES, DASHBOARD_REFRESH_MS } from './admin-dashboard-saga';
+import { CARRIER_ROUTES_SAVED, NO_FALLBACK } from './carrier-routes';
 
 const server = setupTestServer(
   verifyHandler(makeUser({ user_role: 'admin' })),
@@ -369,32 +370,87 @@ describe('Test carrier connection', () => {
 });
 
 describe('Sold by', () => {
+  const USPS = { id: 'usps', name: 'USPS' };
+  const EASYPOST = { id: 'easypost', name: 'USPS via EasyPost' };
+  const routesReply = (priority: { id: string; name: string }[]) => ({
+    services: [
+      { uid: 'usps_priority_mail', name: 'USPS Priority Mail', carriers: priority, sellers: [USPS, EASYPOST] },
+      { uid: 'usps_ground_advantage', name: 'USPS Ground Advantage', carriers: [USPS], sellers: [USPS] },
+    ],
+  });
+
   it('lists which carrier sells each service, then the ones standing by', async () => {
     dashboardHandler(figures());
-    server.use(
-      http.get(api('admin/carriers/routes'), () =>
-        HttpResponse.json({
-          services: [
-            {
-              uid: 'usps_priority_mail',
-              name: 'USPS Priority Mail',
-              carriers: [
-                { id: 'usps', name: 'USPS' },
-                { id: 'easypost', name: 'USPS via EasyPost' },
-              ],
-            },
-            { uid: 'usps_ground_advantage', name: 'USPS Ground Advantage', carriers: [{ id: 'usps', name: 'USPS' }] },
-          ],
-        }),
-      ),
-    );
+    server.use(http.get(api('admin/carriers/routes'), () => HttpResponse.json(routesReply([USPS, EASYPOST]))));
     renderApp('/admin/dashboard', { token: 'good-token' });
     const card = within(await screen.findByRole('region', { name: 'Carrier balance' }));
     const list = within(await card.findByRole('list', { name: 'Sold by' }));
-    expect(list.getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      'USPS Priority MailUSPS, then USPS via EasyPost',
-      'USPS Ground AdvantageUSPS',
-    ]);
+    const [priority, ground] = list.getAllByRole('listitem');
+    // Two carriers sell Priority Mail: it can be switched. Only USPS sells Ground Advantage: it is said.
+    expect(within(priority as HTMLElement).getByRole('combobox', { name: 'USPS Priority Mail: sold by' })).toHaveValue(
+      'usps',
+    );
+    expect(
+      within(priority as HTMLElement).getByRole('combobox', { name: 'USPS Priority Mail: when it cannot sell' }),
+    ).toHaveValue('easypost');
+    expect(ground?.textContent).toBe('USPS Ground AdvantageUSPS');
+    expect(card.getByRole('button', { name: 'Save carriers' })).toBeDisabled();
+  });
+
+  it('switches a service to another carrier: sends only what changed, then shows the saved route', async () => {
+    dashboardHandler(figures());
+    const sent: unknown[] = [];
+    server.use(
+      http.get(api('admin/carriers/routes'), () => HttpResponse.json(routesReply([USPS, EASYPOST]))),
+      http.put(api('admin/carriers/routes'), async ({ request }) => {
+        sent.push(await request.json());
+        await delay(50);
+        return HttpResponse.json(routesReply([EASYPOST]));
+      }),
+    );
+    const { user } = renderApp('/admin/dashboard', { token: 'good-token' });
+    const card = within(await screen.findByRole('region', { name: 'Carrier balance' }));
+    const first = await card.findByRole('combobox', { name: 'USPS Priority Mail: sold by' });
+    await user.selectOptions(first, 'easypost');
+    // The carrier now selling cannot stand by for itself: the fallback offers USPS or no one.
+    const then = card.getByRole('combobox', { name: 'USPS Priority Mail: when it cannot sell' });
+    expect(
+      within(then)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual([NO_FALLBACK, 'USPS']);
+    expect(then).toHaveValue('');
+    await user.click(card.getByRole('button', { name: 'Save carriers' }));
+    expect(await card.findByRole('button', { name: /Switching carriers/ })).toBeDisabled();
+    expect(await card.findByText(CARRIER_ROUTES_SAVED)).toBeInTheDocument();
+    expect(sent).toEqual([{ services: [{ uid: 'usps_priority_mail', carriers: ['easypost'] }] }]);
+    expect(card.getByRole('combobox', { name: 'USPS Priority Mail: sold by' })).toHaveValue('easypost');
+    expect(card.getByRole('button', { name: 'Save carriers' })).toBeDisabled();
+  });
+
+  it('says why a switch was refused, and keeps the choice to correct', async () => {
+    dashboardHandler(figures());
+    server.use(
+      http.get(api('admin/carriers/routes'), () => HttpResponse.json(routesReply([USPS]))),
+      http.put(api('admin/carriers/routes'), () =>
+        HttpResponse.json(
+          { code: 'VALIDATION_FAILED', message: 'The route cannot be used: carrier easypost is not enabled.' },
+          { status: 400 },
+        ),
+      ),
+    );
+    const { user } = renderApp('/admin/dashboard', { token: 'good-token' });
+    const card = within(await screen.findByRole('region', { name: 'Carrier balance' }));
+    await user.selectOptions(
+      await card.findByRole('combobox', { name: 'USPS Priority Mail: when it cannot sell' }),
+      'easypost',
+    );
+    await user.click(card.getByRole('button', { name: 'Save carriers' }));
+    expect(await card.findByRole('alert')).toHaveTextContent(
+      'The route cannot be used: carrier easypost is not enabled.',
+    );
+    expect(card.getByRole('combobox', { name: 'USPS Priority Mail: when it cannot sell' })).toHaveValue('easypost');
+    expect(card.getByRole('button', { name: 'Save carriers' })).toBeEnabled();
   });
 
   it('says so when the list cannot be read, and the rest of the card stays', async () => {
