@@ -135,6 +135,11 @@ describe('a 50-row order', () => {
       .whereRaw(`value->>'bulkOrderId' = ?`, [orderId]);
     expect(purchased).toHaveLength(50);
     expect(new Set(purchased.map((m) => m.value.labelId)).size).toBe(50);
+    // What the carrier charged the platform is kept on each row and sent with its label.purchased, as for a single
+    // label: the dashboard's cost and margin count bulk labels too.
+    const costs = new Map(rows.map((r) => [r.id, r.carrier_cost_cents]));
+    expect(rows.every((r) => r.carrier_cost_cents > 0)).toBe(true);
+    for (const m of purchased) expect(m.value.carrierCostCents).toBe(costs.get(m.value.labelId));
   });
 
   test('the merged PDF has 50 pages, each the label of its row, in row order', async () => {

@@ -71,6 +71,9 @@ const toRow = (r: BulkLabelRow): BulkRowRecord => ({
   input: r.input,
 });
 
+/** An array binding with null elements: pg sends them as SQL NULLs; knex's types only know arrays without. */
+const withNulls = (values: (string | number | null)[]) => values as unknown as string[];
+
 const ERROR_STATUSES = ['processing_error', 'retry_processing_error', 'recovery_failed'];
 
 export function createBulkRepo(db: Knex): BulkRepo {
@@ -256,8 +259,10 @@ export function createBulkRepo(db: Knex): BulkRepo {
       const result = await k(tx).raw(
         `update labels l
             set status = 'completed', tracking_number = v.tracking_number, pdf_name = v.pdf_name,
-                error_code = null, error = null, updated_at = now()
-           from unnest(?::uuid[], ?::int[], ?::text[], ?::text[]) as v(id, attempt, tracking_number, pdf_name)
+                carrier_id = v.carrier_id, carrier_cost_cents = v.carrier_cost_cents, carrier_ref = v.carrier_ref,
+                carrier_sku = v.carrier_sku, error_code = null, error = null, updated_at = now()
+           from unnest(?::uuid[], ?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[])
+                  as v(id, attempt, tracking_number, pdf_name, carrier_id, carrier_cost_cents, carrier_ref, carrier_sku)
           where l.id = v.id and l.attempt = v.attempt and l.status = 'pending'
         returning l.*`,
         [
@@ -265,6 +270,10 @@ export function createBulkRepo(db: Knex): BulkRepo {
           done.map((d) => d.attempt),
           done.map((d) => d.trackingNumber),
           done.map((d) => d.pdfName),
+          withNulls(done.map((d) => d.purchase.carrierId)),
+          withNulls(done.map((d) => d.purchase.costCents)),
+          withNulls(done.map((d) => d.purchase.ref)),
+          withNulls(done.map((d) => d.purchase.sku)),
         ],
       );
       return (result.rows as BulkLabelRow[]).map(toRow);

@@ -196,7 +196,7 @@ export async function fulfilLabel(
 }
 
 /** What the carrier said about the label it sold, as the row keeps it. */
-function purchaseOf(label: Extract<CarrierLabelResult, { ok: true }>): LabelPurchase {
+export function purchaseOf(label: Extract<CarrierLabelResult, { ok: true }>): LabelPurchase {
   return {
     carrierId: label.carrierId ?? null,
     costCents: label.costCents ?? null,

@@ -1,5 +1,5 @@
 import type { BulkOrderItem, BulkProgressEvent, BulkStatus, LabelRequestedEvent, OrderSource } from '@flatship/proto';
-import type { DomainLogger, LabelRecord, Tx } from '../ports';
+import type { DomainLogger, LabelPurchase, LabelRecord, Tx } from '../ports';
 import type { ShipmentAddress, ShipmentParcel } from '../validate-shipment';
 
 export interface BulkOrderRecord {
@@ -101,9 +101,9 @@ export interface BulkRepo {
   /** The bulk rows among these label ids (unknown ids and single labels are left out). */
   findRows(labelIds: string[], tx?: Tx): Promise<BulkRowRecord[]>;
   failedRows(orderIds: string[], limitPerOrder: number): Promise<Map<string, { rowIndex: number; error: string }[]>>;
-  /** pending → completed, each for its own attempt only; returns the rows that moved. */
+  /** pending → completed, each for its own attempt only, with what its carrier said of it; returns the rows that moved. */
   completeRows(
-    done: { id: string; attempt: number; trackingNumber: string; pdfName: string }[],
+    done: { id: string; attempt: number; trackingNumber: string; pdfName: string; purchase: LabelPurchase }[],
     tx: Tx,
   ): Promise<BulkRowRecord[]>;
   /** pending → cancelled (failed), each for its own attempt only; returns the rows that moved. */

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { LabelRequestedEvent } from '@flatship/proto';
 import { buyLabel, refundCharge } from '../buy-and-refund';
 import { labelFileKey } from '../files';
-import { carrierRequestFor } from '../fulfil-label';
+import { carrierRequestFor, purchaseOf } from '../fulfil-label';
+import type { LabelPurchase } from '../ports';
 import { type BulkWorkerDeps, carrierKeyOf, rowRefundKey } from './deps';
 import { finishBulkOrder, isSettled } from './finish-bulk-order';
 import type { BulkOrderRecord, BulkRowRecord } from './ports';
@@ -17,7 +18,7 @@ export const WORKING_STATUSES = [
 ] as const;
 
 type Purchase =
-  | { row: BulkRowRecord; ok: true; trackingNumber: string; pdfName: string; key: string }
+  | { row: BulkRowRecord; ok: true; trackingNumber: string; pdfName: string; key: string; purchase: LabelPurchase }
   | { row: BulkRowRecord; ok: false; message: string };
 
 /** Buys one row's label and stores its PDF; a refusal is an outcome, a failure to store is thrown. */
@@ -28,7 +29,7 @@ async function purchase(deps: BulkWorkerDeps, row: BulkRowRecord): Promise<Purch
   const pdfName = `${randomUUID()}.pdf`;
   const key = labelFileKey(row.userId, pdfName);
   await deps.files.put(key, result.pdf);
-  return { row, ok: true, trackingNumber: result.trackingNumber, pdfName, key };
+  return { row, ok: true, trackingNumber: result.trackingNumber, pdfName, key, purchase: purchaseOf(result) };
 }
 
 /** Refunds a refused row once (the key is the row and attempt); false when payments has no charge to refund. */
@@ -109,6 +110,7 @@ export async function processBulkLabels(deps: BulkWorkerDeps, events: LabelReque
         attempt: b.row.attempt,
         trackingNumber: b.trackingNumber,
         pdfName: b.pdfName,
+        purchase: b.purchase,
       })),
       tx,
     );
