@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type CarrierCallObservation,
+  type CarrierResult,
   carrierAccountProblems,
   carrierAccountSettings,
   createCarrierSet,
@@ -36,6 +37,7 @@ await runServiceRuntime({
     const orders = internalClient(config.ORDERS_URL);
     // Only balances are asked of the carriers here: no label is rendered, so no render threads.
     let carrierCalls: ((o: CarrierCallObservation) => void) | undefined;
+    let carrierResults: ((o: CarrierResult) => void) | undefined;
     const carriers = own(
       createCarrierSet(config.CARRIERS, {
         renderThreads: 0,
@@ -45,6 +47,7 @@ await runServiceRuntime({
         log: logger.child({ component: 'carrier' }),
         // The app's registry exists once the app is built; no carrier is called before.
         observeCarrierCalls: (o) => carrierCalls?.(o),
+        observeCarrierResults: (o) => carrierResults?.(o),
       }),
     );
 
@@ -67,6 +70,7 @@ await runServiceRuntime({
     });
     const carrierMetrics = flatshipMetrics(app.metrics);
     carrierCalls = (o) => carrierMetrics.carrierHttpCall(o);
+    carrierResults = (o) => carrierMetrics.carrierResult(o);
 
     // An install that had users before this table existed: fill it once from auth and payments; the events
     // keep it current from then on. Tried again until it succeeds (auth or payments may still be starting).

@@ -93,6 +93,7 @@ export {
   CARRIERS_DESCRIPTION,
   type CarrierPlugin,
   type CarrierRateLimits,
+  type CarrierResult,
   type CarrierSet,
   type CarrierSettings,
   type ClosableCarrier,

@@ -14,6 +14,7 @@ import {
   type LabelRequest,
   type LabelResult,
   type PurchaseMemory,
+  type RefundResult,
   supports,
   type VoidRequest,
 } from './port';
@@ -43,6 +44,8 @@ export interface CarrierSettings {
   log?: CarrierLogger;
   /** Every HTTP call a live carrier makes, for metrics (`CarrierCallObservation`). */
   observeCarrierCalls?: (o: CarrierCallObservation) => void;
+  /** What each carrier of a set answered to each purchase, void and refund check, for metrics (`CarrierResult`). */
+  observeCarrierResults?: (o: CarrierResult) => void;
   /**
    * Where purchases are remembered across crashes (the buying service's database): which carrier each key went to,
    * and what a carrier without idempotency keys must look up. A process memory when not given (tests, tools).
@@ -65,6 +68,17 @@ export interface CarrierSettings {
   routeStore?: RouteStore;
   /** How old the set's copy of the stored routes may be when a purchase starts (default 2000 ms). */
   routeRefreshMs?: number;
+}
+
+/**
+ * One answer of a carrier in a set: `result` is `ok` for a label, the refund's status for a void or a refund check
+ * (`refunded`, `pending`, `rejected`), the catalogue code of a refusal (`RATE_LIMITED`, `ADDRESS_INVALID`, …,
+ * `REFUSED` when it gave none), or `ERROR` when the call threw.
+ */
+export interface CarrierResult {
+  carrier: string;
+  operation: 'purchase' | 'void' | 'refund_status';
+  result: string;
 }
 
 /** The routes an admin chose, as stored. */
@@ -380,7 +394,12 @@ export function createCarrierSet(
     let last: LabelResult | null = null;
     for (const id of order) {
       if (remembered && earlier !== id) await memory.put(memoryKey, id);
-      const result = await adapterOf(id).purchaseLabel(req);
+      const result = await observed(
+        id,
+        'purchase',
+        () => adapterOf(id).purchaseLabel(req),
+        () => 'ok',
+      );
       if (result.ok) return { ...result, carrierId: id };
       last = result;
       if (!result.nothingBought) return result;
@@ -389,6 +408,28 @@ export function createCarrierSet(
   }
 
   const unsupported = (what: string) => refusal('NOT_FOUND', what);
+
+  /** Runs one carrier call and reports its result (`observeCarrierResults`), whatever it is. */
+  async function observed<R extends { ok: boolean }>(
+    carrier: string,
+    operation: CarrierResult['operation'],
+    call: () => Promise<R>,
+    okResult: (r: R) => string,
+  ): Promise<R> {
+    const report = (result: string) => settings.observeCarrierResults?.({ carrier, operation, result });
+    let r: R;
+    try {
+      r = await call();
+    } catch (err) {
+      report('ERROR');
+      throw err;
+    }
+    report(r.ok ? okResult(r) : ((r as unknown as { code?: string }).code ?? 'REFUSED'));
+    return r;
+  }
+  /** The plugin id of a label bought earlier: the one named, else the first enabled. */
+  const sellerIdOf = (req: { carrierId?: string }) => req.carrierId ?? (plugins[0] as CarrierPlugin).id;
+  const refundResult = (r: RefundResult) => (r.ok ? r.status : 'REFUSED');
 
   return {
     id: plugins.map((p) => p.id).join(','),
@@ -412,11 +453,23 @@ export function createCarrierSet(
     adapter: (id) => adapters.get(id) ?? null,
     async voidLabel(req: VoidRequest) {
       const seller = sellerOf(req);
-      return seller?.voidLabel ? seller.voidLabel(req) : unsupported(`Label ${req.trackingNumber}`);
+      if (!seller?.voidLabel) return unsupported(`Label ${req.trackingNumber}`);
+      return observed(
+        sellerIdOf(req),
+        'void',
+        () => (seller.voidLabel as Required<Carrier>['voidLabel'])(req),
+        refundResult,
+      );
     },
     async refundStatus(req: VoidRequest) {
       const seller = sellerOf(req);
-      return seller?.refundStatus ? seller.refundStatus(req) : unsupported(`Label ${req.trackingNumber}`);
+      if (!seller?.refundStatus) return unsupported(`Label ${req.trackingNumber}`);
+      return observed(
+        sellerIdOf(req),
+        'refund_status',
+        () => (seller.refundStatus as Required<Carrier>['refundStatus'])(req),
+        refundResult,
+      );
     },
     async track(trackingNumber, opts) {
       const seller = sellerOf(opts ?? {});

@@ -47,6 +47,11 @@ export interface FlatshipMetrics {
     rateLimited: number;
     seconds: number;
   }): void;
+  /**
+   * What a carrier of the enabled set answered (shaped as carriers' `CarrierResult`): a label, a void's or refund
+   * check's status, or the catalogue code of its refusal.
+   */
+  carrierResult(o: { carrier: string; operation: string; result: string }): void;
   /** A bulk order reached its final status; its duration runs from its accepted submit. */
   bulkOrderFinished(o: { status: string; submittedAt: Date | null }, now?: Date): void;
 }
@@ -149,6 +154,15 @@ export function flatshipMetrics(registry: Registry): FlatshipMetrics {
         registers,
       }),
   );
+  const carrierResults = once(
+    () =>
+      new Counter({
+        name: 'flatship_carrier_results_total',
+        help: 'Answers of each enabled carrier, by carrier, operation (purchase, void, refund_status) and result (ok; refunded, pending or rejected; a refusal by its catalogue code, e.g. RATE_LIMITED; ERROR when the call threw)',
+        labelNames: ['carrier', 'operation', 'result'],
+        registers,
+      }),
+  );
   const outboxCounts = new Map<string, () => Promise<number>>();
   const outbox = once(
     () =>
@@ -199,6 +213,9 @@ export function flatshipMetrics(registry: Registry): FlatshipMetrics {
       carrierHttp().observe({ ...labels, outcome: o.outcome }, o.seconds);
       if (o.outcome !== 'ok') carrierErrors().inc({ ...labels, status: String(o.status) });
       if (o.rateLimited > 0) carrierThrottled().inc(labels, o.rateLimited);
+    },
+    carrierResult(o) {
+      carrierResults().inc({ carrier: o.carrier, operation: o.operation, result: o.result });
     },
     bulkOrderFinished(o, now = new Date()) {
       // An order that failed before it was ever submitted took no time to process.

@@ -1,5 +1,6 @@
 import {
   type CarrierCallObservation,
+  type CarrierResult,
   carrierAccountProblems,
   carrierAccountSettings,
   createCarrierPool,
@@ -37,6 +38,7 @@ await runServiceRuntime({
   // progress; what the worker recorded in the outbox then goes out with the runtime's last flush.
   async build({ config, logger, db, bus, outbox, internalClient, own }) {
     let carrierCalls: ((o: CarrierCallObservation) => void) | undefined;
+    let carrierResults: ((o: CarrierResult) => void) | undefined;
     const carrier = own(
       createCarrierSet(config.CARRIERS, {
         failureRate: config.CARRIER_FAILURE_RATE,
@@ -51,6 +53,7 @@ await runServiceRuntime({
         log: logger.child({ component: 'carrier' }),
         // The app's registry exists once the app is built; no carrier is called before.
         observeCarrierCalls: (o) => carrierCalls?.(o),
+        observeCarrierResults: (o) => carrierResults?.(o),
       }),
     );
     // Every partition's purchases share one bound, so batches can be large while the carriers see a steady load.
@@ -77,6 +80,7 @@ await runServiceRuntime({
     });
     const carrierMetrics = flatshipMetrics(app.metrics);
     carrierCalls = (o) => carrierMetrics.carrierHttpCall(o);
+    carrierResults = (o) => carrierMetrics.carrierResult(o);
     app.addHook('onReady', async () => {
       logger.info(
         {

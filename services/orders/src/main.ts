@@ -1,5 +1,6 @@
 import {
   type CarrierCallObservation,
+  type CarrierResult,
   carrierAccountProblems,
   carrierAccountSettings,
   createCarrierSet,
@@ -34,6 +35,7 @@ await runServiceRuntime({
     const lockDb = createDb(config.DATABASE_URL, ORDERS_SCHEMA, { max: config.PURCHASE_LOCK_CONNECTIONS, logger });
     own({ close: () => lockDb.destroy() });
     let carrierCalls: ((o: CarrierCallObservation) => void) | undefined;
+    let carrierResults: ((o: CarrierResult) => void) | undefined;
     const routeStore = createCarrierRouteStore(db);
     const carrier = own(
       createCarrierSet(config.CARRIERS, {
@@ -47,6 +49,7 @@ await runServiceRuntime({
         log: logger.child({ component: 'carrier' }),
         // The app's registry exists once the app is built; no carrier is called before.
         observeCarrierCalls: (o) => carrierCalls?.(o),
+        observeCarrierResults: (o) => carrierResults?.(o),
       }),
     );
     const ports = {
@@ -75,6 +78,7 @@ await runServiceRuntime({
     });
     const carrierMetrics = flatshipMetrics(app.metrics);
     carrierCalls = (o) => carrierMetrics.carrierHttpCall(o);
+    carrierResults = (o) => carrierMetrics.carrierResult(o);
     job(startReconciler({ ...createDomainDeps(ports, logger), clock: systemClock }, config.RECONCILE_INTERVAL_MS));
     return app;
   },

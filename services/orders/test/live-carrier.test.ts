@@ -224,6 +224,68 @@ describe('carrier calls on /metrics', () => {
   });
 });
 
+test('each answer of the carrier is counted by operation and result: labels, refusals by their code, voids by status', async () => {
+  const registry = createMetricsRegistry('orders');
+  const metrics = flatshipMetrics(registry);
+  const pool = createDb(s.url, ORDERS_SCHEMA, { max: 2 });
+  const carrier = createCarrierSet('easypost', {
+    easypost: easyPostSettings({
+      EASYPOST_API_KEY: fake.productionKey,
+      EASYPOST_API_BASE_URL: fake.url,
+      EASYPOST_TIMEOUT_MS: 1000,
+      EASYPOST_MAX_RETRIES: 0,
+    }),
+    memory: createCarrierMemory(pool),
+    observeCarrierResults: (o) => metrics.carrierResult(o),
+  });
+  const request = () => ({
+    idempotencyKey: crypto.randomUUID(),
+    serviceUid: 'usps_ground_advantage',
+    from: {
+      name: 'Ada Sender',
+      street1: '1 Main St',
+      city: 'Austin',
+      state: 'TX',
+      zip: '78701',
+      country: 'US' as const,
+    },
+    to: {
+      name: 'Bob Receiver',
+      street1: '2 Elm St',
+      city: 'Denver',
+      state: 'CO',
+      zip: '80202',
+      country: 'US' as const,
+    },
+    parcel: { length: 10, width: 8, height: 4, weightLb: 1 },
+  });
+  try {
+    const bought = await carrier.purchaseLabel(request());
+    if (!bought.ok) throw new Error(bought.message);
+    fake.fail({ method: 'POST', path: '/v2/shipments' }, { status: 429, headers: { 'retry-after': '0' } });
+    expect(await carrier.purchaseLabel(request())).toMatchObject({ ok: false, code: 'RATE_LIMITED' });
+    const voided = {
+      idempotencyKey: 'void-metrics',
+      trackingNumber: bought.trackingNumber,
+      carrierId: 'easypost',
+      ...(bought.carrierRef ? { carrierRef: bought.carrierRef } : {}),
+    };
+    expect(await carrier.voidLabel?.(voided)).toMatchObject({ ok: true, status: 'pending' });
+    expect(await carrier.refundStatus?.(voided)).toMatchObject({ ok: true, status: 'refunded' });
+
+    const page = await registry.metrics();
+    const count = (operation: string, result: string) =>
+      metricSample(page, 'flatship_carrier_results_total', { carrier: 'easypost', operation, result });
+    expect(count('purchase', 'ok')).toBe(1);
+    expect(count('purchase', 'RATE_LIMITED')).toBe(1);
+    expect(count('void', 'pending')).toBe(1);
+    expect(count('refund_status', 'refunded')).toBe(1);
+  } finally {
+    await carrier.close();
+    await pool.destroy();
+  }
+});
+
 describe('the carrier memory table', () => {
   test('keeps the first value for a key when processes race, and put replaces', async () => {
     const pools = [0, 1, 2].map(() => createDb(s.url, ORDERS_SCHEMA, { max: 3 }));
