@@ -1,5 +1,6 @@
 // Real-postage benchmark: N-label bulk orders bought from EasyPost's API through the
-// embedded stack, against the loopback fake EasyPost (services/carriers/src/testing)
+// embedded stack, against the loopback fake EasyPost (services/carriers/src/testing) in a
+// process of its own (fake-process.ts),
 // answering every call --latency ms late and 429 to buys above --limit a second,
 // with the label worker's CARRIER_RATE_LIMIT set to that limit. Prints, per run, the
 // time to the finished order (files included), the busiest second the fake saw,
@@ -11,21 +12,21 @@
 //
 // A missed target is a measurement, not an error: the exit code is non-zero only
 // when the benchmark itself could not run.
+import { fork } from 'node:child_process';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import {
   createCarrierPool,
   createCarrierSet,
   createProcessMemory,
-  createRenderPool,
   easyPostSettings,
   type LabelRequest,
 } from '@flatship/carriers';
-import { type FakeEasyPost, startFakeEasyPost } from '@flatship/carriers/testing';
 import { createStackApi, logTails, registerFundedCustomer, startStack } from '../../src/testing/start-stack';
 import { connectSocket, runTimedOrder } from '../bulk/order';
 import { amazonRows } from '../bulk/rows';
 import { median } from '../stats';
+import type { FakeProcessReply } from './fake-process';
 
 /** The issue's bar: 1.1 × the floor of rows / limit seconds. */
 const TARGET_OVER_FLOOR = 1.1;
@@ -69,13 +70,53 @@ interface Window {
   throttled: number;
 }
 
-/** What the fake saw between two points of its request log. */
-function windowOf(fake: FakeEasyPost, fromIndex: number, throttledBefore: number): Window {
-  const times = fake.requests
-    .slice(fromIndex)
-    .filter((r) => r.method === 'POST' && r.path.endsWith('/buy'))
-    .map((r) => r.at)
-    .sort((a, b) => a - b);
+/** The fake EasyPost, running in its own process (fake-process.ts). */
+interface Fake {
+  url: string;
+  testKey: string;
+  /** Its request count, the arrival times of the buys from request `from` on, and its 429s so far. */
+  stats(from?: number): Promise<{ requests: number; buyArrivals: number[]; throttled: number }>;
+  close(): Promise<void>;
+}
+
+async function startFake(): Promise<Fake> {
+  const child = fork(
+    new URL('./fake-process.ts', import.meta.url),
+    ['--latency', String(latencyMs), '--limit', String(limit)],
+    { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  const next = <K extends 'ready' | 'stats' | 'closed'>(key: K) =>
+    new Promise<Extract<FakeProcessReply, Record<K, unknown>>[K]>((resolve, reject) => {
+      const onMessage = (m: FakeProcessReply) => {
+        if (!(key in m)) return;
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve((m as Record<K, unknown>)[key] as Extract<FakeProcessReply, Record<K, unknown>>[K]);
+      };
+      const onExit = (code: number | null) => reject(new Error(`the fake EasyPost exited (${code}) before ${key}`));
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
+  const ready = await next('ready');
+  return {
+    ...ready,
+    async stats(from = Number.MAX_SAFE_INTEGER) {
+      const answer = next('stats');
+      child.send({ stats: from });
+      return answer;
+    },
+    async close() {
+      const closed = next('closed');
+      child.send({ close: true });
+      await closed;
+    },
+  };
+}
+
+/** What the fake saw from a point of its request log on. */
+async function windowOf(fake: Fake, fromIndex: number, throttledBefore: number): Promise<Window> {
+  const seen = await fake.stats(fromIndex);
+  const times = [...seen.buyArrivals].sort((a, b) => a - b);
   let busiest = 0;
   let lo = 0;
   for (let hi = 0; hi < times.length; hi++) {
@@ -91,12 +132,12 @@ function windowOf(fake: FakeEasyPost, fromIndex: number, throttledBefore: number
     lastBuyAt: times.at(-1) ?? Number.NaN,
     tightestSecond: tightest,
     busiestSecond: busiest,
-    throttled: fake.throttled - throttledBefore,
+    throttled: seen.throttled - throttledBefore,
   };
 }
 
 /** The carrier alone: the same number of purchases from this process, through the same rate limit and pool. */
-async function carrierAlone(fake: FakeEasyPost, run: number): Promise<{ seconds: number; failed: number }> {
+async function carrierAlone(fake: Fake, run: number): Promise<{ seconds: number; failed: number }> {
   const set = createCarrierSet('easypost', {
     easypost: easyPostSettings({ EASYPOST_API_KEY: fake.testKey, EASYPOST_API_BASE_URL: fake.url }),
     rateLimits: { default: 0, byCarrier: { easypost: limit } },
@@ -150,9 +191,7 @@ interface RunResult {
 async function main() {
   const cores = availableParallelism();
   const loadBefore = load();
-  // Its labels are drawn on a thread of their own, so its own thread reads each request as it comes.
-  const renderer = createRenderPool({ size: 1 });
-  const fake = await startFakeEasyPost({ latencyMs, buysPerSecond: limit, retryAfterSeconds: 1, renderer });
+  const fake = await startFake();
   log(`Fake EasyPost at ${fake.url}: ${latencyMs} ms an answer, 429 above ${limit} buys a second`);
   log(`Starting the stack (load average ${loadBefore})…`);
   const stack = await startStack({
@@ -180,13 +219,11 @@ async function main() {
     const socket = await connectSocket(stack.url, token);
     for (let run = 1; run <= runs; run++) {
       // The carrier alone first, while the stack idles, so the two never share the fake's second.
-      let from = fake.requests.length;
-      let throttled = fake.throttled;
+      let { requests: from, throttled } = await fake.stats();
       const aloneRun = await carrierAlone(fake, run);
-      const alone = { ...aloneRun, fake: windowOf(fake, from, throttled) };
+      const alone = { ...aloneRun, fake: await windowOf(fake, from, throttled) };
 
-      from = fake.requests.length;
-      throttled = fake.throttled;
+      ({ requests: from, throttled } = await fake.stats());
       let startedAt = 0;
       const order = await runTimedOrder(api, socket, {
         onStarted: () => {
@@ -203,7 +240,7 @@ async function main() {
         seconds: order.seconds,
         settledSeconds: order.settledSeconds,
         failed: order.last.failedCount,
-        fake: windowOf(fake, from, throttled),
+        fake: await windowOf(fake, from, throttled),
         startedAt,
         alone,
       };
@@ -219,7 +256,6 @@ async function main() {
   } finally {
     await stack.stop();
     await fake.close();
-    await renderer.close();
   }
 
   const floor = rows / limit;
