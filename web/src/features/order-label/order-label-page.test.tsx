@@ -304,10 +304,15 @@ describe('Order Label page', () => {
   it('sends exactly the order-create payload with an Idempotency-Key, once for a double click, then confirms and refreshes the balance', async () => {
     const received: Received[] = [];
     const links: { path: string; session: string | null }[] = [];
+    // The answer waits until the test has seen the button while the order is out, however fast the machine is.
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     server.use(
       downloadLinkHandler('download-token-1', links),
       orderHandler(received, async () => {
-        await delay(150);
+        await answered;
         return HttpResponse.json({
           message: 'Label created',
           data: { orderId: 'o-1', pdfName: 'label 1.pdf', tracking_number: '9400', price: 8.25 },
@@ -320,7 +325,8 @@ describe('Order Label page', () => {
 
     const button = screen.getByRole('button', { name: 'Order Label' });
     await app.user.dblClick(button);
-    expect(screen.getByRole('button', { name: 'Ordering...' })).toBeDisabled();
+    expect(await screen.findByRole('button', { name: 'Ordering...' })).toBeDisabled();
+    answer();
 
     const dialog = await screen.findByRole('dialog', { name: 'Label Created Successfully!' });
     expect(received).toHaveLength(1);
