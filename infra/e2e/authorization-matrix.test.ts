@@ -385,6 +385,26 @@ const TABLE: Row[] = [
     access: OTHERS,
   },
   { method: 'GET', route: '/api/orders/bulk/files/:orderId', params: (i) => ({ orderId: i.ghost }), access: SIGNED_IN },
+  // Refunds: a label or order nobody has is not found for whoever is signed in; whose it is, is checked in orders' tests.
+  {
+    method: 'POST',
+    route: '/api/orders/labels/:labelId/refund',
+    params: (i) => ({ labelId: i.ghost }),
+    access: SIGNED_IN,
+  },
+  {
+    method: 'GET',
+    route: '/api/orders/bulk/labels/:orderId',
+    params: (i) => ({ orderId: i.ghost }),
+    access: SIGNED_IN,
+  },
+  {
+    method: 'POST',
+    route: '/api/orders/bulk/refund/:orderId',
+    params: (i) => ({ orderId: i.ghost }),
+    body: () => ({}),
+    access: SIGNED_IN,
+  },
   {
     method: 'GET',
     route: '/api/orders/download/:type/:orderId',

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { BulkStatusSchema } from './bulk-api';
 import { IdSchema } from './ids';
+import { LabelRefundSchema } from './refunds-api';
 
 /**
  * Order label management (admin area; the spec names the page only): every label and bulk order of every user,
@@ -68,6 +69,7 @@ export const AdminLabelRowSchema = Type.Object({
   voidedAt: Type.Union([Type.String(), Type.Null()]),
   voidedBy: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String(),
+  ...LabelRefundSchema.properties,
 });
 export type AdminLabelRow = Static<typeof AdminLabelRowSchema>;
 

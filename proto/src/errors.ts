@@ -70,10 +70,16 @@ export const ERROR_STATUS = {
   ORDERS_IN_PROGRESS: 409,
   /** An Idempotency-Key sent again with a different request body. */
   ORDERS_IDEMPOTENCY_KEY_REUSED: 422,
-  /** A label an admin refunds that was refunded before. */
+  /** A refund asked for a label that was refunded before. */
   ORDERS_LABEL_ALREADY_REFUNDED: 409,
-  /** A label an admin refunds that was never bought (pending or failed). */
+  /** A refund asked for a label that was never bought (pending or failed). */
   ORDERS_LABEL_NOT_REFUNDABLE: 409,
+  /** A refund asked for a label USPS has scanned (it was used). */
+  ORDERS_LABEL_USED: 409,
+  /** A refund asked for after the refund window (`REFUND_WINDOW_DAYS`). */
+  ORDERS_REFUND_WINDOW_PASSED: 409,
+  /** A refund asked again for a label whose refund the carrier refused. */
+  ORDERS_REFUND_REJECTED: 409,
   /** A label refunded and voided: its PDF is not handed out any more, to its owner or to an admin. */
   ORDERS_LABEL_VOID: 410,
   /** Force Recovery of a bulk order whose file generation is not stuck. */

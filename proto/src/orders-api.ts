@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { IdSchema } from './ids';
+import { LabelRefundSchema } from './refunds-api';
 
 const Str = Type.Optional(Type.Union([Type.String(), Type.Null()]));
 const Num = Type.Optional(Type.Union([Type.Number(), Type.String(), Type.Null()]));
@@ -74,6 +75,7 @@ export const OrderListItemSchema = Type.Object({
   pdfName: Type.Union([Type.String(), Type.Null()]),
   price: Type.Number(),
   createdAt: Type.String(),
+  ...LabelRefundSchema.properties,
 });
 export type OrderListItem = Static<typeof OrderListItemSchema>;
 

@@ -78,7 +78,7 @@ describe('the sandbox beyond purchases', () => {
     expect(await carrier.verifyAddress!({ ...CONTRACT_TO, zip: '9404' })).toMatchObject({ verdict: 'undeliverable' });
   });
 
-  it('refunds a void at once; Express goes to review first; old labels and unknown numbers are refused', async () => {
+  it('refunds a void at once; Express goes to review first; old, scanned and unknown labels are refused', async () => {
     const priority = await buy('void-1');
     const ref = { idempotencyKey: 'void-1', trackingNumber: priority.trackingNumber };
     expect(await carrier.voidLabel!(ref)).toEqual({ ok: true, status: 'refunded' });
@@ -92,11 +92,19 @@ describe('the sandbox beyond purchases', () => {
     });
     expect(await carrier.refundStatus!(expressRef)).toEqual({ ok: true, status: 'refunded' });
 
-    const old = { ...ref, purchasedAt: new Date(NOW.getTime() - 61 * 86_400_000) };
+    const old = { ...ref, purchasedAt: new Date(NOW.getTime() - 31 * 86_400_000) };
     expect(await carrier.voidLabel!(old)).toEqual({
       ok: true,
       status: 'rejected',
-      reason: 'labels can be refunded within 60 days of purchase.',
+      reason: 'labels can be refunded within 30 days of purchase.',
+    });
+    // Bought an hour ago: still awaiting the item, so unused. A day ago: USPS has it, so it was used.
+    const hoursAgo = (h: number) => ({ ...ref, purchasedAt: new Date(NOW.getTime() - h * 3_600_000) });
+    expect(await carrier.voidLabel!(hoursAgo(1))).toEqual({ ok: true, status: 'refunded' });
+    expect(await carrier.voidLabel!(hoursAgo(24))).toEqual({
+      ok: true,
+      status: 'rejected',
+      reason: 'USPS scanned this label, so it was used.',
     });
     expect(await carrier.voidLabel!({ idempotencyKey: 'x', trackingNumber: '1234' })).toMatchObject({
       ok: false,

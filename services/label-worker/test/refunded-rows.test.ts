@@ -336,10 +336,15 @@ describe('a row refunded by an admin', () => {
     await waitForStatus(s, orderId);
     const [first] = await rowsOf(orderId);
     // As a refund used to leave it: the row void, nothing recounted, then a retry that ended short of the total.
-    await s
-      .db('labels')
-      .where({ id: first.id })
-      .update({ status: 'void', refunded: true, voided_at: new Date(), voided_by: first.user_id });
+    await s.db('labels').where({ id: first.id }).update({
+      status: 'void',
+      refunded: true,
+      voided_at: new Date(),
+      voided_by: first.user_id,
+      refund_status: 'refunded',
+      refund_requested_at: new Date(),
+      refund_requested_by: first.user_id,
+    });
     await s
       .db('bulk_orders')
       .where({ id: orderId })
@@ -363,5 +368,89 @@ describe('a row refunded by an admin', () => {
       failed_count: 1,
       refunded_count: 1,
     });
+  }, 60_000);
+});
+
+describe('a customer refunding unused labels of a batch', () => {
+  const batchRefund = (u: TestUser, orderId: string, labelIds?: string[]) =>
+    s.app.inject({
+      method: 'POST',
+      url: `/api/orders/bulk/refund/${orderId}`,
+      headers: { token: u.token },
+      payload: labelIds ? { labelIds } : {},
+    });
+  const batchLabels = async (u: TestUser, orderId: string) => {
+    const res = await call(s, u, 'GET', `/api/orders/bulk/labels/${orderId}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().labels as { _id: string; row: number; refundStatus: string | null; refundable: boolean }[];
+  };
+
+  test('one label, then every unused one: credited once each, counted as refunded, files written without them', async () => {
+    special = 'fail';
+    const u = await funded(10_000);
+    const orderId = await submit(u, items(4, [3]));
+    await waitForStatus(s, orderId);
+    const before = await s.balanceCents(u.id);
+
+    const shown = await batchLabels(u, orderId);
+    expect(shown.map((l) => [l.row, l.refundable])).toEqual([
+      [1, true],
+      [2, true],
+      [3, true],
+      [4, false],
+    ]);
+
+    // One label, from its row.
+    const one = await batchRefund(u, orderId, [shown[1]?._id as string]);
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json()).toEqual({
+      message: '1 refunded ($8.95 back on the balance)',
+      asked: 1,
+      refunded: 1,
+      pending: 0,
+      rejected: 0,
+      skipped: 0,
+      credited: 8.95,
+    });
+    expect(await s.balanceCents(u.id)).toBe(before + PRIORITY_CENTS);
+    expect((await listed(u, orderId)) as unknown).toMatchObject({ refundedCount: 1 });
+
+    // Every unused one: the two left; the failed row has nothing to refund.
+    const all = await batchRefund(u, orderId);
+    expect(all.statusCode, all.body).toBe(200);
+    expect(all.json()).toMatchObject({ asked: 2, refunded: 2, skipped: 0, credited: 17.9 });
+    // Again: nothing left.
+    expect((await batchRefund(u, orderId)).json()).toMatchObject({
+      asked: 0,
+      refunded: 0,
+      message: 'No unused labels to refund.',
+    });
+    await expectLedgerSums(u.id, before + 3 * PRIORITY_CENTS);
+
+    const order = await s.db('bulk_orders').where({ id: orderId }).first();
+    expect(order).toMatchObject({ processed_count: 0, failed_count: 1, refunded_count: 3, total_count: 4 });
+    expect((await batchLabels(u, orderId)).map((l) => l.refundStatus)).toEqual([
+      'refunded',
+      'refunded',
+      'refunded',
+      null,
+    ]);
+    expect((await results(u, orderId)).map((r) => r.status)).toEqual(['refunded', 'refunded', 'refunded', 'failed']);
+  }, 60_000);
+
+  test('someone else’s batch is not found, and their labels cannot be named in mine', async () => {
+    special = 'buy';
+    const owner = await funded(10_000);
+    const other = await funded(10_000);
+    const orderId = await submit(owner, items(1));
+    const otherOrder = await submit(other, items(1));
+    await waitForStatus(s, orderId);
+    await waitForStatus(s, otherOrder);
+    expect((await batchRefund(other, orderId)).statusCode).toBe(404);
+    expect((await call(s, other, 'GET', `/api/orders/bulk/labels/${orderId}`)).statusCode).toBe(404);
+    const theirs = (await rowsOf(otherOrder))[0].id;
+    const named = await batchRefund(owner, orderId, [theirs]);
+    expect(named.json()).toMatchObject({ asked: 1, refunded: 0, skipped: 1 });
+    expect((await rowsOf(otherOrder))[0].refund_status).toBeNull();
   }, 60_000);
 });

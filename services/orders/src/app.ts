@@ -11,6 +11,7 @@ import {
   type Knex,
   type ReadinessCheck,
   type ServiceApp,
+  systemClock,
   type TokenStateSource,
   type UserChangeFeed,
 } from '@flatship/kit';
@@ -19,9 +20,10 @@ import { createAdminOrdersRepo } from './db/admin-orders-repo';
 import { createBulkRepo } from './db/bulk-repo';
 import { createLabelsRepo } from './db/labels-repo';
 import { createPurchaseLocks } from './db/purchase-locks';
+import { createRefundsRepo } from './db/refunds-repo';
 import type { PublishLabelRefunded } from './domain/admin-orders';
 import type { EventRecorder } from './domain/bulk/ports';
-import type { CarrierPort, FileStore, LedgerPort, PublishLabelPurchased, QuotePort } from './domain/ports';
+import type { CarrierPort, Clock, FileStore, LedgerPort, PublishLabelPurchased, QuotePort } from './domain/ports';
 import { registerAdminOrderRoutes } from './routes/admin';
 import { registerBulkRoutes } from './routes/bulk';
 import { type CarrierRoutesDeps, registerCarrierRoutes } from './routes/carrier-routes';
@@ -30,6 +32,7 @@ import type { DomainDeps } from './routes/deps';
 import { registerDownloadRoutes } from './routes/download';
 import { registerInternalRoutes } from './routes/internal';
 import { registerOrderRoutes } from './routes/orders';
+import { registerRefundRoutes } from './routes/refunds';
 import { registerStatsRoutes } from './routes/stats';
 import { registerTemplateRoute } from './routes/template';
 
@@ -56,8 +59,12 @@ export interface OrdersAppDeps {
   carrierRoutes?: CarrierRoutesDeps;
   files: FileStore;
   publishLabelPurchased: PublishLabelPurchased;
-  /** Records `label.refunded` when an admin refunds a bought label. */
+  /** Records `label.refunded` when a bought label is refunded. */
   publishLabelRefunded: PublishLabelRefunded;
+  /** How long after purchase a label may be refunded (default 30 days). */
+  refundWindowDays?: number;
+  /** The time, for refund windows (the system clock when absent). */
+  clock?: Clock;
   /** `label.requested` and `bulk.progress`, recorded in the outbox. */
   events: EventRecorder;
   /** Shared secret of `/internal/*` routes. */
@@ -105,11 +112,8 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
   registerTemplateRoute(app);
   registerInternalRoutes(app, domain, deps.internalSecret);
   if (deps.carrierRoutes) registerCarrierRoutes(app, deps.carrierRoutes, deps.internalSecret);
-  registerAdminOrderRoutes(app, {
-    ...domain,
-    adminOrders: createAdminOrdersRepo(deps.db),
-    publishLabelRefunded: deps.publishLabelRefunded,
-  });
+  registerAdminOrderRoutes(app, { ...domain, adminOrders: createAdminOrdersRepo(deps.db) });
+  registerRefundRoutes(app, domain);
   registerStatsRoutes(app, deps.db, deps.internalSecret);
   await registerCarrierWebhookRoutes(app, { db: deps.db, easyPostWebhookSecret: deps.easyPostWebhookSecret });
   return app;
@@ -130,6 +134,9 @@ export function createDomainDeps(
     | 'couriers'
     | 'events'
     | 'retryWaitMs'
+    | 'publishLabelRefunded'
+    | 'refundWindowDays'
+    | 'clock'
   >,
   logger: DomainDeps['logger'],
 ): DomainDeps {
@@ -145,6 +152,10 @@ export function createDomainDeps(
     carrier: deps.carrier,
     files: deps.files,
     publishLabelPurchased: deps.publishLabelPurchased,
+    publishLabelRefunded: deps.publishLabelRefunded,
+    refunds: createRefundsRepo(deps.db),
+    clock: deps.clock ?? systemClock,
+    ...(deps.refundWindowDays !== undefined ? { refundWindowDays: deps.refundWindowDays } : {}),
     logger,
     carrierRetryDelaysMs: deps.carrierRetryDelaysMs ?? [250, 1000],
     ...(deps.couriers ? { couriers: deps.couriers } : {}),

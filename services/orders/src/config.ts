@@ -56,6 +56,23 @@ export const OrdersConfigSchema = Type.Object({
     default: 60_000,
     description: 'how often single-label purchases cut off by a crash are settled',
   }),
+  REFUND_WINDOW_DAYS: Type.Integer({
+    minimum: 1,
+    maximum: 365,
+    default: 30,
+    description: 'how many days after purchase an unused label may be refunded (USPS takes refunds for 30 days)',
+  }),
+  REFUND_CHECK_INTERVAL_MS: Type.Integer({
+    minimum: 100,
+    default: 60_000,
+    description: 'how often refunds still waiting for their carrier are sent again or asked about',
+  }),
+  REFUND_RECHECK_MS: Type.Integer({
+    minimum: 0,
+    default: 600_000,
+    description:
+      'how long a refund waiting for its carrier is left alone after a look (a USPS refund under review can take days)',
+  }),
   // The live carriers' accounts (USPS_*, EASYPOST_*): checked at start when CARRIERS enables them.
   ...CARRIER_ACCOUNTS_CONFIG,
 });

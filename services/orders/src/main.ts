@@ -18,6 +18,7 @@ import { createCarrierRouteStore } from './db/carrier-routes';
 import { migrations, ORDERS_SCHEMA } from './db/migrations';
 import { createEventRecorder, createLabelPurchasedPublisher, createLabelRefundedPublisher } from './db/outbox';
 import { startReconciler } from './jobs/reconciler';
+import { startRefundChecker } from './jobs/refund-checker';
 
 await runServiceRuntime({
   name: 'orders',
@@ -64,6 +65,8 @@ await runServiceRuntime({
       publishLabelPurchased: createLabelPurchasedPublisher(outbox),
       publishLabelRefunded: createLabelRefundedPublisher(outbox),
       events: createEventRecorder(outbox),
+      refundWindowDays: config.REFUND_WINDOW_DAYS,
+      clock: systemClock,
     };
     const app = await buildApp({
       ...ports,
@@ -79,7 +82,11 @@ await runServiceRuntime({
     const carrierMetrics = flatshipMetrics(app.metrics);
     carrierCalls = (o) => carrierMetrics.carrierHttpCall(o);
     carrierResults = (o) => carrierMetrics.carrierResult(o);
-    job(startReconciler({ ...createDomainDeps(ports, logger), clock: systemClock }, config.RECONCILE_INTERVAL_MS));
+    const domain = createDomainDeps(ports, logger);
+    job(startReconciler(domain, config.RECONCILE_INTERVAL_MS));
+    job(
+      startRefundChecker(domain, { intervalMs: config.REFUND_CHECK_INTERVAL_MS, recheckMs: config.REFUND_RECHECK_MS }),
+    );
     return app;
   },
 });

@@ -216,8 +216,12 @@ describe('order lists', () => {
       pdfName: expect.stringMatching(/\.pdf$/),
       price: 8.95,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      refundStatus: null,
+      refundReason: null,
+      refundable: true,
+      refundBlockedReason: null,
     });
-    expect(items[1]).toMatchObject({ status: 'cancelled', tracking_number: '', pdfName: null });
+    expect(items[1]).toMatchObject({ status: 'cancelled', tracking_number: '', pdfName: null, refundable: false });
     const times = items.map((o: { createdAt: string }) => o.createdAt);
     expect([...times].sort().reverse()).toEqual(times);
   });

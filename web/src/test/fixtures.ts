@@ -55,6 +55,10 @@ export function makeOrderListItem(overrides: Partial<OrderListItem> = {}): Order
     pdfName: null,
     price: 8.5,
     createdAt: '2026-11-22T14:05:00.000Z',
+    refundStatus: null,
+    refundReason: null,
+    refundable: true,
+    refundBlockedReason: null,
     ...overrides,
   };
 }

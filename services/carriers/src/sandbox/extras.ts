@@ -52,13 +52,13 @@ export function sandboxRate(req: RateRequest): RateResult {
   return { ok: true, serviceUid: service.uid, costCents: sandboxCostCents(service.uid, weight) as number };
 }
 
-/** Refund requests are taken for this long after the label was bought (USPS: unused labels within 60 days). */
-export const SANDBOX_REFUND_WINDOW_DAYS = 60;
+/** Refund requests are taken for this long after the label was bought, as USPS takes them for unused labels. */
+export const SANDBOX_REFUND_WINDOW_DAYS = 30;
 
 /**
  * A void: refunded at once, except Priority Mail Express labels, which go to review (`pending`, like a USPS
- * refund in dispute) and are refunded when asked again. Labels older than the refund window are rejected; a
- * number the sandbox never issued is not found.
+ * refund in dispute) and are refunded when asked again. Labels older than the refund window are rejected, and so
+ * are labels its tracking shows scanned (used); a number the sandbox never issued is not found.
  */
 export function sandboxVoid(
   req: VoidRequest & { purchasedAt?: Date },
@@ -72,6 +72,9 @@ export function sandboxVoid(
       status: 'rejected',
       reason: `labels can be refunded within ${SANDBOX_REFUND_WINDOW_DAYS} days of purchase.`,
     };
+  }
+  if (req.purchasedAt && sandboxUsed(req.trackingNumber, now, req.purchasedAt)) {
+    return { ok: true, status: 'rejected', reason: 'USPS scanned this label, so it was used.' };
   }
   const express = req.trackingNumber.slice(2, 5) === '701';
   if (express && asked === 'void') {
@@ -203,6 +206,12 @@ export function sandboxTrack(trackingNumber: string, now: Date, purchasedAt?: Da
     events,
     ...(step.status === 'delivered' ? {} : { estimatedDelivery: estimated }),
   };
+}
+
+/** Whether the sandbox's tracking shows the label scanned by now (past pre-transit). */
+function sandboxUsed(trackingNumber: string, now: Date, purchasedAt: Date): boolean {
+  const tracking = sandboxTrack(trackingNumber, now, purchasedAt);
+  return tracking.ok && tracking.status !== 'pre_transit';
 }
 
 /** The same form for the same key: `SF` and twelve digits. */

@@ -66,14 +66,6 @@ export function createAdminOrdersRepo(db: Knex): AdminOrdersRepo {
       return rows[0] ? toAdminRecord(rows[0]) : null;
     },
 
-    async voidLabel(id, adminId, tx) {
-      const rows = (await labels(tx)
-        .where({ id, status: 'completed' })
-        .update({ status: 'void', refunded: true, voided_at: db.fn.now(), voided_by: adminId, updated_at: db.fn.now() })
-        .returning('*')) as AdminLabelRow[];
-      return rows[0] ? toAdminRecord(rows[0]) : null;
-    },
-
     async listBulkOrders(filters, page) {
       const base = () => bulkFilters(db('bulk_orders'), filters);
       const [rows, count] = await Promise.all([

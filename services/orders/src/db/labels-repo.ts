@@ -1,7 +1,7 @@
 import type { Knex } from '@flatship/kit';
 import { fromTx } from '@flatship/kit';
-import { type ErrorCode, isId } from '@flatship/proto';
-import type { LabelRecord, LabelStatus, LabelsRepo, NewLabel, Tx } from '../domain/ports';
+import { type ErrorCode, isId, type RefundState } from '@flatship/proto';
+import type { LabelRecord, LabelRefundRecord, LabelStatus, LabelsRepo, NewLabel, Tx } from '../domain/ports';
 import type { ShipmentAddress, ShipmentParcel } from '../domain/validate-shipment';
 import { heldLockKeysSql, labelLockKeySql } from './purchase-locks';
 
@@ -35,7 +35,31 @@ export interface LabelRow {
   carrier_cost_cents?: number | null;
   carrier_ref?: string | null;
   carrier_sku?: string | null;
+  tracking_status?: string | null;
+  refund_status?: RefundState | null;
+  refund_reason?: string | null;
+  refund_requested_at?: Date | null;
+  refund_requested_by?: string | null;
+  refund_by_admin?: boolean;
+  refund_ref?: string | null;
+  refund_answered_at?: Date | null;
+  refund_confirmed_at?: Date | null;
+  refund_checked_at?: Date | null;
 }
+
+const refundOf = (r: LabelRow): LabelRefundRecord | null =>
+  r.refund_status && r.refund_requested_at && r.refund_requested_by
+    ? {
+        status: r.refund_status,
+        reason: r.refund_reason ?? null,
+        requestedAt: r.refund_requested_at,
+        requestedBy: r.refund_requested_by,
+        byAdmin: r.refund_by_admin ?? false,
+        ref: r.refund_ref ?? null,
+        answeredAt: r.refund_answered_at ?? null,
+        confirmedAt: r.refund_confirmed_at ?? null,
+      }
+    : null;
 
 export const toRecord = (r: LabelRow): LabelRecord => ({
   id: r.id,
@@ -71,6 +95,8 @@ export const toRecord = (r: LabelRow): LabelRecord => ({
           sku: r.carrier_sku ?? null,
         }
       : null,
+  refund: refundOf(r),
+  trackingStatus: r.tracking_status ?? null,
 });
 
 export function createLabelsRepo(db: Knex): LabelsRepo {

@@ -12,13 +12,12 @@ import {
   type BulkStatus,
   calendarDayProblem,
   centsToDollars,
-  type LabelRefundedEvent,
+  DEFAULT_REFUND_WINDOW_DAYS,
 } from '@flatship/proto';
-import type { BulkDeps } from './bulk/deps';
-import type { BulkOrderRecord } from './bulk/ports';
-import { recountAfterRowRefund, regenerateAfterRowRefund } from './bulk/recount-refunded-row';
-import { refundCharge, refundKeyFor } from './buy-and-refund';
 import type { LabelRecord } from './ports';
+import { type RefundDeps, refundView, requestLabelRefund } from './refunds';
+
+export type { PublishLabelRefunded } from './refunds';
 
 // Order label management: every user's labels and bulk orders, for admins (see proto/src/admin-orders-api.ts).
 
@@ -56,21 +55,15 @@ export interface AdminOrdersRepo {
   listLabels(filters: AdminLabelFilters, page: Page): Promise<{ rows: AdminLabelRecord[]; totalCount: number }>;
   /** Inside a transaction, the row is locked until it ends. */
   findLabel(id: string, tx?: Tx): Promise<AdminLabelRecord | null>;
-  /** completed → void, naming the admin; null when the label was not completed. */
-  voidLabel(id: string, adminId: string, tx: Tx): Promise<AdminLabelRecord | null>;
   listBulkOrders(
     filters: AdminBulkOrderFilters,
     page: Page,
   ): Promise<{ rows: AdminBulkOrderRecord[]; totalCount: number }>;
 }
 
-/** Records `label.refunded` in the caller's transaction, so it exists exactly when the void does. */
-export type PublishLabelRefunded = (tx: Tx, event: LabelRefundedEvent) => Promise<void>;
-
-/** The bulk domain too: refunding a bulk row recounts its order and may regenerate the order's files. */
-export interface AdminOrdersDeps extends BulkDeps {
+/** Refunds too: an admin's refund is the owner's flow, recorded as the admin's. */
+export interface AdminOrdersDeps extends RefundDeps {
   adminOrders: AdminOrdersRepo;
-  publishLabelRefunded: PublishLabelRefunded;
 }
 
 const pageOf = (q: { page?: number | undefined; limit?: number | undefined }): Page => ({
@@ -87,7 +80,7 @@ function checkDays(q: { from?: string | undefined; to?: string | undefined }): v
   if (q.from && q.to && q.from > q.to) throw new AppError('VALIDATION_FAILED', ADMIN_ORDERS_MESSAGES.fromAfterTo);
 }
 
-export function toAdminLabelRow(l: AdminLabelRecord): AdminLabelRow {
+export function toAdminLabelRow(l: AdminLabelRecord, now: Date, windowDays?: number): AdminLabelRow {
   const r = l.receiver;
   return {
     _id: l.id,
@@ -109,6 +102,7 @@ export function toAdminLabelRow(l: AdminLabelRecord): AdminLabelRow {
     voidedAt: l.voidedAt?.toISOString() ?? null,
     voidedBy: l.voidedBy,
     createdAt: l.createdAt.toISOString(),
+    ...refundView(l, now, windowDays ?? DEFAULT_REFUND_WINDOW_DAYS),
   };
 }
 
@@ -130,14 +124,15 @@ const toAdminBulkOrderRow = (o: AdminBulkOrderRecord): AdminBulkOrderRow => ({
 });
 
 export async function listAdminLabels(
-  deps: Pick<AdminOrdersDeps, 'adminOrders'>,
+  deps: Pick<AdminOrdersDeps, 'adminOrders' | 'clock' | 'refundWindowDays'>,
   query: AdminLabelsQuery,
 ): Promise<AdminLabelsReply> {
   checkDays(query);
   const { page: _p, limit: _l, ...filters } = query;
   const page = pageOf(query);
   const { rows, totalCount } = await deps.adminOrders.listLabels(filters, page);
-  return { labels: rows.map(toAdminLabelRow), totalCount, ...page };
+  const now = deps.clock.now();
+  return { labels: rows.map((l) => toAdminLabelRow(l, now, deps.refundWindowDays)), totalCount, ...page };
 }
 
 export async function listAdminBulkOrders(
@@ -152,51 +147,20 @@ export async function listAdminBulkOrders(
 }
 
 /**
- * Gives a bought label's charge back to its owner and marks it void, once. The money moves first, under the
- * label's one refund key, which payments takes at most once: two admins at once, or a retry after a crash
- * between the refund and the void, move no more money, and exactly one of them voids the label (with its
- * `label.refunded`, in the same transaction); the other is told it was already refunded.
+ * An admin's refund of a bought label: the same flow as its owner's (`requestLabelRefund`), recorded as the admin's,
+ * so the carrier voids it and the balance is credited once, when the carrier confirms.
  */
 export async function refundLabelAsAdmin(
   deps: AdminOrdersDeps,
   admin: AuthContext,
   labelId: string,
 ): Promise<AdminRefundLabelReply> {
-  const adminId = admin.impersonatorId ?? admin.userId;
+  const reply = await requestLabelRefund(
+    deps,
+    { userId: admin.impersonatorId ?? admin.userId, byAdmin: true },
+    labelId,
+  );
   const label = await deps.adminOrders.findLabel(labelId);
   if (!label) throw new AppError('NOT_FOUND', ADMIN_ORDERS_MESSAGES.labelNotFound);
-  if (label.status === 'void')
-    throw new AppError('ORDERS_LABEL_ALREADY_REFUNDED', ADMIN_ORDERS_MESSAGES.alreadyRefunded);
-  if (label.status !== 'completed')
-    throw new AppError('ORDERS_LABEL_NOT_REFUNDABLE', ADMIN_ORDERS_MESSAGES.notRefundable);
-
-  const charged = await refundCharge(deps, {
-    userId: label.userId,
-    amountCents: label.priceCents,
-    chargeKey: label.chargeKey,
-    key: refundKeyFor(label.id),
-    memo: `Refund of unused label ${label.trackingNumber ?? label.id}`,
-    adminId,
-  });
-  if (!charged) throw new AppError('ORDERS_LABEL_NOT_REFUNDABLE', ADMIN_ORDERS_MESSAGES.notRefundable);
-
-  const { voided, order } = await deps.transactor.run(async (tx) => {
-    // A bulk row's order is locked first, as for every change of its rows, so its counts never race.
-    if (label.bulkOrderId) await deps.bulk.lock(label.bulkOrderId, tx);
-    const row = await deps.adminOrders.voidLabel(label.id, adminId, tx);
-    let order: BulkOrderRecord | null = null;
-    if (row) {
-      await deps.publishLabelRefunded(tx, {
-        userId: row.userId,
-        labelId: row.id,
-        priceCents: row.priceCents,
-        refundedAt: (row.voidedAt ?? new Date()).toISOString(),
-      });
-      if (row.bulkOrderId) order = await recountAfterRowRefund(deps, row.bulkOrderId, tx);
-    }
-    return { voided: row, order };
-  });
-  if (!voided) throw new AppError('ORDERS_LABEL_ALREADY_REFUNDED', ADMIN_ORDERS_MESSAGES.alreadyRefunded);
-  if (order) await regenerateAfterRowRefund(deps, order);
-  return { message: ADMIN_ORDERS_MESSAGES.refunded, label: toAdminLabelRow(voided) };
+  return { message: reply.message, label: toAdminLabelRow(label, deps.clock.now(), deps.refundWindowDays) };
 }

@@ -1,12 +1,15 @@
-import { centsToDollars, type OrderListItem } from '@flatship/proto';
-import type { LabelRecord, LabelsRepo } from './ports';
+import { centsToDollars, DEFAULT_REFUND_WINDOW_DAYS, type OrderListItem } from '@flatship/proto';
+import type { Clock, LabelRecord, LabelsRepo } from './ports';
+import { refundView } from './refunds';
+
+type ListDeps = { labels: LabelsRepo; clock: Clock; refundWindowDays?: number };
 
 /** The dashboard's recent-orders table pages through this many. */
 export const RECENT_LIMIT = 25;
 /** The orders list is paged in the browser; past this many, older orders are left out. */
 export const LIST_LIMIT = 5_000;
 
-export function toOrderListItem(label: LabelRecord): OrderListItem {
+export function toOrderListItem(label: LabelRecord, now: Date, windowDays: number): OrderListItem {
   return {
     _id: label.id,
     courier: label.courier,
@@ -18,17 +21,24 @@ export function toOrderListItem(label: LabelRecord): OrderListItem {
     pdfName: label.pdfName,
     price: centsToDollars(label.priceCents),
     createdAt: label.createdAt.toISOString(),
+    ...refundView(label, now, windowDays),
   };
 }
 
+function listItems(deps: ListDeps, labels: LabelRecord[]): OrderListItem[] {
+  const now = deps.clock.now();
+  const windowDays = deps.refundWindowDays ?? DEFAULT_REFUND_WINDOW_DAYS;
+  return labels.map((l) => toOrderListItem(l, now, windowDays));
+}
+
 /** Every label of the user, single and bulk, newest first (dashboard). */
-export async function listRecentOrders(deps: { labels: LabelsRepo }, userId: string): Promise<OrderListItem[]> {
-  return (await deps.labels.listForUser(userId, { limit: RECENT_LIMIT })).map(toOrderListItem);
+export async function listRecentOrders(deps: ListDeps, userId: string): Promise<OrderListItem[]> {
+  return listItems(deps, await deps.labels.listForUser(userId, { limit: RECENT_LIMIT }));
 }
 
 /** Single-label orders, newest first: bulk labels are followed through their batch orders instead. */
-export async function listOrders(deps: { labels: LabelsRepo }, userId: string): Promise<OrderListItem[]> {
-  return (await deps.labels.listForUser(userId, { limit: LIST_LIMIT, singleOnly: true })).map(toOrderListItem);
+export async function listOrders(deps: ListDeps, userId: string): Promise<OrderListItem[]> {
+  return listItems(deps, await deps.labels.listForUser(userId, { limit: LIST_LIMIT, singleOnly: true }));
 }
 
 /** Labels actually bought (completed), single and bulk. */

@@ -1,6 +1,6 @@
 import type { Carrier, LabelRequest, LabelResult } from '@flatship/carriers';
 import type { Tx } from '@flatship/kit';
-import type { ErrorCode } from '@flatship/proto';
+import type { ErrorCode, RefundState } from '@flatship/proto';
 import type { ShipmentAddress, ShipmentParcel } from './validate-shipment';
 
 export type { Clock, DomainLogger, Transactor, Tx } from '@flatship/kit';
@@ -43,6 +43,27 @@ export interface LabelRecord {
   updatedAt: Date;
   /** Where a completed label was bought and what it cost the platform (`LabelPurchase`); absent before it was. */
   purchase?: LabelPurchase | null;
+  /** Its refund, once one was asked for (`LabelRefundRecord`). */
+  refund?: LabelRefundRecord | null;
+  /** Where the parcel is, as its carrier last said (`pre_transit`, `in_transit`, …); null before any news. */
+  trackingStatus?: string | null;
+}
+
+/** A refund of an unused label, asked by its owner or an admin, answered by its carrier. */
+export interface LabelRefundRecord {
+  status: RefundState;
+  /** The carrier's reason, for `rejected`. */
+  reason: string | null;
+  requestedAt: Date;
+  /** The user who asked (the owner, or the admin). */
+  requestedBy: string;
+  byAdmin: boolean;
+  /** The carrier's reference of a refund under review. */
+  ref: string | null;
+  /** When the carrier first answered the void; null: it has not heard of it yet (send it again). */
+  answeredAt: Date | null;
+  /** When the carrier said refunded; the charge is given back from then on, whoever finishes it. */
+  confirmedAt: Date | null;
 }
 
 /** What the carrier said about a label it sold, kept on the row. */
@@ -175,8 +196,8 @@ export interface LedgerPort {
 export type CarrierLabelRequest = LabelRequest;
 /** Carrier refusals come back as `{ ok: false, message, retryable }`, not as exceptions. */
 export type CarrierLabelResult = LabelResult;
-/** The part of a carrier adapter orders needs. */
-export type CarrierPort = Pick<Carrier, 'purchaseLabel'>;
+/** The part of a carrier adapter orders needs: buying, and voiding what it bought (when the carrier can). */
+export type CarrierPort = Pick<Carrier, 'purchaseLabel' | 'voidLabel' | 'refundStatus'>;
 
 /** Label and order files. Keys are `/`-separated relative paths (`labels/<userId>/<name>`). */
 export interface FileStore {

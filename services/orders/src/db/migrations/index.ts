@@ -12,6 +12,7 @@ import { allowFreeLabels } from './0010-free-labels';
 import { addCarrierPurchases } from './0011-carrier-purchases';
 import { addLabelTracking } from './0012-label-tracking';
 import { addCarrierRoutes } from './0013-carrier-routes';
+import { addLabelRefunds } from './0014-label-refunds';
 
 export { ORDERS_SCHEMA } from './schema';
 
@@ -30,4 +31,5 @@ export const migrations: Migration[] = [
   addCarrierPurchases,
   addLabelTracking,
   addCarrierRoutes,
+  addLabelRefunds,
 ];

@@ -34,6 +34,10 @@ const label = (i: number, over: Partial<AdminLabelRow> = {}): AdminLabelRow => (
   voidedAt: null,
   voidedBy: null,
   createdAt: '2026-11-20T10:00:00.000Z',
+  refundStatus: null,
+  refundReason: null,
+  refundable: true,
+  refundBlockedReason: null,
   ...over,
 });
 

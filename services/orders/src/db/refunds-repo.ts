@@ -1,0 +1,118 @@
+import type { Knex } from '@flatship/kit';
+import { fromTx, type Tx } from '@flatship/kit';
+import type { RefundableLabel, RefundsRepo } from '../domain/refunds';
+import { type LabelRow, toRecord } from './labels-repo';
+
+type RefundRow = LabelRow & {
+  row_index: number | null;
+  attempt: number | null;
+  voided_at: Date | null;
+  voided_by: string | null;
+};
+
+const toRefundable = (r: RefundRow): RefundableLabel => ({
+  ...toRecord(r),
+  rowIndex: r.row_index,
+  attempt: r.attempt ?? 0,
+  voidedAt: r.voided_at,
+  voidedBy: r.voided_by,
+});
+const firstOf = (rows: RefundRow[]) => (rows[0] ? toRefundable(rows[0]) : null);
+
+/** Refunds of unused labels, on the labels table (see migration 0014). */
+export function createRefundsRepo(db: Knex): RefundsRepo {
+  const labels = (tx?: Tx) => (fromTx(tx) ?? db)<RefundRow>('labels');
+  return {
+    async find(id, tx) {
+      return firstOf(await labels(tx).where({ id }).select('*'));
+    },
+
+    async claim(id, by) {
+      // The status job leaves a row it did not take for its recheck pause: the request drives its own void.
+      const rows = (await labels()
+        .where({ id, status: 'completed' })
+        .whereNull('refund_status')
+        .update({
+          refund_status: 'requested',
+          refund_requested_at: db.fn.now(),
+          refund_requested_by: by.userId,
+          refund_by_admin: by.byAdmin,
+          refund_checked_at: db.fn.now(),
+          updated_at: db.fn.now(),
+        })
+        .returning('*')) as RefundRow[];
+      return firstOf(rows);
+    },
+
+    async noteAnswered(id, ref) {
+      await labels()
+        .where({ id, refund_status: 'requested' })
+        .update({
+          refund_answered_at: db.raw('coalesce(refund_answered_at, now())'),
+          ...(ref ? { refund_ref: ref } : {}),
+          updated_at: db.fn.now(),
+        });
+    },
+
+    async noteConfirmed(id) {
+      await labels()
+        .where({ id, refund_status: 'requested' })
+        .update({
+          refund_answered_at: db.raw('coalesce(refund_answered_at, now())'),
+          refund_confirmed_at: db.raw('coalesce(refund_confirmed_at, now())'),
+          updated_at: db.fn.now(),
+        });
+    },
+
+    async reject(id, reason) {
+      const rows = (await labels()
+        .where({ id, refund_status: 'requested' })
+        .whereNull('refund_confirmed_at')
+        .update({
+          refund_status: 'rejected',
+          refund_reason: reason,
+          refund_answered_at: db.raw('coalesce(refund_answered_at, now())'),
+          updated_at: db.fn.now(),
+        })
+        .returning('*')) as RefundRow[];
+      return firstOf(rows);
+    },
+
+    async settle(id, tx) {
+      const rows = (await labels(tx)
+        .where({ id, status: 'completed', refund_status: 'requested' })
+        .update({
+          status: 'void',
+          refunded: true,
+          refund_status: 'refunded',
+          refund_confirmed_at: db.raw('coalesce(refund_confirmed_at, now())'),
+          voided_at: db.fn.now(),
+          voided_by: db.ref('refund_requested_by'),
+          updated_at: db.fn.now(),
+        })
+        .returning('*')) as RefundRow[];
+      return firstOf(rows);
+    },
+
+    async takeDue(limit, recheckMs) {
+      // The database's clock alone: the pause is measured against the time it wrote when it last took the row.
+      const result = await db.raw(
+        `update labels set refund_checked_at = now()
+          where id in (
+            select id from labels
+             where refund_status = 'requested'
+               and (refund_checked_at is null or refund_checked_at <= now() - make_interval(secs => ?::double precision / 1000))
+             order by refund_checked_at nulls first, refund_requested_at
+             limit ?
+             for update skip locked)
+          returning *`,
+        [recheckMs, limit],
+      );
+      return (result.rows as RefundRow[]).map(toRefundable);
+    },
+
+    async listBatch(orderId) {
+      return (await labels().where({ bulk_order_id: orderId }).orderBy('row_index').select('*')).map(toRefundable);
+    },
+  };
+}

@@ -1,0 +1,374 @@
+import { AppError, type AuthContext, type Tx } from '@flatship/kit';
+import {
+  type BatchLabel,
+  type BatchRefundReply,
+  centsToDollars,
+  DEFAULT_REFUND_WINDOW_DAYS,
+  type LabelRefund,
+  type LabelRefundedEvent,
+  REFUND_MESSAGES,
+  type RefundLabelReply,
+} from '@flatship/proto';
+import { visibleOrder } from './bulk/access';
+import { type BulkDeps, carrierKeyOf } from './bulk/deps';
+import type { BulkOrderRecord } from './bulk/ports';
+import { recountAfterRowRefund, regenerateAfterRowRefund } from './bulk/recount-refunded-row';
+import { refundCharge, refundKeyFor } from './buy-and-refund';
+import type { CarrierPort, Clock, LabelRecord } from './ports';
+
+// Refunds of unused labels: asked by the label's owner (Orders, Batch Orders) or an admin, sent to the carrier that
+// sold the label, and credited to the balance once, when that carrier confirms.
+//
+// A refund goes requested → refunded (the label is void, the charge back) or requested → rejected (with the
+// carrier's reason). Every step is a conditional write, so two requests at once, a double click, the status job and
+// a retry after a crash each move the label at most once; the money moves under the label's one refund key, which
+// payments takes at most once.
+
+/** A label as refunds see it: its row in the batch and when it became void. */
+export interface RefundableLabel extends LabelRecord {
+  rowIndex: number | null;
+  /** A bulk row's purchase attempt (0 for single labels). */
+  attempt: number;
+  voidedAt: Date | null;
+  voidedBy: string | null;
+}
+
+export interface RefundsRepo {
+  /** Inside a transaction the row is not locked: every change below is conditional on the state it expects. */
+  find(id: string, tx?: Tx): Promise<RefundableLabel | null>;
+  /** completed with no refund → requested (by whom); null when someone else asked first or it is no longer bought. */
+  claim(id: string, by: { userId: string; byAdmin: boolean }): Promise<RefundableLabel | null>;
+  /** The carrier heard of the refund and is reviewing it (its reference, when it gave one). */
+  noteAnswered(id: string, ref: string | null): Promise<void>;
+  /** The carrier said refunded: from now on the charge is given back without asking it again. */
+  noteConfirmed(id: string): Promise<void>;
+  /** requested → rejected with the carrier's reason; null when it is no longer requested (or was confirmed). */
+  reject(id: string, reason: string): Promise<RefundableLabel | null>;
+  /** requested → refunded, the label void; null when someone else settled it first. */
+  settle(id: string, tx: Tx): Promise<RefundableLabel | null>;
+  /**
+   * Refunds still waiting for their carrier that nobody looked at for `recheckMs`, marked as looked at now; rows
+   * another replica is taking are skipped.
+   */
+  takeDue(limit: number, recheckMs: number): Promise<RefundableLabel[]>;
+  /** Every label of a bulk order, in row order. */
+  listBatch(orderId: string): Promise<RefundableLabel[]>;
+}
+
+/** Records `label.refunded` in the caller's transaction, so it exists exactly when the void does. */
+export type PublishLabelRefunded = (tx: Tx, event: LabelRefundedEvent) => Promise<void>;
+
+export interface RefundDeps extends BulkDeps {
+  refunds: RefundsRepo;
+  carrier: CarrierPort;
+  clock: Clock;
+  publishLabelRefunded: PublishLabelRefunded;
+  /** How long after purchase a label may be refunded (`REFUND_WINDOW_DAYS`). */
+  refundWindowDays?: number;
+}
+
+/** Who asks: the label's owner, or an admin (recorded as such, on the refund and in the ledger). */
+export interface RefundActor {
+  userId: string;
+  byAdmin: boolean;
+}
+
+export const actorOf = (auth: AuthContext): RefundActor => ({
+  // An admin visiting as the user (Login As) asks as the admin.
+  userId: auth.impersonatorId ?? auth.userId,
+  byAdmin: auth.role === 'admin' || auth.impersonatorId !== undefined,
+});
+
+/** Tracking statuses that mean the label was never handed to the carrier. */
+const UNUSED_TRACKING = new Set(['pre_transit', 'unknown']);
+const DAY_MS = 86_400_000;
+
+type Eligibility =
+  | { refundable: true }
+  | { refundable: false; code: 'ORDERS_LABEL_USED' | 'ORDERS_REFUND_WINDOW_PASSED'; reason: string }
+  | { refundable: false; code: 'ORDERS_LABEL_NOT_REFUNDABLE' | 'ORDERS_LABEL_ALREADY_REFUNDED'; reason: null };
+
+/** Whether a refund may be asked for the label now: bought, no refund asked yet, never scanned, within the window. */
+export function refundEligibility(label: LabelRecord, now: Date, windowDays: number): Eligibility {
+  if (label.status === 'void' || label.refund)
+    return { refundable: false, code: 'ORDERS_LABEL_ALREADY_REFUNDED', reason: null };
+  if (label.status !== 'completed') return { refundable: false, code: 'ORDERS_LABEL_NOT_REFUNDABLE', reason: null };
+  if (label.trackingStatus && !UNUSED_TRACKING.has(label.trackingStatus)) {
+    return { refundable: false, code: 'ORDERS_LABEL_USED', reason: REFUND_MESSAGES.used };
+  }
+  if (now.getTime() - label.createdAt.getTime() > windowDays * DAY_MS) {
+    return { refundable: false, code: 'ORDERS_REFUND_WINDOW_PASSED', reason: REFUND_MESSAGES.pastWindow(windowDays) };
+  }
+  return { refundable: true };
+}
+
+/** The refund fields every list of labels carries. */
+export function refundView(label: LabelRecord, now: Date, windowDays: number): LabelRefund {
+  const eligibility = refundEligibility(label, now, windowDays);
+  return {
+    refundStatus: label.refund?.status ?? (label.status === 'void' ? 'refunded' : null),
+    refundReason: label.refund?.reason ?? null,
+    refundable: eligibility.refundable,
+    refundBlockedReason: eligibility.refundable ? null : eligibility.reason,
+  };
+}
+
+const windowOf = (deps: Pick<RefundDeps, 'refundWindowDays'>) => deps.refundWindowDays ?? DEFAULT_REFUND_WINDOW_DAYS;
+
+/** Where one refund ended up after a step, and how much came back with it. */
+interface Outcome {
+  label: RefundableLabel;
+  creditedCents: number;
+  /** The carrier could not be reached: the refund stays requested and is sent again by the status job. */
+  unreachable?: boolean;
+}
+
+/**
+ * Gives the charge back and voids the label, once: the money first, under the label's refund key (payments takes it
+ * at most once), then the void with its `label.refunded` in one transaction. A bulk row's order is recounted (the
+ * row counts as refunded) and its files are written again without the label.
+ */
+async function settle(deps: RefundDeps, label: RefundableLabel): Promise<Outcome> {
+  const refund = label.refund;
+  const credited = await refundCharge(deps, {
+    userId: label.userId,
+    amountCents: label.priceCents,
+    chargeKey: label.chargeKey,
+    key: refundKeyFor(label.id),
+    memo: `Refund of unused label ${label.trackingNumber ?? label.id}`,
+    ...(refund?.byAdmin ? { adminId: refund.requestedBy } : {}),
+  });
+  if (!credited) {
+    // Payments never took this charge: nothing is owed back, and the label is still void.
+    deps.logger.warn({ labelId: label.id }, 'refunded label had no charge to give back');
+  }
+  const { settled, order } = await deps.transactor.run(async (tx) => {
+    // A bulk row's order is locked first, as for every change of its rows, so its counts never race.
+    if (label.bulkOrderId) await deps.bulk.lock(label.bulkOrderId, tx);
+    const row = await deps.refunds.settle(label.id, tx);
+    let order: BulkOrderRecord | null = null;
+    if (row) {
+      await deps.publishLabelRefunded(tx, {
+        userId: row.userId,
+        labelId: row.id,
+        priceCents: row.priceCents,
+        refundedAt: (row.voidedAt ?? deps.clock.now()).toISOString(),
+      });
+      if (row.bulkOrderId) order = await recountAfterRowRefund(deps, row.bulkOrderId, tx);
+    }
+    return { settled: row, order };
+  });
+  if (order) await regenerateAfterRowRefund(deps, order);
+  if (settled) return { label: settled, creditedCents: credited ? settled.priceCents : 0 };
+  // Someone else settled it between our look and our write: the same money, moved once.
+  return { label: (await deps.refunds.find(label.id)) ?? label, creditedCents: 0 };
+}
+
+/**
+ * Sends a requested refund to the label's carrier (`void`: it has not heard of it; `status`: it is reviewing it) and
+ * acts on the answer: refunded is settled, pending waits, rejected is kept with its reason. A carrier that cannot
+ * be reached leaves the refund requested for the status job; a refusal that will never pass rejects it.
+ */
+async function drive(deps: RefundDeps, label: RefundableLabel, ask: 'void' | 'status'): Promise<Outcome> {
+  if (label.refund?.confirmedAt) return settle(deps, label);
+  const call = ask === 'void' ? deps.carrier.voidLabel : deps.carrier.refundStatus;
+  const request = {
+    // The key the label was bought under: a bulk row's retries each had their own.
+    idempotencyKey: label.bulkOrderId ? carrierKeyOf(label.id, label.attempt) : label.id,
+    trackingNumber: label.trackingNumber ?? '',
+    purchasedAt: label.createdAt,
+    ...(label.purchase?.ref ? { carrierRef: label.purchase.ref } : {}),
+    ...(label.purchase?.carrierId ? { carrierId: label.purchase.carrierId } : {}),
+  };
+  // A carrier that takes no refunds can never void it: kept as refused, with why.
+  if (!call) return { label: (await deps.refunds.reject(label.id, REFUND_MESSAGES.noVoid)) ?? label, creditedCents: 0 };
+  let result: Awaited<ReturnType<NonNullable<CarrierPort['voidLabel']>>>;
+  try {
+    result = await call(request);
+  } catch (err) {
+    deps.logger.warn({ err, labelId: label.id }, 'carrier void failed');
+    return { label, creditedCents: 0, unreachable: true };
+  }
+  if (!result.ok) {
+    if (result.retryable) {
+      deps.logger.warn({ labelId: label.id, code: result.code }, 'carrier void not answered; sent again later');
+      return { label, creditedCents: 0, unreachable: true };
+    }
+    return { label: (await deps.refunds.reject(label.id, result.message)) ?? label, creditedCents: 0 };
+  }
+  if (result.status === 'refunded') {
+    await deps.refunds.noteConfirmed(label.id);
+    return settle(deps, label);
+  }
+  if (result.status === 'rejected') {
+    const rejected = await deps.refunds.reject(label.id, result.reason);
+    return { label: rejected ?? (await deps.refunds.find(label.id)) ?? label, creditedCents: 0 };
+  }
+  await deps.refunds.noteAnswered(label.id, result.reference ?? null);
+  return { label: (await deps.refunds.find(label.id)) ?? label, creditedCents: 0 };
+}
+
+const notFound = () => new AppError('NOT_FOUND', REFUND_MESSAGES.labelNotFound);
+
+/**
+ * Asks for the refund of one label and takes it as far as the carrier's answer allows. Refused with a clear reason
+ * when the label cannot be refunded (never bought, scanned, past the window, refunded or refused before). A refund
+ * already requested is driven on, not asked twice: a double click answers where it stands.
+ */
+async function refundOne(deps: RefundDeps, actor: RefundActor, labelId: string): Promise<Outcome> {
+  const label = await deps.refunds.find(labelId);
+  if (!label || (label.userId !== actor.userId && !actor.byAdmin)) throw notFound();
+  const existing = label.refund;
+  if (existing?.status === 'rejected') {
+    throw new AppError('ORDERS_REFUND_REJECTED', REFUND_MESSAGES.alreadyRejected(existing.reason ?? ''));
+  }
+  if (existing?.status === 'requested') return drive(deps, label, existing.answeredAt ? 'status' : 'void');
+  const eligibility = refundEligibility(label, deps.clock.now(), windowOf(deps));
+  if (!eligibility.refundable) {
+    throw new AppError(
+      eligibility.code,
+      eligibility.reason ??
+        (eligibility.code === 'ORDERS_LABEL_ALREADY_REFUNDED'
+          ? REFUND_MESSAGES.alreadyRefunded
+          : REFUND_MESSAGES.notBought),
+    );
+  }
+  const claimed = await deps.refunds.claim(label.id, actor);
+  if (!claimed) {
+    // Someone asked at the same moment: answer where their refund stands.
+    const now = await deps.refunds.find(label.id);
+    if (now?.refund?.status === 'requested') return drive(deps, now, now.refund.answeredAt ? 'status' : 'void');
+    if (now?.refund?.status === 'refunded') return { label: now, creditedCents: 0 };
+    throw new AppError('ORDERS_LABEL_NOT_REFUNDABLE', REFUND_MESSAGES.notBought);
+  }
+  return drive(deps, claimed, 'void');
+}
+
+function replyOf(outcome: Outcome): RefundLabelReply {
+  const { label, creditedCents } = outcome;
+  const status = label.refund?.status ?? 'requested';
+  const message =
+    status === 'refunded'
+      ? REFUND_MESSAGES.refunded(centsToDollars(label.priceCents).toFixed(2))
+      : status === 'rejected'
+        ? REFUND_MESSAGES.rejected(label.refund?.reason ?? '')
+        : outcome.unreachable
+          ? REFUND_MESSAGES.carrierUnavailable
+          : REFUND_MESSAGES.requested;
+  return {
+    message,
+    labelId: label.id,
+    refundStatus: status,
+    refundReason: label.refund?.reason ?? null,
+    credited: centsToDollars(creditedCents),
+  };
+}
+
+/** POST /api/orders/labels/{labelId}/refund: the owner's (or an admin's) request for one label. */
+export async function requestLabelRefund(
+  deps: RefundDeps,
+  actor: RefundActor,
+  labelId: string,
+): Promise<RefundLabelReply> {
+  return replyOf(await refundOne(deps, actor, labelId));
+}
+
+/** How many of a batch's refunds run at once: the carrier pool paces them further. */
+const BATCH_CONCURRENCY = 8;
+
+/**
+ * POST /api/orders/bulk/refund/{orderId}: the named labels of a batch, or every unused one. Each is its own refund
+ * (the same flow as one label); labels that cannot be refunded are counted as skipped, not refused.
+ */
+export async function requestBatchRefund(
+  deps: RefundDeps,
+  auth: AuthContext,
+  orderId: string,
+  labelIds?: readonly string[],
+): Promise<BatchRefundReply> {
+  await visibleOrder(deps, auth, orderId);
+  const actor = actorOf(auth);
+  const rows = await deps.refunds.listBatch(orderId);
+  const now = deps.clock.now();
+  const wanted = labelIds ? new Set(labelIds) : null;
+  const named = wanted ? rows.filter((r) => wanted.has(r.id)) : rows;
+  const targets = named.filter(
+    (r) => refundEligibility(r, now, windowOf(deps)).refundable || r.refund?.status === 'requested',
+  );
+  // Named labels that are not the order's, or cannot be refunded, are skipped; with no names, only unused labels.
+  let skipped = wanted ? wanted.size - targets.length : 0;
+  const counts = { refunded: 0, pending: 0, rejected: 0 };
+  let creditedCents = 0;
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < targets.length; i = next++) {
+      const target = targets[i] as RefundableLabel;
+      try {
+        const outcome = await refundOne(deps, actor, target.id);
+        creditedCents += outcome.creditedCents;
+        const status = outcome.label.refund?.status;
+        if (status === 'refunded') counts.refunded++;
+        else if (status === 'rejected') counts.rejected++;
+        else counts.pending++;
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        skipped++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, targets.length) }, worker));
+  const tally = { ...counts, skipped };
+  return {
+    message: REFUND_MESSAGES.batch(tally, centsToDollars(creditedCents).toFixed(2)),
+    asked: targets.length + (wanted ? skipped : 0),
+    ...tally,
+    credited: centsToDollars(creditedCents),
+  };
+}
+
+/** GET /api/orders/bulk/labels/{orderId}: the batch's labels with where each one's refund stands. */
+export async function listBatchLabels(
+  deps: Pick<RefundDeps, 'refunds' | 'bulk' | 'clock' | 'refundWindowDays'>,
+  auth: AuthContext,
+  orderId: string,
+): Promise<{ labels: BatchLabel[] }> {
+  await visibleOrder(deps, auth, orderId);
+  const now = deps.clock.now();
+  const labels = (await deps.refunds.listBatch(orderId)).map(
+    (l): BatchLabel => ({
+      _id: l.id,
+      row: l.rowIndex === null ? null : l.rowIndex + 1,
+      status: l.status,
+      serviceName: l.serviceName,
+      receiverName: l.receiver.name,
+      receiverPlace: [l.receiver.city, [l.receiver.state, l.receiver.zip].filter(Boolean).join(' ')]
+        .filter(Boolean)
+        .join(', '),
+      trackingNumber: l.trackingNumber,
+      price: centsToDollars(l.priceCents),
+      ...refundView(l, now, windowOf(deps)),
+    }),
+  );
+  return { labels };
+}
+
+/**
+ * One round of the status job: refunds still waiting for their carrier are sent again (never answered: a crash, an
+ * outage) or asked about (under review), and settled when confirmed. Each row is taken by one replica at a time and
+ * then left alone for `recheckMs`.
+ */
+export async function checkRefunds(
+  deps: RefundDeps,
+  opts: { recheckMs: number; limit?: number },
+): Promise<{ checked: number; refunded: number; rejected: number; waiting: number }> {
+  const due = await deps.refunds.takeDue(opts.limit ?? 50, opts.recheckMs);
+  const report = { checked: due.length, refunded: 0, rejected: 0, waiting: 0 };
+  for (const label of due) {
+    const outcome = await drive(deps, label, label.refund?.answeredAt ? 'status' : 'void');
+    const status = outcome.label.refund?.status;
+    if (status === 'refunded') report.refunded++;
+    else if (status === 'rejected') report.rejected++;
+    else report.waiting++;
+  }
+  return report;
+}
