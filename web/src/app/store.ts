@@ -22,6 +22,7 @@ import type { depositsReducer } from '../features/deposits/deposits-slice';
 import type { invitesReducer } from '../features/invites/invites-slice';
 import type { orderLabelReducer } from '../features/order-label/order-label-slice';
 import type { ordersReducer } from '../features/orders/orders-slice';
+import type { refundsReducer } from '../features/refunds/refunds-slice';
 import type { skusReducer } from '../features/skus/sku-slice';
 import { rootSaga } from './root-saga';
 import type { SocketContext } from './socket-saga';
@@ -56,6 +57,7 @@ interface FeatureState {
   rankings: ReturnType<typeof rankingsReducer>;
   referral: ReturnType<typeof referralReducer>;
   referralBonusSettings: ReturnType<typeof referralBonusSettingsReducer>;
+  refunds: ReturnType<typeof refundsReducer>;
   skus: ReturnType<typeof skusReducer>;
   userServices: ReturnType<typeof userServicesReducer>;
 }

@@ -43,7 +43,9 @@ describe('Batch Orders page', () => {
     const first = rows()[0] as HTMLElement;
     expect(first).toHaveTextContent('09-03-2026 09:30');
     expect(first).toHaveTextContent('$21.50');
-    expect(within(first).getByText('No Actions')).toBeInTheDocument();
+    // Its bought labels can be looked at, and refunded while unused; nothing else applies to a completed order.
+    expect(within(first).getByRole('button', { name: 'Labels' })).toBeInTheDocument();
+    expect(within(first).queryByText('No Actions')).toBeNull();
     expect(within(first).getByRole('button', { name: 'PDF' })).toBeInTheDocument();
     expect(within(first).getByRole('button', { name: 'Result CSV' })).toBeInTheDocument();
     expect(within(first).queryByRole('button', { name: 'Auto Confirm' })).toBeNull();
@@ -157,7 +159,8 @@ describe('Batch Orders page', () => {
     expect(await screen.findByText('Order recovered. Its files are ready to download.')).toBeInTheDocument();
     await waitFor(() => expect(within(row()).getByText('Completed')).toBeInTheDocument());
     expect(within(row()).getByRole('button', { name: 'PDF' })).toBeInTheDocument();
-    expect(within(row()).getByText('No Actions')).toBeInTheDocument();
+    expect(within(row()).queryByRole('button', { name: 'Force Recovery' })).toBeNull();
+    expect(within(row()).getByRole('button', { name: 'Labels' })).toBeInTheDocument();
     expect(calls).toBe(1);
   });
 

@@ -8,6 +8,7 @@ import { selectUser } from '../auth/auth-selectors';
 import { downloadKey, fileDownloadRequested } from '../bulk-progress/bulk-download-slice';
 import { selectDownloads } from '../bulk-progress/bulk-progress-selectors';
 import { progressUpdated, progressWindowShown } from '../bulk-progress/bulk-progress-slice';
+import { batchLabelsOpened } from '../refunds/refunds-slice';
 import type { BatchOrder } from './batch-orders-api';
 import { selectBatchBusy, selectBatchOrders, selectBatchOrdersLoading } from './batch-orders-selectors';
 import {
@@ -123,10 +124,21 @@ export function BatchOrdersPage() {
       header: 'Actions',
       render: (o) => {
         const actions = batchActions(o);
-        if (actions.length === 0) return <span className="batch-orders__note">No Actions</span>;
+        // Bought labels (or refunded ones) can be looked at one by one, and refunded while unused.
+        const hasLabels = (o.processedCount ?? 0) + (o.refundedCount ?? 0) > 0;
+        if (actions.length === 0 && !hasLabels) return <span className="batch-orders__note">No Actions</span>;
         const isBusy = busy.includes(o._id);
         return (
           <span className="batch-orders__buttons">
+            {hasLabels ? (
+              <button
+                type="button"
+                className="button button--ghost batch-orders__button"
+                onClick={() => dispatch(batchLabelsOpened(o._id))}
+              >
+                Labels
+              </button>
+            ) : null}
             {actions.includes('retry') ? (
               <button
                 type="button"

@@ -1,6 +1,7 @@
 import { type BulkFileType, isTerminalBulkStatus } from '@flatship/proto';
 import { useEffect, useId, useRef } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { batchLabelsOpened } from '../refunds/refunds-slice';
 import { downloadKey, fileDownloadRequested } from './bulk-download-slice';
 import { selectBulkProgress, selectDownloads } from './bulk-progress-selectors';
 import {
@@ -240,6 +241,19 @@ export function BulkProgressWindow() {
               onClick={() => dispatch(retryRequested())}
             >
               {retryLabel(p)}
+            </button>
+          ) : null}
+          {isDone && p.processedCount + p.refundedCount > 0 ? (
+            // The order's labels one by one, to refund one or every unused one; the window steps aside for them.
+            <button
+              type="button"
+              className="button button--ghost"
+              onClick={() => {
+                dispatch(progressWindowMinimized());
+                dispatch(batchLabelsOpened(orderId));
+              }}
+            >
+              Labels &amp; Refunds
             </button>
           ) : null}
           {isFileMissing ? (

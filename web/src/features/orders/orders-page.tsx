@@ -7,6 +7,7 @@ import { CopyText } from '../../components/copy-text';
 import { type Column, DataTable } from '../../components/data-table';
 import { selectUser } from '../auth/auth-selectors';
 import { fileRequested } from '../downloads/downloads-actions';
+import { RefundCell } from '../refunds/refund-cell';
 import type { OrderListItem } from './orders-api';
 import { selectOrders, selectOrdersLoading } from './orders-selectors';
 import { ordersRequested } from './orders-slice';
@@ -82,6 +83,23 @@ function columns(openPdf: (pdfName: string) => void): Column<OrderListItem>[] {
           </span>
         ),
     },
+    {
+      key: 'refund',
+      header: 'Refund',
+      render: (o) => (
+        <RefundCell
+          row={{
+            id: o._id,
+            status: o.status,
+            price: o.price,
+            refundStatus: o.refundStatus ?? null,
+            refundReason: o.refundReason ?? null,
+            refundable: o.refundable ?? false,
+            refundBlockedReason: o.refundBlockedReason ?? null,
+          }}
+        />
+      ),
+    },
   ];
 }
 
@@ -101,7 +119,9 @@ export function OrdersPage() {
         <h2 id="orders-heading" className="orders__title">
           Orders List
         </h2>
-        <p className="orders__lead">Every label you have bought, newest first.</p>
+        <p className="orders__lead">
+          Every label you have bought, newest first. A label you did not use can be refunded from its row.
+        </p>
       </div>
       <DataTable
         caption="Orders List"

@@ -21,6 +21,8 @@ import { orderLabelSaga } from '../order-label/order-label-saga';
 import { orderLabelReducer } from '../order-label/order-label-slice';
 import { ordersSaga } from '../orders/orders-saga';
 import { ordersReducer } from '../orders/orders-slice';
+import { refundsSaga } from '../refunds/refunds-saga';
+import { refundsReducer } from '../refunds/refunds-slice';
 import { skuSaga } from '../skus/sku-saga';
 import { skusReducer } from '../skus/sku-slice';
 
@@ -42,6 +44,7 @@ registerFeature({
     invites: invitesReducer,
     orderLabel: orderLabelReducer,
     orders: ordersReducer,
+    refunds: refundsReducer,
     skus: skusReducer,
   },
   *saga() {
@@ -57,6 +60,7 @@ registerFeature({
       fork(batchOrdersSaga),
       fork(bulkOrderSaga),
       fork(bulkProgressSaga),
+      fork(refundsSaga),
     ]);
   },
 });

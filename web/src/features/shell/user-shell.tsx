@@ -4,6 +4,7 @@ import { useAppSelector } from '../../app/hooks';
 import { ShieldIcon } from '../../components/icons';
 import { selectUser } from '../auth/auth-selectors';
 import { BulkProgressWindow } from '../bulk-progress/bulk-progress-window';
+import { BatchLabelsDialog } from '../refunds/batch-labels-dialog';
 import { ImpersonationBanner } from './impersonation-banner';
 import { NAV_ITEMS } from './nav-items';
 import { pageTitle } from './page-titles';
@@ -25,7 +26,12 @@ export function UserShell() {
       title={pageTitle(pathname)}
       contentId="main-content"
       banner={<ImpersonationBanner />}
-      after={<BulkProgressWindow />}
+      after={
+        <>
+          <BulkProgressWindow />
+          <BatchLabelsDialog />
+        </>
+      }
     >
       <Outlet />
     </SidebarFrame>

@@ -17,6 +17,7 @@ import type { RootState } from '../../../app/store';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { type Column, DataTable } from '../../../components/data-table';
 import { fileRequested } from '../../downloads/downloads-actions';
+import { REFUND_STATE_TEXT } from '../../refunds/refund-cell';
 import { UserPicker } from '../user-picker';
 import {
   type BulkFilters,
@@ -63,7 +64,19 @@ function LabelActions({ label, onRefund, busy }: { label: AdminLabelRow; onRefun
           PDF
         </button>
       ) : null}
-      {label.status === 'completed' ? (
+      {label.refundStatus === 'requested' || label.refundStatus === 'rejected' ? (
+        <span className="refund-cell">
+          <span className={`refund-state refund-state--${label.refundStatus}`}>
+            {REFUND_STATE_TEXT[label.refundStatus]}
+          </span>
+          {label.refundReason ? <span className="refund-cell__note">{label.refundReason}</span> : null}
+        </span>
+      ) : label.status === 'completed' && !label.refundable && label.refundBlockedReason ? (
+        <span className="refund-cell">
+          <span className="refund-cell__muted">Not refundable</span>
+          <span className="refund-cell__note">{label.refundBlockedReason}</span>
+        </span>
+      ) : label.status === 'completed' ? (
         <button
           type="button"
           className="button button--ghost order-labels__refund"
@@ -459,7 +472,7 @@ export function OrderLabelsPage() {
         title="Refund label"
         text={
           confirming
-            ? `Refund ${formatMoney(confirming.price)} to the user for label ${confirming.trackingNumber ?? confirming._id}? The label becomes void and can no longer be used.`
+            ? `Refund ${formatMoney(confirming.price)} to the user for label ${confirming.trackingNumber ?? confirming._id}? USPS voids the label, and the money goes back to the user when USPS confirms.`
             : ''
         }
         confirmLabel="Refund"

@@ -108,7 +108,13 @@ function* refund(action: PayloadAction<string>): SagaIterator {
   try {
     const reply: AdminRefundLabelReply = yield call(orderLabelsApi.refund, labelId);
     yield put(refundSettled({ labelId, label: reply.label }));
-    yield put(toastShown({ kind: 'success', message: reply.message }));
+    const refund = reply.label.refundStatus;
+    yield put(
+      toastShown({
+        kind: refund === 'refunded' ? 'success' : refund === 'rejected' ? 'error' : 'info',
+        message: reply.message,
+      }),
+    );
     // A bulk row's refund changes its order's counts (and files): the list shows them as they now are.
     if (reply.label.bulkOrderId) {
       const { bulkOrders }: OrderLabelsState = yield select(state);
