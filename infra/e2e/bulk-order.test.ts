@@ -219,6 +219,50 @@ describe('bulk orders from an Amazon file', () => {
     await admin.context.close();
   });
 
+  test('unused labels are refunded from the progress window, one and then the rest, and the balance comes back once', async () => {
+    const stack = await sharedStack();
+    const who = await seller(stack);
+    const { context, page } = await signIn(stack, who);
+    await submitSample(page, stack);
+    const window = page.getByRole('dialog', { name: 'Order Processed Successfully!' });
+    await window.waitFor({ timeout: 60_000 });
+    await window.getByText('10 / 10').waitFor();
+
+    await window.getByRole('button', { name: 'Labels & Refunds' }).click();
+    const labels = page.getByRole('dialog', { name: 'Labels of this batch' });
+    await labels.getByRole('cell', { name: /Grace Whitfield/ }).waitFor();
+    await expect.poll(() => labels.getByRole('button', { name: 'Refund', exact: true }).count()).toBe(10);
+    await page.screenshot({ path: await artifactPath('batch-labels.png') });
+
+    // One label, from its row.
+    const grace = labels.getByRole('row', { name: /Grace Whitfield/ });
+    await grace.getByRole('button', { name: 'Refund', exact: true }).click();
+    const askOne = page.getByRole('dialog', { name: 'Refund label' });
+    await askOne.getByText('Refund this unused label ($6.50)?', { exact: false }).waitFor();
+    await askOne.getByRole('button', { name: 'Request refund' }).click();
+    await page.getByText('Refunded. $6.50 is back on the balance.').first().waitFor();
+    await grace.getByText('Refunded').waitFor();
+
+    // Every unused one left, after asking.
+    await labels.getByRole('button', { name: 'Refund all unused (9)' }).click();
+    const askAll = page.getByRole('dialog', { name: 'Refund unused labels' });
+    await askAll.getByText('Refund 9 unused labels ($58.50)?', { exact: false }).waitFor();
+    await page.screenshot({ path: await artifactPath('batch-refund-confirm.png') });
+    await askAll.getByRole('button', { name: 'Request refunds' }).click();
+    await page.getByText('9 refunded ($58.50 back on the balance)').first().waitFor();
+    await labels.getByRole('button', { name: 'Refund all unused (0)' }).waitFor();
+    await expect.poll(() => labels.getByText('Refunded', { exact: true }).count()).toBe(10);
+    await page.screenshot({ path: await artifactPath('batch-labels-refunded.png') });
+    await labels.getByRole('button', { name: 'Close', exact: true }).click();
+
+    // The whole charge is back, once; the order counts every row as refunded.
+    await page.goto(`${stack.url}/main/dashboard`);
+    await page.getByText('$500.00').first().waitFor();
+    await page.goto(`${stack.url}/main/batch-orders`);
+    await page.getByText('10 refunded').first().waitFor();
+    await context.close();
+  });
+
   test('with carrier failures offer a retry that recovers the failed labels', async () => {
     // Half of the sandbox purchases fail; a retry uses a new attempt key, so it can succeed.
     const stack = await startStack({ env: { CARRIER_FAILURE_RATE: '0.5' } });

@@ -118,5 +118,20 @@ test('a funded customer buys a label with a saved address and downloads it', asy
   await page.getByRole('cell', { name: 'Carl Receiver' }).waitFor();
   await page.getByText('$41.05').first().waitFor();
   await page.screenshot({ path: await artifactPath('dashboard-after-label.png'), fullPage: true });
+
+  // Not needed after all: refunded from Orders, after asking; the $8.95 comes back once.
+  await page.goto(`${stack.url}/main/orders`);
+  const row = page.getByRole('row', { name: /Carl Receiver/ });
+  await row.getByRole('button', { name: 'Refund', exact: true }).click();
+  const ask = page.getByRole('dialog', { name: 'Refund label' });
+  await ask.getByText('Refund this unused label ($8.95)?', { exact: false }).waitFor();
+  await page.screenshot({ path: await artifactPath('orders-refund-confirm.png') });
+  await ask.getByRole('button', { name: 'Request refund' }).click();
+  await page.getByText('Refunded. $8.95 is back on the balance.').first().waitFor();
+  await row.getByText('Refunded', { exact: true }).waitFor();
+  await expect(row.getByRole('button', { name: 'Refund', exact: true }).count()).resolves.toBe(0);
+  await page.screenshot({ path: await artifactPath('orders-refunded.png'), fullPage: true });
+  await page.goto(`${stack.url}/main/dashboard`);
+  await page.getByText('$50.00').first().waitFor();
   await context.close();
 });

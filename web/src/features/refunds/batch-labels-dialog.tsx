@@ -91,6 +91,7 @@ export function BatchLabelsDialog() {
           columns={columns}
           rows={labels}
           rowKey={(l) => l._id}
+          pageSize={25}
           emptyText="No labels in this batch"
           isLoading={(batch?.isLoading ?? false) && labels.length === 0}
           loadingText="Loading labels..."
