@@ -75,7 +75,15 @@ beforeAll(async () => {
     sharedBrowser(),
   ]);
   // A killed worker's partitions are free again once its leases run out: 3 s here rather than the default 10 s.
-  stack = await startStack({ env: { ...carrierEnv(), BUS_LEASE_TIMEOUT_MS: '3000' } });
+  stack = await startStack({
+    env: {
+      ...carrierEnv(),
+      BUS_LEASE_TIMEOUT_MS: '3000',
+      // Refunds waiting for their carrier are asked about at once, not every minute.
+      REFUND_CHECK_INTERVAL_MS: '200',
+      REFUND_RECHECK_MS: '0',
+    },
+  });
   customer = await registerFundedCustomer(
     createStackApi(stack.url),
     { email: stack.adminEmail, password: stack.adminPassword },
@@ -318,7 +326,7 @@ describe('real postage on USPS and EasyPost', () => {
     }
   }, 300_000);
 
-  test('labels the stack bought are voided and put on SCAN forms at the carrier that sold them', async () => {
+  test('labels the stack bought are refunded by their customer at the carrier that sold them, and put on SCAN forms', async () => {
     const rows = await withDb(
       async (db) =>
         (
@@ -341,6 +349,7 @@ describe('real postage on USPS and EasyPost', () => {
       usps: env,
       easypost: easyPostSettings({ EASYPOST_API_KEY: env.EASYPOST_API_KEY, EASYPOST_API_BASE_URL: easypost.url }),
     });
+    // After the customer's refunds: a label already on a SCAN form, voided at the port.
     const voidOf = (r: LabelRow) => ({
       idempotencyKey: r.id,
       trackingNumber: r.tracking_number,
@@ -349,16 +358,45 @@ describe('real postage on USPS and EasyPost', () => {
       ...(r.carrier_ref ? { carrierRef: r.carrier_ref } : {}),
     });
     try {
-      // USPS cancels a label not yet on a form at once; EasyPost takes the request and refunds it later.
-      expect(await carriers.voidLabel?.(voidOf(byUsps[0] as LabelRow))).toEqual({ ok: true, status: 'refunded' });
-      expect(await carriers.voidLabel?.(voidOf(byEasyPost[0] as LabelRow))).toMatchObject({
-        ok: true,
-        status: 'pending',
-      });
-      expect(await carriers.refundStatus?.(voidOf(byEasyPost[0] as LabelRow))).toEqual({
-        ok: true,
-        status: 'refunded',
-      });
+      // The customer refunds one label of each carrier. USPS cancels a label not yet on a form at once; EasyPost
+      // takes the request, and the refund status job credits it when EasyPost says refunded.
+      const refund = (r: LabelRow) =>
+        api<{ refundStatus: string; credited: number }>(`/api/orders/labels/${r.id}/refund`, {
+          method: 'POST',
+          token: customer.token,
+          body: {},
+        });
+      const uspsLabel = byUsps[0] as LabelRow;
+      const easyPostLabel = byEasyPost[0] as LabelRow;
+      expect(await refund(uspsLabel)).toMatchObject({ refundStatus: 'refunded' });
+      expect(await refund(easyPostLabel)).toMatchObject({ refundStatus: 'requested', credited: 0 });
+      const refundOf = (id: string) =>
+        withDb(
+          async (db) => (await db.query('select status, refund_status from orders.labels where id = $1', [id])).rows[0],
+        );
+      await expect
+        .poll(() => refundOf(easyPostLabel.id), { timeout: 20_000 })
+        .toEqual({
+          status: 'void',
+          refund_status: 'refunded',
+        });
+      expect(await refundOf(uspsLabel.id)).toEqual({ status: 'void', refund_status: 'refunded' });
+      expect(
+        easypost.requests.filter((q) => q.method === 'POST' && q.path.includes(`${easyPostLabel.carrier_ref}/refund`)),
+      ).toHaveLength(1);
+      // Each credited once, under the label's own key.
+      const credits = await withDb(
+        async (db) =>
+          (
+            await db.query(
+              `select idempotency_key from payments.ledger_entries where user_id = $1 and idempotency_key like 'refund:%'`,
+              [customer.id],
+            )
+          ).rows,
+      );
+      expect(credits.map((c) => c.idempotency_key).sort()).toEqual(
+        [`refund:${uspsLabel.id}`, `refund:${easyPostLabel.id}`].sort(),
+      );
 
       // One PS Form 5630 at each carrier for twenty of the rest.
       for (const [id, labels] of [

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OrdersConfigSchema } from '../src/config';
 import { createCarrierMemory } from '../src/db/carrier-memory';
 import { ORDERS_SCHEMA } from '../src/db/migrations';
+import { checkRefunds } from '../src/domain/refunds';
 import { type Stack, startStack } from './stack';
 import { CONFIG_ENV_REQUIRED, orderBody, outboxRows, postOrder, user } from './support';
 
@@ -77,6 +78,41 @@ test('a label bought through EasyPost keeps its carrier, shipment and cost, and 
     carrierId: 'easypost',
     carrierCostCents: row.carrier_cost_cents,
   });
+});
+
+test('a customer refund of an EasyPost label waits for EasyPost to refund the shipment, then is credited once', async () => {
+  const u = user(s);
+  await s.setBalance(u.id, 10_000);
+  const bought = await postOrder(s, u, orderBody(u.id));
+  expect(bought.statusCode, bought.body).toBe(201);
+  const { orderId } = bought.json().data;
+  const row = await db('labels').where({ id: orderId }).first();
+  const before = await s.balanceCents(u.id);
+
+  const res = await s.app.inject({
+    method: 'POST',
+    url: `/api/orders/labels/${orderId}/refund`,
+    headers: { token: u.token },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  // EasyPost takes a refund as submitted: nothing is credited until it says refunded.
+  expect(res.json()).toMatchObject({ refundStatus: 'requested', credited: 0 });
+  expect((fake.shipment(row.carrier_ref) as { refund_status: string }).refund_status).toBe('submitted');
+  expect(await s.balanceCents(u.id)).toBe(before);
+
+  // The status job asks EasyPost about the shipment (not for a second refund) and credits it.
+  const report = await checkRefunds(s.domain, { recheckMs: 0 });
+  expect(report).toMatchObject({ refunded: 1 });
+  expect((fake.shipment(row.carrier_ref) as { refund_status: string }).refund_status).toBe('refunded');
+  expect(await s.balanceCents(u.id)).toBe(before + row.price_cents);
+  expect(await db('labels').where({ id: orderId }).first()).toMatchObject({
+    status: 'void',
+    refund_status: 'refunded',
+  });
+  expect((await checkRefunds(s.domain, { recheckMs: 0 })).checked).toBe(0);
+  expect(await s.balanceCents(u.id)).toBe(before + row.price_cents);
+  const refundCalls = fake.requests.filter((r) => r.method === 'POST' && r.path.includes(`${row.carrier_ref}/refund`));
+  expect(refundCalls).toHaveLength(1);
 });
 
 describe('a purchase cut off after EasyPost bought the label', () => {
