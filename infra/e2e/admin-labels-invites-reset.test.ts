@@ -108,12 +108,17 @@ test('an admin finds a label by part of its tracking number and refunds it to th
   const dialog = page.getByRole('dialog', { name: 'Refund label' });
   await dialog
     .getByText(
-      `Refund $${price.toFixed(2)} to the user for label ${tracking}? The label becomes void and can no longer be used.`,
+      `Refund $${price.toFixed(2)} to the user for label ${tracking}? USPS voids the label, and the money goes back to the user when USPS confirms.`,
     )
     .waitFor();
   await page.screenshot({ path: await artifactPath('admin-refund-confirm.png') });
   await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
   await row.getByText('Void (refunded)').waitFor();
+  // The sandbox confirms at once: the same flow as the customer's, credited as the admin's.
+  await page
+    .getByText(`Refunded. $${price.toFixed(2)} is back on the balance.`)
+    .first()
+    .waitFor();
   expect(await row.getByRole('button', { name: `Refund label ${tracking}` }).count()).toBe(0);
   await page.screenshot({ path: await artifactPath('admin-label-refunded.png'), fullPage: true });
   await context.close();
