@@ -10,11 +10,14 @@ import { orderBody, outboxRows, postOrder, type TestUser, user } from './support
 
 const sandbox = createSandboxCarrier();
 let unreachable = false;
+/** While set, voids wait for it: a refund request caught while its carrier is still answering. */
+let gate: Promise<void> | null = null;
 const voids: VoidRequest[] = [];
 const carrier: CarrierPort = {
   purchaseLabel: (req) => sandbox.purchaseLabel(req),
   async voidLabel(req) {
     voids.push(req);
+    if (gate) await gate;
     if (unreachable) throw new Error('connect ECONNREFUSED');
     return sandbox.voidLabel!(req);
   },
@@ -237,6 +240,26 @@ describe('refunds waiting for their carrier', () => {
     expect(voids.length).toBe(sent + 1);
     expect(await s.balanceCents(ann.id)).toBe(before + label.priceCents);
     expect(await listed(label.id)).toMatchObject({ refundStatus: 'refunded' });
+  });
+
+  test('the status job leaves a refund alone while its request is still asking the carrier', async () => {
+    const label = await buy();
+    let open!: () => void;
+    gate = new Promise<void>((r) => {
+      open = r;
+    });
+    const sent = voids.length;
+    const asking = refund(label.id);
+    try {
+      await expect.poll(() => voids.length).toBe(sent + 1);
+      expect((await checkRefunds(s.domain, { recheckMs: 0 })).checked).toBe(0);
+    } finally {
+      gate = null;
+      open();
+    }
+    expect((await asking).json()).toMatchObject({ refundStatus: 'refunded' });
+    expect(voids.length).toBe(sent + 1);
+    expect(await refundEntries(label.id)).toHaveLength(1);
   });
 
   test('a crash after the carrier confirmed, or after the money moved, is finished without a second credit', async () => {

@@ -19,6 +19,12 @@ const toRefundable = (r: RefundRow): RefundableLabel => ({
 });
 const firstOf = (rows: RefundRow[]) => (rows[0] ? toRefundable(rows[0]) : null);
 
+/**
+ * `refund_checked_at` is the last look at a waiting refund; while someone is asking its carrier it lies ahead, so
+ * nobody else takes the row until the look ends (`release`) or, after a crash, until the hold runs out.
+ */
+const HELD_UNTIL = "now() + interval '2 minutes'";
+
 /** Refunds of unused labels, on the labels table (see migration 0014). */
 export function createRefundsRepo(db: Knex): RefundsRepo {
   const labels = (tx?: Tx) => (fromTx(tx) ?? db)<RefundRow>('labels');
@@ -28,7 +34,7 @@ export function createRefundsRepo(db: Knex): RefundsRepo {
     },
 
     async claim(id, by) {
-      // The status job leaves a row it did not take for its recheck pause: the request drives its own void.
+      // Held while the request drives its own void: the status job does not send it a second time meanwhile.
       const rows = (await labels()
         .where({ id, status: 'completed' })
         .whereNull('refund_status')
@@ -37,7 +43,7 @@ export function createRefundsRepo(db: Knex): RefundsRepo {
           refund_requested_at: db.fn.now(),
           refund_requested_by: by.userId,
           refund_by_admin: by.byAdmin,
-          refund_checked_at: db.fn.now(),
+          refund_checked_at: db.raw(HELD_UNTIL),
           updated_at: db.fn.now(),
         })
         .returning('*')) as RefundRow[];
@@ -97,7 +103,7 @@ export function createRefundsRepo(db: Knex): RefundsRepo {
     async takeDue(limit, recheckMs) {
       // The database's clock alone: the pause is measured against the time it wrote when it last took the row.
       const result = await db.raw(
-        `update labels set refund_checked_at = now()
+        `update labels set refund_checked_at = ${HELD_UNTIL}
           where id in (
             select id from labels
              where refund_status = 'requested'
@@ -109,6 +115,10 @@ export function createRefundsRepo(db: Knex): RefundsRepo {
         [recheckMs, limit],
       );
       return (result.rows as RefundRow[]).map(toRefundable);
+    },
+
+    async release(id) {
+      await labels().where({ id, refund_status: 'requested' }).update({ refund_checked_at: db.fn.now() });
     },
 
     async listBatch(orderId) {

@@ -36,7 +36,10 @@ export interface RefundableLabel extends LabelRecord {
 export interface RefundsRepo {
   /** Inside a transaction the row is not locked: every change below is conditional on the state it expects. */
   find(id: string, tx?: Tx): Promise<RefundableLabel | null>;
-  /** completed with no refund → requested (by whom); null when someone else asked first or it is no longer bought. */
+  /**
+   * completed with no refund → requested (by whom), held for the caller (see `release`); null when someone else asked
+   * first or it is no longer bought.
+   */
   claim(id: string, by: { userId: string; byAdmin: boolean }): Promise<RefundableLabel | null>;
   /** The carrier heard of the refund and is reviewing it (its reference, when it gave one). */
   noteAnswered(id: string, ref: string | null): Promise<void>;
@@ -47,10 +50,12 @@ export interface RefundsRepo {
   /** requested → refunded, the label void; null when someone else settled it first. */
   settle(id: string, tx: Tx): Promise<RefundableLabel | null>;
   /**
-   * Refunds still waiting for their carrier that nobody looked at for `recheckMs`, marked as looked at now; rows
-   * another replica is taking are skipped.
+   * Refunds still waiting for their carrier that nobody looked at for `recheckMs` (and nobody holds), each held for
+   * the caller until it `release`s it; rows another replica is taking are skipped.
    */
   takeDue(limit: number, recheckMs: number): Promise<RefundableLabel[]>;
+  /** Ends the hold `claim` or `takeDue` put on a waiting refund: the status job's pause starts now. */
+  release(id: string): Promise<void>;
   /** Every label of a bulk order, in row order. */
   listBatch(orderId: string): Promise<RefundableLabel[]>;
 }
@@ -241,7 +246,11 @@ async function refundOne(deps: RefundDeps, actor: RefundActor, labelId: string):
     if (now?.refund?.status === 'refunded') return { label: now, creditedCents: 0 };
     throw new AppError('ORDERS_LABEL_NOT_REFUNDABLE', REFUND_MESSAGES.notBought);
   }
-  return drive(deps, claimed, 'void');
+  try {
+    return await drive(deps, claimed, 'void');
+  } finally {
+    await deps.refunds.release(claimed.id);
+  }
 }
 
 function replyOf(outcome: Outcome): RefundLabelReply {
@@ -364,7 +373,12 @@ export async function checkRefunds(
   const due = await deps.refunds.takeDue(opts.limit ?? 50, opts.recheckMs);
   const report = { checked: due.length, refunded: 0, rejected: 0, waiting: 0 };
   for (const label of due) {
-    const outcome = await drive(deps, label, label.refund?.answeredAt ? 'status' : 'void');
+    let outcome: Outcome;
+    try {
+      outcome = await drive(deps, label, label.refund?.answeredAt ? 'status' : 'void');
+    } finally {
+      await deps.refunds.release(label.id);
+    }
     const status = outcome.label.refund?.status;
     if (status === 'refunded') report.refunded++;
     else if (status === 'rejected') report.rejected++;
