@@ -94,7 +94,8 @@ export function createSupervisor(opts: SupervisorOptions) {
     if (!stream) return;
     const rl = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
     rl.on('line', (line) => {
-      s.log.write(`${line}\n`);
+      // A child's last lines can arrive after its exit, once its log is closed at shutdown: those are dropped.
+      if (!s.log.writableEnded) s.log.write(`${line}\n`);
       if (stopping) return;
       const summary = summarise(s.spec.name, line);
       if (summary) opts.print(summary);
@@ -149,7 +150,8 @@ export function createSupervisor(opts: SupervisorOptions) {
     if (s.restartTimer) clearTimeout(s.restartTimer);
     const child = s.child;
     if (child && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      // 'close': the child has exited and its output has been read to the end, so the log takes all of it.
+      const exited = new Promise<void>((r) => child.once('close', () => r()));
       child.kill('SIGTERM');
       const timedOut = await Promise.race([exited.then(() => false), sleep(graceMs).then(() => true)]);
       if (timedOut) {
