@@ -132,9 +132,5 @@ export type AdminRefundLabelReply = Static<typeof AdminRefundLabelReplySchema>;
 
 /** The texts of these calls an admin sees. */
 export const ADMIN_ORDERS_MESSAGES = {
-  refunded: 'Label refunded',
-  alreadyRefunded: 'Label already refunded',
-  notRefundable: 'Only a bought label can be refunded; this one has no label to void',
-  labelNotFound: 'Label not found',
   fromAfterTo: 'The start date must be on or before the end date',
 } as const;

@@ -9,9 +9,9 @@ import type {
 } from '../domain/admin-orders';
 import { type LabelRow, toRecord } from './labels-repo';
 
-type AdminLabelRow = LabelRow & { row_index: number | null; voided_at: Date | null; voided_by: string | null };
+export type AdminLabelRow = LabelRow & { row_index: number | null; voided_at: Date | null; voided_by: string | null };
 
-const toAdminRecord = (r: AdminLabelRow): AdminLabelRecord => ({
+export const toAdminRecord = (r: AdminLabelRow): AdminLabelRecord => ({
   ...toRecord(r),
   rowIndex: r.row_index,
   voidedAt: r.voided_at,
@@ -58,12 +58,6 @@ export function createAdminOrdersRepo(db: Knex): AdminOrdersRepo {
         labelFilters(labels(), filters).count<{ n: string }[]>({ n: '*' }),
       ]);
       return { rows: (rows as AdminLabelRow[]).map(toAdminRecord), totalCount: Number(count[0]?.n ?? 0) };
-    },
-
-    async findLabel(id, tx) {
-      const q = labels(tx).where({ id });
-      const rows = (await (tx ? q.forUpdate() : q)) as AdminLabelRow[];
-      return rows[0] ? toAdminRecord(rows[0]) : null;
     },
 
     async listBulkOrders(filters, page) {

@@ -1,22 +1,11 @@
 import type { Knex } from '@flatship/kit';
 import { fromTx, type Tx } from '@flatship/kit';
 import type { RefundableLabel, RefundsRepo } from '../domain/refunds';
-import { type LabelRow, toRecord } from './labels-repo';
+import { type AdminLabelRow, toAdminRecord } from './admin-orders-repo';
 
-type RefundRow = LabelRow & {
-  row_index: number | null;
-  attempt: number | null;
-  voided_at: Date | null;
-  voided_by: string | null;
-};
+type RefundRow = AdminLabelRow & { attempt: number | null };
 
-const toRefundable = (r: RefundRow): RefundableLabel => ({
-  ...toRecord(r),
-  rowIndex: r.row_index,
-  attempt: r.attempt ?? 0,
-  voidedAt: r.voided_at,
-  voidedBy: r.voided_by,
-});
+const toRefundable = (r: RefundRow): RefundableLabel => ({ ...toAdminRecord(r), attempt: r.attempt ?? 0 });
 const firstOf = (rows: RefundRow[]) => (rows[0] ? toRefundable(rows[0]) : null);
 
 /**

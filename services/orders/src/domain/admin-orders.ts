@@ -1,4 +1,4 @@
-import { AppError, type AuthContext, type Tx } from '@flatship/kit';
+import { AppError, type AuthContext } from '@flatship/kit';
 import {
   ADMIN_ORDERS_DEFAULT_QUERY,
   ADMIN_ORDERS_MESSAGES,
@@ -12,10 +12,10 @@ import {
   type BulkStatus,
   calendarDayProblem,
   centsToDollars,
-  DEFAULT_REFUND_WINDOW_DAYS,
 } from '@flatship/proto';
 import type { LabelRecord } from './ports';
-import { type RefundDeps, refundView, requestLabelRefund } from './refunds';
+import { type RefundDeps, refundLabel, refundView } from './refunds';
+import { placeOf } from './validate-shipment';
 
 export type { PublishLabelRefunded } from './refunds';
 
@@ -53,8 +53,6 @@ export interface Page {
 
 export interface AdminOrdersRepo {
   listLabels(filters: AdminLabelFilters, page: Page): Promise<{ rows: AdminLabelRecord[]; totalCount: number }>;
-  /** Inside a transaction, the row is locked until it ends. */
-  findLabel(id: string, tx?: Tx): Promise<AdminLabelRecord | null>;
   listBulkOrders(
     filters: AdminBulkOrderFilters,
     page: Page,
@@ -80,7 +78,7 @@ function checkDays(q: { from?: string | undefined; to?: string | undefined }): v
   if (q.from && q.to && q.from > q.to) throw new AppError('VALIDATION_FAILED', ADMIN_ORDERS_MESSAGES.fromAfterTo);
 }
 
-export function toAdminLabelRow(l: AdminLabelRecord, now: Date, windowDays?: number): AdminLabelRow {
+export function toAdminLabelRow(l: AdminLabelRecord, now: Date, windowDays: number | undefined): AdminLabelRow {
   const r = l.receiver;
   return {
     _id: l.id,
@@ -94,7 +92,7 @@ export function toAdminLabelRow(l: AdminLabelRecord, now: Date, windowDays?: num
     price: centsToDollars(l.priceCents),
     senderName: l.sender.name,
     receiverName: r.name,
-    receiverPlace: [r.city, [r.state, r.zip].filter(Boolean).join(' ')].filter(Boolean).join(', '),
+    receiverPlace: placeOf(r),
     trackingNumber: l.trackingNumber,
     pdfName: l.pdfName,
     error: l.error,
@@ -102,7 +100,7 @@ export function toAdminLabelRow(l: AdminLabelRecord, now: Date, windowDays?: num
     voidedAt: l.voidedAt?.toISOString() ?? null,
     voidedBy: l.voidedBy,
     createdAt: l.createdAt.toISOString(),
-    ...refundView(l, now, windowDays ?? DEFAULT_REFUND_WINDOW_DAYS),
+    ...refundView(l, now, windowDays),
   };
 }
 
@@ -155,12 +153,10 @@ export async function refundLabelAsAdmin(
   admin: AuthContext,
   labelId: string,
 ): Promise<AdminRefundLabelReply> {
-  const reply = await requestLabelRefund(
+  const { reply, label } = await refundLabel(
     deps,
     { userId: admin.impersonatorId ?? admin.userId, byAdmin: true },
     labelId,
   );
-  const label = await deps.adminOrders.findLabel(labelId);
-  if (!label) throw new AppError('NOT_FOUND', ADMIN_ORDERS_MESSAGES.labelNotFound);
   return { message: reply.message, label: toAdminLabelRow(label, deps.clock.now(), deps.refundWindowDays) };
 }

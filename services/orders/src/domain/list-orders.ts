@@ -1,4 +1,4 @@
-import { centsToDollars, DEFAULT_REFUND_WINDOW_DAYS, type OrderListItem } from '@flatship/proto';
+import { centsToDollars, type OrderListItem } from '@flatship/proto';
 import type { Clock, LabelRecord, LabelsRepo } from './ports';
 import { refundView } from './refunds';
 
@@ -9,7 +9,7 @@ export const RECENT_LIMIT = 25;
 /** The orders list is paged in the browser; past this many, older orders are left out. */
 export const LIST_LIMIT = 5_000;
 
-export function toOrderListItem(label: LabelRecord, now: Date, windowDays: number): OrderListItem {
+export function toOrderListItem(label: LabelRecord, now: Date, windowDays: number | undefined): OrderListItem {
   return {
     _id: label.id,
     courier: label.courier,
@@ -27,8 +27,7 @@ export function toOrderListItem(label: LabelRecord, now: Date, windowDays: numbe
 
 function listItems(deps: ListDeps, labels: LabelRecord[]): OrderListItem[] {
   const now = deps.clock.now();
-  const windowDays = deps.refundWindowDays ?? DEFAULT_REFUND_WINDOW_DAYS;
-  return labels.map((l) => toOrderListItem(l, now, windowDays));
+  return labels.map((l) => toOrderListItem(l, now, deps.refundWindowDays));
 }
 
 /** Every label of the user, single and bulk, newest first (dashboard). */

@@ -9,12 +9,14 @@ import {
   REFUND_MESSAGES,
   type RefundLabelReply,
 } from '@flatship/proto';
+import type { AdminLabelRecord } from './admin-orders';
 import { visibleOrder } from './bulk/access';
 import { type BulkDeps, carrierKeyOf } from './bulk/deps';
 import type { BulkOrderRecord } from './bulk/ports';
 import { recountAfterRowRefund, regenerateAfterRowRefund } from './bulk/recount-refunded-row';
 import { refundCharge, refundKeyFor } from './buy-and-refund';
 import type { CarrierPort, Clock, LabelRecord } from './ports';
+import { placeOf } from './validate-shipment';
 
 // Refunds of unused labels: asked by the label's owner (Orders, Batch Orders) or an admin, sent to the carrier that
 // sold the label, and credited to the balance once, when that carrier confirms.
@@ -24,13 +26,10 @@ import type { CarrierPort, Clock, LabelRecord } from './ports';
 // a retry after a crash each move the label at most once; the money moves under the label's one refund key, which
 // payments takes at most once.
 
-/** A label as refunds see it: its row in the batch and when it became void. */
-export interface RefundableLabel extends LabelRecord {
-  rowIndex: number | null;
+/** A label as refunds see it: as the admin's lists do (its row, when it became void), and its purchase attempt. */
+export interface RefundableLabel extends AdminLabelRecord {
   /** A bulk row's purchase attempt (0 for single labels). */
   attempt: number;
-  voidedAt: Date | null;
-  voidedBy: string | null;
 }
 
 export interface RefundsRepo {
@@ -90,35 +89,47 @@ const DAY_MS = 86_400_000;
 
 type Eligibility =
   | { refundable: true }
-  | { refundable: false; code: 'ORDERS_LABEL_USED' | 'ORDERS_REFUND_WINDOW_PASSED'; reason: string }
-  | { refundable: false; code: 'ORDERS_LABEL_NOT_REFUNDABLE' | 'ORDERS_LABEL_ALREADY_REFUNDED'; reason: null };
+  | {
+      refundable: false;
+      code:
+        | 'ORDERS_LABEL_USED'
+        | 'ORDERS_REFUND_WINDOW_PASSED'
+        | 'ORDERS_LABEL_NOT_REFUNDABLE'
+        | 'ORDERS_LABEL_ALREADY_REFUNDED';
+      message: string;
+    };
 
-/** Whether a refund may be asked for the label now: bought, no refund asked yet, never scanned, within the window. */
-export function refundEligibility(label: LabelRecord, now: Date, windowDays: number): Eligibility {
+/**
+ * Whether a refund may be asked for the label now: bought, no refund asked yet, never scanned, within the window
+ * (`windowDays`, `REFUND_WINDOW_DAYS`; the default when not set).
+ */
+export function refundEligibility(label: LabelRecord, now: Date, windowDays = DEFAULT_REFUND_WINDOW_DAYS): Eligibility {
   if (label.status === 'void' || label.refund)
-    return { refundable: false, code: 'ORDERS_LABEL_ALREADY_REFUNDED', reason: null };
-  if (label.status !== 'completed') return { refundable: false, code: 'ORDERS_LABEL_NOT_REFUNDABLE', reason: null };
+    return { refundable: false, code: 'ORDERS_LABEL_ALREADY_REFUNDED', message: REFUND_MESSAGES.alreadyRefunded };
+  if (label.status !== 'completed')
+    return { refundable: false, code: 'ORDERS_LABEL_NOT_REFUNDABLE', message: REFUND_MESSAGES.notBought };
   if (label.trackingStatus && !UNUSED_TRACKING.has(label.trackingStatus)) {
-    return { refundable: false, code: 'ORDERS_LABEL_USED', reason: REFUND_MESSAGES.used };
+    return { refundable: false, code: 'ORDERS_LABEL_USED', message: REFUND_MESSAGES.used };
   }
   if (now.getTime() - label.createdAt.getTime() > windowDays * DAY_MS) {
-    return { refundable: false, code: 'ORDERS_REFUND_WINDOW_PASSED', reason: REFUND_MESSAGES.pastWindow(windowDays) };
+    return { refundable: false, code: 'ORDERS_REFUND_WINDOW_PASSED', message: REFUND_MESSAGES.pastWindow(windowDays) };
   }
   return { refundable: true };
 }
 
-/** The refund fields every list of labels carries. */
-export function refundView(label: LabelRecord, now: Date, windowDays: number): LabelRefund {
+/** The refund fields every list of labels carries. Why a bought label cannot be refunded is said; the rest show their state. */
+export function refundView(label: LabelRecord, now: Date, windowDays: number | undefined): LabelRefund {
   const eligibility = refundEligibility(label, now, windowDays);
+  const blocked =
+    !eligibility.refundable &&
+    (eligibility.code === 'ORDERS_LABEL_USED' || eligibility.code === 'ORDERS_REFUND_WINDOW_PASSED');
   return {
     refundStatus: label.refund?.status ?? (label.status === 'void' ? 'refunded' : null),
     refundReason: label.refund?.reason ?? null,
     refundable: eligibility.refundable,
-    refundBlockedReason: eligibility.refundable ? null : eligibility.reason,
+    refundBlockedReason: blocked ? eligibility.message : null,
   };
 }
-
-const windowOf = (deps: Pick<RefundDeps, 'refundWindowDays'>) => deps.refundWindowDays ?? DEFAULT_REFUND_WINDOW_DAYS;
 
 /** Where one refund ended up after a step, and how much came back with it. */
 interface Outcome {
@@ -215,6 +226,10 @@ async function drive(deps: RefundDeps, label: RefundableLabel, ask: 'void' | 'st
 
 const notFound = () => new AppError('NOT_FOUND', REFUND_MESSAGES.labelNotFound);
 
+/** A requested refund, taken on: sent again when its carrier never answered, asked about when it did. */
+const driveRequested = (deps: RefundDeps, label: RefundableLabel) =>
+  drive(deps, label, label.refund?.answeredAt ? 'status' : 'void');
+
 /**
  * Asks for the refund of one label and takes it as far as the carrier's answer allows. Refused with a clear reason
  * when the label cannot be refunded (never bought, scanned, past the window, refunded or refused before). A refund
@@ -227,22 +242,14 @@ async function refundOne(deps: RefundDeps, actor: RefundActor, labelId: string):
   if (existing?.status === 'rejected') {
     throw new AppError('ORDERS_REFUND_REJECTED', REFUND_MESSAGES.alreadyRejected(existing.reason ?? ''));
   }
-  if (existing?.status === 'requested') return drive(deps, label, existing.answeredAt ? 'status' : 'void');
-  const eligibility = refundEligibility(label, deps.clock.now(), windowOf(deps));
-  if (!eligibility.refundable) {
-    throw new AppError(
-      eligibility.code,
-      eligibility.reason ??
-        (eligibility.code === 'ORDERS_LABEL_ALREADY_REFUNDED'
-          ? REFUND_MESSAGES.alreadyRefunded
-          : REFUND_MESSAGES.notBought),
-    );
-  }
+  if (existing?.status === 'requested') return driveRequested(deps, label);
+  const eligibility = refundEligibility(label, deps.clock.now(), deps.refundWindowDays);
+  if (!eligibility.refundable) throw new AppError(eligibility.code, eligibility.message);
   const claimed = await deps.refunds.claim(label.id, actor);
   if (!claimed) {
     // Someone asked at the same moment: answer where their refund stands.
     const now = await deps.refunds.find(label.id);
-    if (now?.refund?.status === 'requested') return drive(deps, now, now.refund.answeredAt ? 'status' : 'void');
+    if (now?.refund?.status === 'requested') return driveRequested(deps, now);
     if (now?.refund?.status === 'refunded') return { label: now, creditedCents: 0 };
     throw new AppError('ORDERS_LABEL_NOT_REFUNDABLE', REFUND_MESSAGES.notBought);
   }
@@ -273,13 +280,14 @@ function replyOf(outcome: Outcome): RefundLabelReply {
   };
 }
 
-/** POST /api/orders/labels/{labelId}/refund: the owner's (or an admin's) request for one label. */
-export async function requestLabelRefund(
+/** POST /api/orders/labels/{labelId}/refund: the owner's (or an admin's) request for one label, and the label after it. */
+export async function refundLabel(
   deps: RefundDeps,
   actor: RefundActor,
   labelId: string,
-): Promise<RefundLabelReply> {
-  return replyOf(await refundOne(deps, actor, labelId));
+): Promise<{ reply: RefundLabelReply; label: RefundableLabel }> {
+  const outcome = await refundOne(deps, actor, labelId);
+  return { reply: replyOf(outcome), label: outcome.label };
 }
 
 /** How many of a batch's refunds run at once: the carrier pool paces them further. */
@@ -302,7 +310,7 @@ export async function requestBatchRefund(
   const wanted = labelIds ? new Set(labelIds) : null;
   const named = wanted ? rows.filter((r) => wanted.has(r.id)) : rows;
   const targets = named.filter(
-    (r) => refundEligibility(r, now, windowOf(deps)).refundable || r.refund?.status === 'requested',
+    (r) => refundEligibility(r, now, deps.refundWindowDays).refundable || r.refund?.status === 'requested',
   );
   // Named labels that are not the order's, or cannot be refunded, are skipped; with no names, only unused labels.
   let skipped = wanted ? wanted.size - targets.length : 0;
@@ -350,12 +358,10 @@ export async function listBatchLabels(
       status: l.status,
       serviceName: l.serviceName,
       receiverName: l.receiver.name,
-      receiverPlace: [l.receiver.city, [l.receiver.state, l.receiver.zip].filter(Boolean).join(' ')]
-        .filter(Boolean)
-        .join(', '),
+      receiverPlace: placeOf(l.receiver),
       trackingNumber: l.trackingNumber,
       price: centsToDollars(l.priceCents),
-      ...refundView(l, now, windowOf(deps)),
+      ...refundView(l, now, deps.refundWindowDays),
     }),
   );
   return { labels };
@@ -375,7 +381,7 @@ export async function checkRefunds(
   for (const label of due) {
     let outcome: Outcome;
     try {
-      outcome = await drive(deps, label, label.refund?.answeredAt ? 'status' : 'void');
+      outcome = await driveRequested(deps, label);
     } finally {
       await deps.refunds.release(label.id);
     }

@@ -134,3 +134,7 @@ function toShipment(r: BulkRow): ValidShipment {
     },
   };
 }
+
+/** "City, ST 12345", as lists of labels show where one goes. */
+export const placeOf = (a: Pick<ShipmentAddress, 'city' | 'state' | 'zip'>): string =>
+  [a.city, [a.state, a.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ');

@@ -7,7 +7,7 @@ import {
   RefundLabelReplySchema,
 } from '@flatship/proto';
 import { Type } from 'typebox';
-import { actorOf, listBatchLabels, requestBatchRefund, requestLabelRefund } from '../domain/refunds';
+import { actorOf, listBatchLabels, refundLabel, requestBatchRefund } from '../domain/refunds';
 import type { DomainDeps } from './deps';
 
 const LabelIdParamsSchema = Type.Object({ labelId: IdSchema });
@@ -27,7 +27,7 @@ export function registerRefundRoutes(app: ServiceApp, deps: DomainDeps): void {
     },
     async (request) => {
       const auth = requireAuth(request);
-      const reply = await requestLabelRefund(deps, actorOf(auth), request.params.labelId);
+      const { reply } = await refundLabel(deps, actorOf(auth), request.params.labelId);
       request.log.info(
         { labelId: reply.labelId, refund: reply.refundStatus, by: auth.impersonatorId ?? auth.userId },
         'label refund requested',

@@ -27,12 +27,15 @@ export const REFUND_STATE_TEXT = {
 export const refundConfirmText = (price: number) =>
   `Refund this unused label (${formatMoney(price)})? USPS voids it: do not ship with it after asking. The money comes back to your balance when USPS confirms.`;
 
-/** Where a label's refund stands, or a Refund button when one may be asked for; the reason when it may not. */
-export function RefundCell({ row }: { row: RefundableRow }) {
-  const dispatch = useAppDispatch();
-  const busy = useAppSelector((s) => s.refunds?.busyLabels.includes(row.id) ?? false);
-  const [isAsking, setAsking] = useState(false);
-
+/**
+ * Where a label's refund stands (with the carrier's reason when it refused), or why a bought label cannot be
+ * refunded; null when there is nothing to say (no refund asked, or nothing bought).
+ */
+export function RefundState({
+  row,
+}: {
+  row: Pick<RefundableRow, 'status' | 'refundStatus' | 'refundReason' | 'refundBlockedReason'>;
+}) {
   if (row.refundStatus) {
     return (
       <span className="refund-cell">
@@ -43,7 +46,28 @@ export function RefundCell({ row }: { row: RefundableRow }) {
       </span>
     );
   }
-  if (row.refundable) {
+  if (row.status === 'completed' && row.refundBlockedReason) {
+    return (
+      <span className="refund-cell">
+        <span className="refund-cell__muted">Not refundable</span>
+        <span className="refund-cell__note">{row.refundBlockedReason}</span>
+      </span>
+    );
+  }
+  return null;
+}
+
+/** Whether `RefundState` has something to say about the row. */
+const hasState = (row: Pick<RefundableRow, 'status' | 'refundStatus' | 'refundBlockedReason'>) =>
+  row.refundStatus !== null || (row.status === 'completed' && row.refundBlockedReason !== null);
+
+/** Where a label's refund stands, or a Refund button when one may be asked for; the reason when it may not. */
+export function RefundCell({ row }: { row: RefundableRow }) {
+  const dispatch = useAppDispatch();
+  const busy = useAppSelector((s) => s.refunds?.busyLabels.includes(row.id) ?? false);
+  const [isAsking, setAsking] = useState(false);
+
+  if (row.refundable && !row.refundStatus) {
     return (
       <>
         <button
@@ -69,14 +93,7 @@ export function RefundCell({ row }: { row: RefundableRow }) {
       </>
     );
   }
-  if (row.status === 'completed' && row.refundBlockedReason) {
-    return (
-      <span className="refund-cell">
-        <span className="refund-cell__muted">Not refundable</span>
-        <span className="refund-cell__note">{row.refundBlockedReason}</span>
-      </span>
-    );
-  }
+  if (hasState(row)) return <RefundState row={row} />;
   return (
     <span className="refund-cell__muted">
       <span aria-hidden="true">—</span>

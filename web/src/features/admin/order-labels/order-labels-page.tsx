@@ -17,7 +17,7 @@ import type { RootState } from '../../../app/store';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { type Column, DataTable } from '../../../components/data-table';
 import { fileRequested } from '../../downloads/downloads-actions';
-import { REFUND_STATE_TEXT } from '../../refunds/refund-cell';
+import { RefundState } from '../../refunds/refund-cell';
 import { UserPicker } from '../user-picker';
 import {
   type BulkFilters,
@@ -65,17 +65,9 @@ function LabelActions({ label, onRefund, busy }: { label: AdminLabelRow; onRefun
         </button>
       ) : null}
       {label.refundStatus === 'requested' || label.refundStatus === 'rejected' ? (
-        <span className="refund-cell">
-          <span className={`refund-state refund-state--${label.refundStatus}`}>
-            {REFUND_STATE_TEXT[label.refundStatus]}
-          </span>
-          {label.refundReason ? <span className="refund-cell__note">{label.refundReason}</span> : null}
-        </span>
+        <RefundState row={label} />
       ) : label.status === 'completed' && !label.refundable && label.refundBlockedReason ? (
-        <span className="refund-cell">
-          <span className="refund-cell__muted">Not refundable</span>
-          <span className="refund-cell__note">{label.refundBlockedReason}</span>
-        </span>
+        <RefundState row={label} />
       ) : label.status === 'completed' ? (
         <button
           type="button"
