@@ -136,6 +136,8 @@ export function createScanFormsRepo(db: Knex): ScanFormsRepo {
         ship_date: form.shipDate,
         label_count: form.labelCount,
         pdf_key: form.pdfKey,
+        // The moment of the insert, not of the transaction: forms made in one request keep their order.
+        created_at: db.raw('clock_timestamp()'),
       });
       const row = (await forms(tx).where({ id: form.id }).first()) as FormRow;
       return toForm(row);

@@ -50,9 +50,9 @@ export interface ScanFormsRepo {
     day: string,
     timeZone: string,
   ): Promise<{ today: number; byOrder: Record<string, number> }>;
-  insert(form: NewScanForm, tx: Tx): Promise<ScanFormRecord>;
+  insert(form: NewScanForm, tx?: Tx): Promise<ScanFormRecord>;
   /** Puts the labels on the form; how many were put (a label on another form already is not). */
-  attach(formId: string, labelIds: readonly string[], tx: Tx): Promise<number>;
+  attach(formId: string, labelIds: readonly string[], tx?: Tx): Promise<number>;
   findById(id: string): Promise<ScanFormRecord | null>;
   /** The forms of a scope, oldest first. */
   listOfScope(scope: ManifestScope, tx?: Tx): Promise<ScanFormRecord[]>;
