@@ -191,10 +191,9 @@ function replyOf(
   nothing: string,
 ): CreateScanFormReply {
   const { forms, created, labels, refused } = made;
-  if (forms.length === 0) {
-    if (refused.length > 0) throw new AppError('ORDERS_SCAN_FORM_REFUSED', refused.join(' '));
-    throw new AppError('ORDERS_SCAN_FORM_NO_LABELS', nothing);
-  }
+  // The carrier made nothing of what was asked: its words, as a refusal (the forms made before stay listed).
+  if (created === 0 && refused.length > 0) throw new AppError('ORDERS_SCAN_FORM_REFUSED', refused.join(' '));
+  if (forms.length === 0) throw new AppError('ORDERS_SCAN_FORM_NO_LABELS', nothing);
   const head = created > 0 ? SCAN_FORM_MESSAGES.created(created, labels) : SCAN_FORM_MESSAGES.already(forms.length);
   return {
     message: refused.length > 0 ? `${head}${SCAN_FORM_MESSAGES.someRefused(refused)}` : head,
