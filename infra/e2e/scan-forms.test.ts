@@ -159,6 +159,8 @@ test('a SCAN form from Batch Orders and one from Orders, each a PDF listing its 
 
   // On a phone: the panel and its list wrap to the width.
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await list.waitFor();
   await page.screenshot({ path: await artifactPath('scan-forms-orders-mobile.png'), fullPage: true });
   await context.close();
   context = undefined;
