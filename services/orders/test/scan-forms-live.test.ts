@@ -1,16 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { easyPostSettings } from '@flatship/carriers';
-import { type FakeEasyPost, startFakeEasyPost } from '@flatship/carriers/testing';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type FakeEasyPost, type FakeUsps, startFakeEasyPost, startFakeUsps } from '@flatship/carriers/testing';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Stack, startStack } from './stack';
 import { orderBody, postOrder, type TestUser, user } from './support';
 
-// SCAN forms of labels bought through a live carrier (EasyPost's fake, on loopback): the form is EasyPost's, made by
-// its scan_forms call for the labels' shipments, and its PDF is the one kept and handed out. A form EasyPost refuses
-// (a shipment on a form already) records nothing, and its words are shown.
+// SCAN forms of labels bought through live carriers (the fakes of EasyPost and USPS, on loopback): the form is the
+// carrier's, made by its own call for the labels, and its PDF is the one kept and handed out. A form the carrier
+// refuses (a label on a form already) records nothing, and its words are shown.
 
 let fake: FakeEasyPost;
 let s: Stack;
@@ -112,4 +112,79 @@ test('EasyPost refusing a label already on a form records nothing, and says why'
   });
   expect(await s.db('labels').where({ id: c.id }).first('scan_form_id')).toEqual({ scan_form_id: null });
   expect(await s.db('scan_forms').where({ user_id: ann.id })).toHaveLength(1);
+});
+
+describe('USPS', () => {
+  let usps: FakeUsps;
+  let u: Stack;
+  let bea: TestUser;
+  beforeAll(async () => {
+    usps = await startFakeUsps({ balanceCents: 10_000_000 });
+    u = await startStack({
+      carriers: 'usps',
+      carrierSettings: {
+        usps: {
+          USPS_API_BASE_URL: usps.url,
+          USPS_CLIENT_ID: usps.credentials.clientId,
+          USPS_CLIENT_SECRET: usps.credentials.clientSecret,
+          USPS_CRID: usps.credentials.crid,
+          USPS_MID: usps.credentials.mid,
+          USPS_MANIFEST_MID: usps.credentials.manifestMid,
+          USPS_EPS_ACCOUNT: usps.credentials.epsAccount,
+        },
+      },
+    });
+    bea = user(u);
+    await u.setBalance(bea.id, 100_00);
+  }, 60_000);
+  afterAll(async () => {
+    await u?.close();
+    await usps?.close();
+  });
+  const buyAt = async () => {
+    const res = await postOrder(u, bea, orderBody(bea.id));
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data.tracking_number as string;
+  };
+  const todayAt = () =>
+    u.app.inject({
+      method: 'POST',
+      url: `/api/orders/scan-forms/today/${bea.id}`,
+      headers: { token: bea.token },
+      payload: {},
+    });
+
+  test('the form is USPS’s SCAN form for the labels, kept as USPS made it; labels USPS has on a form are refused', async () => {
+    const first = await buyAt();
+    const second = await buyAt();
+    const res = await todayAt();
+    expect(res.statusCode, res.body).toBe(200);
+    const form = res.json().forms[0];
+    expect(form).toMatchObject({ carrierId: 'usps', labelCount: 2, formNumber: expect.stringMatching(/^9475\d{18}$/) });
+    expect(usps.labels.get(first)?.manifested).toBe(true);
+    expect(usps.labels.get(second)?.manifested).toBe(true);
+    const stored = await u.db('scan_forms').where({ id: form._id }).first('pdf_key');
+    const pdf = await readFile(join(u.filesDir, stored.pdf_key));
+    const dir = await mkdtemp(join(tmpdir(), 'scan-form-usps-'));
+    try {
+      await writeFile(join(dir, 'form.pdf'), pdf);
+      const text = execFileSync('pdftotext', [join(dir, 'form.pdf'), '-'], { encoding: 'utf8' }).replace(/\s/g, '');
+      expect(text).toContain('IssuedbyUSPS');
+      expect(text).toContain(form.formNumber);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+
+    // A label put on a form at USPS by other means: USPS refuses it, nothing is recorded.
+    const third = await buyAt();
+    usps.manifest(third);
+    const refused = await todayAt();
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().code).toBe('ORDERS_SCAN_FORM_REFUSED');
+    expect(refused.json().message).toMatch(/^The SCAN form could not be made: /);
+    expect(await u.db('labels').where({ tracking_number: third }).first('scan_form_id')).toEqual({
+      scan_form_id: null,
+    });
+    expect(await u.db('scan_forms').where({ user_id: bea.id })).toHaveLength(1);
+  });
 });
