@@ -9,7 +9,7 @@ import { downloadKey, fileDownloadRequested } from '../bulk-progress/bulk-downlo
 import { selectDownloads } from '../bulk-progress/bulk-progress-selectors';
 import { progressUpdated, progressWindowShown } from '../bulk-progress/bulk-progress-slice';
 import { batchLabelsOpened } from '../refunds/refunds-slice';
-import { OrderScanForms } from '../scan-forms/order-scan-forms';
+import { OrderScanForms, ScanFormsLoadError } from '../scan-forms/order-scan-forms';
 import { scanFormsRequested } from '../scan-forms/scan-forms-slice';
 import type { BatchOrder } from './batch-orders-api';
 import { selectBatchBusy, selectBatchOrders, selectBatchOrdersLoading } from './batch-orders-selectors';
@@ -196,6 +196,7 @@ export function BatchOrdersPage() {
         </h2>
         <p className="batch-orders__lead">Your bulk orders, newest first, with their files.</p>
       </div>
+      <ScanFormsLoadError userId={userId} />
       <DataTable
         caption="Batch Orders List"
         columns={columns}

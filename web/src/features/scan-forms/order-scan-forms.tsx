@@ -2,8 +2,14 @@ import { scanFormDownloadPath } from '@flatship/proto';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Spinner } from '../../components/spinner';
 import { fileRequested } from '../downloads/downloads-actions';
-import { formsOfOrder, selectScanFormBusyOrders, selectScanForms } from './scan-forms-selectors';
-import { orderScanFormRequested } from './scan-forms-slice';
+import {
+  formsOfOrder,
+  selectScanFormBusyOrders,
+  selectScanForms,
+  selectScanFormsError,
+  selectScanFormsLoading,
+} from './scan-forms-selectors';
+import { orderScanFormRequested, scanFormsRequested } from './scan-forms-slice';
 import './scan-forms.css';
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
@@ -58,5 +64,25 @@ export function OrderScanForms({ orderId, userId }: { orderId: string; userId: s
         </>
       ) : null}
     </span>
+  );
+}
+
+/** Above Batch Orders' list: why its SCAN forms are not shown, with a way to ask again. */
+export function ScanFormsLoadError({ userId }: { userId: string | undefined }) {
+  const dispatch = useAppDispatch();
+  const error = useAppSelector(selectScanFormsError);
+  const isLoading = useAppSelector(selectScanFormsLoading);
+  if (!error || isLoading) return null;
+  return (
+    <p className="scan-forms__error" role="alert">
+      SCAN forms: {error}{' '}
+      <button
+        type="button"
+        className="button button--ghost scan-forms__button"
+        onClick={() => userId && dispatch(scanFormsRequested(userId))}
+      >
+        Try again
+      </button>
+    </p>
   );
 }

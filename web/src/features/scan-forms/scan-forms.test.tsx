@@ -188,4 +188,25 @@ describe('SCAN forms of a batch (Batch Orders)', () => {
       expect(tabs.map((t) => t.url)).toEqual(['http://localhost/api/orders/download/scan-form/f-a?token=dl-1']),
     );
   });
+
+  it('a list of forms that cannot load says so above the batches, and can be asked again', async () => {
+    let fail = true;
+    server.use(
+      http.get(api('orders/bulk/u-1'), () =>
+        HttpResponse.json({ bulkOrders: [makeBatchOrder({ _id: 'b-1' })] } satisfies BatchOrdersReply),
+      ),
+      http.get(api('orders/scan-forms/:userId'), () =>
+        fail
+          ? HttpResponse.json({ code: 'SERVICE_UNAVAILABLE', message: 'Orders is unavailable' }, { status: 503 })
+          : HttpResponse.json(reply({ unmanifestedByOrder: { 'b-1': 5 } })),
+      ),
+    );
+    const { user } = renderApp('/main/batch-orders', { token: 'good-token' });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('SCAN forms: Orders is unavailable');
+    fail = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('button', { name: 'Create SCAN form' })).toBeEnabled();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
 });
