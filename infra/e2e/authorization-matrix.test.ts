@@ -405,6 +405,23 @@ const TABLE: Row[] = [
     body: () => ({}),
     access: SIGNED_IN,
   },
+  // SCAN forms: a user's own list and today's form; an order or form nobody has is not found for whoever is signed in
+  // (whose it is, is checked in orders' tests). With no labels, an admitted request makes nothing.
+  ...ownAndOthers('/api/orders/scan-forms/:userId', 'GET'),
+  ...ownAndOthers('/api/orders/scan-forms/today/:userId', 'POST', () => ({})),
+  {
+    method: 'POST',
+    route: '/api/orders/scan-forms/bulk/:orderId',
+    params: (i) => ({ orderId: i.ghost }),
+    body: () => ({}),
+    access: SIGNED_IN,
+  },
+  {
+    method: 'GET',
+    route: '/api/orders/download/scan-form/:formId',
+    params: (i) => ({ formId: i.ghost }),
+    access: SIGNED_IN,
+  },
   {
     method: 'GET',
     route: '/api/orders/download/:type/:orderId',

@@ -31,7 +31,8 @@ export const bulkFileDownloadPath = (type: BulkFileType, orderId: string): strin
 
 export type DownloadTarget =
   | { kind: 'label'; pdfName: string }
-  | { kind: 'bulk-file'; type: BulkFileType; orderId: string };
+  | { kind: 'bulk-file'; type: BulkFileType; orderId: string }
+  | { kind: 'scan-form'; formId: string };
 
 /** What a download path (percent-decoded, no query) names, or null for any other path. */
 export function downloadTargetOf(path: string): DownloadTarget | null {
@@ -39,6 +40,7 @@ export function downloadTargetOf(path: string): DownloadTarget | null {
   if (!m) return null;
   const [, first, name] = m as unknown as [string, string, string];
   if (first === 'v2') return { kind: 'label', pdfName: name };
+  if (first === 'scan-form') return { kind: 'scan-form', formId: name };
   const type = BULK_FILE_TYPES.find((t) => t === first);
   return type ? { kind: 'bulk-file', type, orderId: name } : null;
 }

@@ -86,6 +86,10 @@ export const ERROR_STATUS = {
   ORDERS_NOT_STUCK: 409,
   /** Force Recovery could not write the order's files; the order is left recovery_failed, to try again. */
   ORDERS_RECOVERY_FAILED: 500,
+  /** A SCAN form asked for with no label that can go on one. */
+  ORDERS_SCAN_FORM_NO_LABELS: 409,
+  /** The carrier refused to make a SCAN form (its message says why); nothing was recorded. */
+  ORDERS_SCAN_FORM_REFUSED: 422,
   ADDRESS_INVALID: 400,
   ADDRESS_ID_TAKEN: 409,
   ADDRESS_NOT_FOUND: 404,

@@ -26,6 +26,7 @@ export * from './referral-bonus-api';
 export * from './referral-bonus-rules';
 export * from './referral-code';
 export * from './refunds-api';
+export * from './scan-forms-api';
 export * from './skus-api';
 export * from './text';
 export * from './us-states';

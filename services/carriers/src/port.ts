@@ -188,6 +188,8 @@ export interface ScanFormRequest {
   from: LabelAddress;
   shipDate: Date;
   labels: readonly { trackingNumber: string; carrierRef?: string }[];
+  /** The plugin that bought the labels (`PurchasedLabel.carrierId`): a carrier set sends the form there. */
+  carrierId?: string;
 }
 export type ScanFormResult = { ok: true; formId: string; pdf: Buffer; trackingNumbers: string[] } | CarrierRefusal;
 

@@ -471,6 +471,14 @@ export function createCarrierSet(
         refundResult,
       );
     },
+    async createScanForm(req) {
+      // A form lists labels of one carrier only: it goes to the one that bought them.
+      const seller = sellerOf(req);
+      if (!seller?.createScanForm) {
+        return refusal('SCAN_FORM_REFUSED', `${sellerIdOf(req)} does not make SCAN forms.`);
+      }
+      return (seller.createScanForm as Required<Carrier>['createScanForm'])(req);
+    },
     async track(trackingNumber, opts) {
       const seller = sellerOf(opts ?? {});
       return seller?.track ? seller.track(trackingNumber, opts) : unsupported(`Tracking number ${trackingNumber}`);

@@ -21,6 +21,7 @@ import { createBulkRepo } from './db/bulk-repo';
 import { createLabelsRepo } from './db/labels-repo';
 import { createPurchaseLocks } from './db/purchase-locks';
 import { createRefundsRepo } from './db/refunds-repo';
+import { createScanFormsRepo } from './db/scan-forms-repo';
 import type { PublishLabelRefunded } from './domain/admin-orders';
 import type { EventRecorder } from './domain/bulk/ports';
 import type { CarrierPort, Clock, FileStore, LedgerPort, PublishLabelPurchased, QuotePort } from './domain/ports';
@@ -33,6 +34,7 @@ import { registerDownloadRoutes } from './routes/download';
 import { registerInternalRoutes } from './routes/internal';
 import { registerOrderRoutes } from './routes/orders';
 import { registerRefundRoutes } from './routes/refunds';
+import { registerScanFormRoutes } from './routes/scan-forms';
 import { registerStatsRoutes } from './routes/stats';
 import { registerTemplateRoute } from './routes/template';
 
@@ -114,6 +116,7 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
   if (deps.carrierRoutes) registerCarrierRoutes(app, deps.carrierRoutes, deps.internalSecret);
   registerAdminOrderRoutes(app, { ...domain, adminOrders: createAdminOrdersRepo(deps.db) });
   registerRefundRoutes(app, domain);
+  registerScanFormRoutes(app, domain);
   registerStatsRoutes(app, deps.db, deps.internalSecret);
   await registerCarrierWebhookRoutes(app, { db: deps.db, easyPostWebhookSecret: deps.easyPostWebhookSecret });
   return app;
@@ -154,6 +157,7 @@ export function createDomainDeps(
     publishLabelPurchased: deps.publishLabelPurchased,
     publishLabelRefunded: deps.publishLabelRefunded,
     refunds: createRefundsRepo(deps.db),
+    scanForms: createScanFormsRepo(deps.db),
     clock: deps.clock ?? systemClock,
     ...(deps.refundWindowDays !== undefined ? { refundWindowDays: deps.refundWindowDays } : {}),
     logger,

@@ -23,6 +23,7 @@ import type { invitesReducer } from '../features/invites/invites-slice';
 import type { orderLabelReducer } from '../features/order-label/order-label-slice';
 import type { ordersReducer } from '../features/orders/orders-slice';
 import type { refundsReducer } from '../features/refunds/refunds-slice';
+import type { scanFormsReducer } from '../features/scan-forms/scan-forms-slice';
 import type { skusReducer } from '../features/skus/sku-slice';
 import { rootSaga } from './root-saga';
 import type { SocketContext } from './socket-saga';
@@ -58,6 +59,7 @@ interface FeatureState {
   referral: ReturnType<typeof referralReducer>;
   referralBonusSettings: ReturnType<typeof referralBonusSettingsReducer>;
   refunds: ReturnType<typeof refundsReducer>;
+  scanForms: ReturnType<typeof scanFormsReducer>;
   skus: ReturnType<typeof skusReducer>;
   userServices: ReturnType<typeof userServicesReducer>;
 }

@@ -14,9 +14,14 @@ export const noLiveChatHandler = http.get('http://localhost/api/auth/client-conf
  * One msw server per test file. Any request without a handler fails the test,
  * so a screen that calls more (or other) endpoints than expected is caught.
  */
+/** Orders and Batch Orders read the user's SCAN forms; unless a test says otherwise, there are none. */
+export const noScanFormsHandler = http.get('http://localhost/api/orders/scan-forms/:userId', () =>
+  HttpResponse.json({ today: '2026-11-24', unmanifestedToday: 0, unmanifestedByOrder: {}, forms: [] }),
+);
+
 export function setupTestServer(...handlers: RequestHandler[]) {
-  // Last, so a test's own handler for the client configuration wins.
-  const server = setupServer(...handlers, noLiveChatHandler);
+  // Last, so a test's own handlers win.
+  const server = setupServer(...handlers, noLiveChatHandler, noScanFormsHandler);
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
   afterEach(() => server.resetHandlers());
   afterAll(() => server.close());

@@ -5,16 +5,21 @@ import {
   downloadTargetOf,
   isId,
   labelDownloadPath,
+  scanFormDownloadPath,
 } from '@flatship/proto';
 import { visibleOrder } from './bulk/access';
 import type { BulkRepo } from './bulk/ports';
 import { PDF_NAME_PATTERN } from './files';
 import { MESSAGES } from './messages';
 import type { LabelsRepo } from './ports';
+import type { ScanFormsRepo } from './scan-forms/ports';
+import { canDownloadScanForm } from './scan-forms/scan-forms';
 
 export interface IssueDownloadLinkDeps {
   labels: LabelsRepo;
   bulk: BulkRepo;
+  /** SCAN forms' PDFs, when served. */
+  scanForms?: ScanFormsRepo;
   /** Signs a download token for the caller and one path (percent-decoded). */
   sign(auth: AuthContext, path: string): { token: string; expiresAt: Date };
 }
@@ -52,6 +57,12 @@ export async function issueDownloadLink(
     const label = await deps.labels.findByPdfName(target.pdfName);
     if (!label || (label.userId !== auth.userId && auth.role !== 'admin')) throw notFound;
     link = labelDownloadPath(target.pdfName);
+  } else if (target.kind === 'scan-form') {
+    const { scanForms } = deps;
+    if (!scanForms || !isId(target.formId) || !(await canDownloadScanForm({ scanForms }, auth, target.formId))) {
+      throw notFound;
+    }
+    link = scanFormDownloadPath(target.formId);
   } else {
     if (!isId(target.orderId)) throw notFound;
     try {

@@ -196,8 +196,11 @@ export interface LedgerPort {
 export type CarrierLabelRequest = LabelRequest;
 /** Carrier refusals come back as `{ ok: false, message, retryable }`, not as exceptions. */
 export type CarrierLabelResult = LabelResult;
-/** The part of a carrier adapter orders needs: buying, and voiding what it bought (when the carrier can). */
-export type CarrierPort = Pick<Carrier, 'purchaseLabel' | 'voidLabel' | 'refundStatus'>;
+/**
+ * The part of a carrier adapter orders needs: buying, voiding what it bought and making SCAN forms of it (when the
+ * carrier can).
+ */
+export type CarrierPort = Pick<Carrier, 'purchaseLabel' | 'voidLabel' | 'refundStatus' | 'createScanForm'>;
 
 /** Label and order files. Keys are `/`-separated relative paths (`labels/<userId>/<name>`). */
 export interface FileStore {

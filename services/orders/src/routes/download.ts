@@ -18,7 +18,7 @@ export function registerDownloadRoutes(app: ServiceApp, deps: DomainDeps): void 
     },
     async (request, reply) => {
       const link = await issueDownloadLink(
-        { labels: deps.labels, bulk: deps.bulk, sign: app.issueDownloadToken },
+        { labels: deps.labels, bulk: deps.bulk, scanForms: deps.scanForms, sign: app.issueDownloadToken },
         requireAuth(request),
         request.body.path,
       );

@@ -9,6 +9,8 @@ import { downloadKey, fileDownloadRequested } from '../bulk-progress/bulk-downlo
 import { selectDownloads } from '../bulk-progress/bulk-progress-selectors';
 import { progressUpdated, progressWindowShown } from '../bulk-progress/bulk-progress-slice';
 import { batchLabelsOpened } from '../refunds/refunds-slice';
+import { OrderScanForms, ScanFormsLoadError } from '../scan-forms/order-scan-forms';
+import { scanFormsRequested } from '../scan-forms/scan-forms-slice';
 import type { BatchOrder } from './batch-orders-api';
 import { selectBatchBusy, selectBatchOrders, selectBatchOrdersLoading } from './batch-orders-selectors';
 import {
@@ -36,6 +38,7 @@ export function BatchOrdersPage() {
 
   useEffect(() => {
     if (userId) dispatch(batchOrdersRequested(userId));
+    if (userId) dispatch(scanFormsRequested(userId));
   }, [userId, dispatch]);
 
   const showProgress = (order: BatchOrder) => {
@@ -139,6 +142,7 @@ export function BatchOrdersPage() {
                 Labels
               </button>
             ) : null}
+            {hasLabels ? <OrderScanForms orderId={o._id} userId={userId} /> : null}
             {actions.includes('retry') ? (
               <button
                 type="button"
@@ -192,6 +196,7 @@ export function BatchOrdersPage() {
         </h2>
         <p className="batch-orders__lead">Your bulk orders, newest first, with their files.</p>
       </div>
+      <ScanFormsLoadError userId={userId} />
       <DataTable
         caption="Batch Orders List"
         columns={columns}

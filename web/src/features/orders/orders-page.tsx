@@ -8,6 +8,8 @@ import { type Column, DataTable } from '../../components/data-table';
 import { selectUser } from '../auth/auth-selectors';
 import { fileRequested } from '../downloads/downloads-actions';
 import { RefundCell } from '../refunds/refund-cell';
+import { scanFormsRequested } from '../scan-forms/scan-forms-slice';
+import { TodayScanForm } from '../scan-forms/today-scan-form';
 import type { OrderListItem } from './orders-api';
 import { selectOrders, selectOrdersLoading } from './orders-selectors';
 import { ordersRequested } from './orders-slice';
@@ -111,6 +113,7 @@ export function OrdersPage() {
 
   useEffect(() => {
     if (userId) dispatch(ordersRequested(userId));
+    if (userId) dispatch(scanFormsRequested(userId));
   }, [userId, dispatch]);
 
   return (
@@ -123,6 +126,7 @@ export function OrdersPage() {
           Every label you have bought, newest first. A label you did not use can be refunded from its row.
         </p>
       </div>
+      <TodayScanForm userId={userId} />
       <DataTable
         caption="Orders List"
         columns={columns((pdfName) => dispatch(fileRequested({ path: labelDownloadPath(pdfName), open: 'tab' })))}

@@ -23,6 +23,8 @@ import { ordersSaga } from '../orders/orders-saga';
 import { ordersReducer } from '../orders/orders-slice';
 import { refundsSaga } from '../refunds/refunds-saga';
 import { refundsReducer } from '../refunds/refunds-slice';
+import { scanFormsSaga } from '../scan-forms/scan-forms-saga';
+import { scanFormsReducer } from '../scan-forms/scan-forms-slice';
 import { skuSaga } from '../skus/sku-saga';
 import { skusReducer } from '../skus/sku-slice';
 
@@ -45,6 +47,7 @@ registerFeature({
     orderLabel: orderLabelReducer,
     orders: ordersReducer,
     refunds: refundsReducer,
+    scanForms: scanFormsReducer,
     skus: skusReducer,
   },
   *saga() {
@@ -61,6 +64,7 @@ registerFeature({
       fork(bulkOrderSaga),
       fork(bulkProgressSaga),
       fork(refundsSaga),
+      fork(scanFormsSaga),
     ]);
   },
 });
