@@ -19,6 +19,7 @@ import type { UserChangedEvent } from '@flatship/proto';
 import { createAdminOrdersRepo } from './db/admin-orders-repo';
 import { createBulkRepo } from './db/bulk-repo';
 import { createLabelsRepo } from './db/labels-repo';
+import { createPrintSettingsRepo } from './db/print-settings-repo';
 import { createPurchaseLocks } from './db/purchase-locks';
 import { createRefundsRepo } from './db/refunds-repo';
 import type { PublishLabelRefunded } from './domain/admin-orders';
@@ -32,6 +33,7 @@ import type { DomainDeps } from './routes/deps';
 import { registerDownloadRoutes } from './routes/download';
 import { registerInternalRoutes } from './routes/internal';
 import { registerOrderRoutes } from './routes/orders';
+import { registerPrintSettingsRoutes } from './routes/print-settings';
 import { registerRefundRoutes } from './routes/refunds';
 import { registerStatsRoutes } from './routes/stats';
 import { registerTemplateRoute } from './routes/template';
@@ -114,6 +116,7 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
   if (deps.carrierRoutes) registerCarrierRoutes(app, deps.carrierRoutes, deps.internalSecret);
   registerAdminOrderRoutes(app, { ...domain, adminOrders: createAdminOrdersRepo(deps.db) });
   registerRefundRoutes(app, domain);
+  registerPrintSettingsRoutes(app, domain);
   registerStatsRoutes(app, deps.db, deps.internalSecret);
   await registerCarrierWebhookRoutes(app, { db: deps.db, easyPostWebhookSecret: deps.easyPostWebhookSecret });
   return app;
@@ -154,6 +157,7 @@ export function createDomainDeps(
     publishLabelPurchased: deps.publishLabelPurchased,
     publishLabelRefunded: deps.publishLabelRefunded,
     refunds: createRefundsRepo(deps.db),
+    printSettings: createPrintSettingsRepo(deps.db),
     clock: deps.clock ?? systemClock,
     ...(deps.refundWindowDays !== undefined ? { refundWindowDays: deps.refundWindowDays } : {}),
     logger,

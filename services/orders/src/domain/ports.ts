@@ -197,7 +197,8 @@ export type CarrierLabelRequest = LabelRequest;
 /** Carrier refusals come back as `{ ok: false, message, retryable }`, not as exceptions. */
 export type CarrierLabelResult = LabelResult;
 /** The part of a carrier adapter orders needs: buying, and voiding what it bought (when the carrier can). */
-export type CarrierPort = Pick<Carrier, 'purchaseLabel' | 'voidLabel' | 'refundStatus'>;
+export type CarrierPort = Pick<Carrier, 'purchaseLabel' | 'voidLabel' | 'refundStatus'> &
+  Partial<Pick<Carrier, 'capabilities'>>;
 
 /** Label and order files. Keys are `/`-separated relative paths (`labels/<userId>/<name>`). */
 export interface FileStore {
