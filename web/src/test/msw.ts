@@ -10,13 +10,18 @@ export const noLiveChatHandler = http.get('http://localhost/api/auth/client-conf
   HttpResponse.json({ chatwoot: null }),
 );
 
+/** The signed-in user's print setting, read by the pages that download labels: 4x6 PDF unless a test says otherwise. */
+export const defaultPrintSettingsHandler = http.get('http://localhost/api/orders/print-settings/:userId', () =>
+  HttpResponse.json({ labelFormat: 'pdf-4x6' }),
+);
+
 /**
  * One msw server per test file. Any request without a handler fails the test,
  * so a screen that calls more (or other) endpoints than expected is caught.
  */
 export function setupTestServer(...handlers: RequestHandler[]) {
   // Last, so a test's own handler for the client configuration wins.
-  const server = setupServer(...handlers, noLiveChatHandler);
+  const server = setupServer(...handlers, noLiveChatHandler, defaultPrintSettingsHandler);
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
   afterEach(() => server.resetHandlers());
   afterAll(() => server.close());

@@ -12,6 +12,7 @@ import type { OrderListItem } from './orders-api';
 import { selectOrders, selectOrdersLoading } from './orders-selectors';
 import { ordersRequested } from './orders-slice';
 import './orders.css';
+import { usePrintFormat } from '../print-settings/use-print-format';
 
 /** Spec doc 2 §2: the Service column's text. */
 export const DEFAULT_SERVICE_TEXT = 'USPS Priority Mail';
@@ -105,6 +106,8 @@ function columns(openPdf: (pdfName: string) => void): Column<OrderListItem>[] {
 
 export function OrdersPage() {
   const dispatch = useAppDispatch();
+  // A ZPL file is for the printer, not for a tab: it is saved like a batch's files.
+  const opensIn = usePrintFormat() === 'zpl-203' ? 'save' : 'tab';
   const userId = useAppSelector(selectUser)?._id;
   const orders = useAppSelector(selectOrders);
   const isLoading = useAppSelector(selectOrdersLoading);
@@ -125,7 +128,7 @@ export function OrdersPage() {
       </div>
       <DataTable
         caption="Orders List"
-        columns={columns((pdfName) => dispatch(fileRequested({ path: labelDownloadPath(pdfName), open: 'tab' })))}
+        columns={columns((pdfName) => dispatch(fileRequested({ path: labelDownloadPath(pdfName), open: opensIn })))}
         rows={orders}
         rowKey={(o, i) => o._id ?? `${o.tracking_number}-${i}`}
         rowClassName={(o) => `orders__row orders__row--${orderRowTone(o.status)}`}

@@ -21,6 +21,8 @@ import { orderLabelSaga } from '../order-label/order-label-saga';
 import { orderLabelReducer } from '../order-label/order-label-slice';
 import { ordersSaga } from '../orders/orders-saga';
 import { ordersReducer } from '../orders/orders-slice';
+import { printSettingsSaga } from '../print-settings/print-settings-saga';
+import { printSettingsReducer } from '../print-settings/print-settings-slice';
 import { refundsSaga } from '../refunds/refunds-saga';
 import { refundsReducer } from '../refunds/refunds-slice';
 import { skuSaga } from '../skus/sku-saga';
@@ -44,6 +46,7 @@ registerFeature({
     invites: invitesReducer,
     orderLabel: orderLabelReducer,
     orders: ordersReducer,
+    printSettings: printSettingsReducer,
     refunds: refundsReducer,
     skus: skusReducer,
   },
@@ -61,6 +64,7 @@ registerFeature({
       fork(bulkOrderSaga),
       fork(bulkProgressSaga),
       fork(refundsSaga),
+      fork(printSettingsSaga),
     ]);
   },
 });
