@@ -113,7 +113,10 @@ async function choosePrintFormat(page: Page, url: string, name: RegExp, screensh
   await printing.getByRole('radio', { name }).check();
   await printing.getByRole('button', { name: 'Save print setting' }).click();
   await printing.getByRole('status').getByText('Print setting saved').waitFor();
-  if (screenshot) await page.screenshot({ path: await artifactPath(screenshot), fullPage: true });
+  if (screenshot) {
+    await printing.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: await artifactPath(screenshot) });
+  }
 }
 
 async function saved(page: Page, click: () => Promise<void>): Promise<{ fileName: string; path: string }> {
