@@ -34,7 +34,7 @@ export const bufferFile = (data: Buffer) => ({ stream: Readable.from([data]), si
 
 /** `name.pdf` as the format's file name. */
 export const fileNameIn = (format: PrintFormat, name: string) =>
-  name.replace(/\.pdf$/i, '') + `.${PRINT_FILES[format].extension}`;
+  `${name.replace(/\.pdf$/i, '')}.${PRINT_FILES[format].extension}`;
 
 /** The label's ZPL: the carrier's, or its PDF converted (and kept); null when its PDF is not in the store. */
 export async function labelZpl(
