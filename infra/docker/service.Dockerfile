@@ -61,6 +61,10 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     SERVICE_DIR=${SERVICE_DIR}
 WORKDIR /app
+# Orders converts a label whose carrier gave no ZPL with poppler's pdftoppm (rasterised at 203 dpi).
+RUN if [ "${SERVICE_DIR}" = services/orders ]; then \
+      apt-get update -qq && apt-get install -y -qq --no-install-recommends poppler-utils && rm -rf /var/lib/apt/lists/*; \
+    fi
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /out/app/ ./
 # One fixed path for CMD; node follows the link, so the entry still finds its

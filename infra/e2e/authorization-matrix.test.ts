@@ -364,6 +364,9 @@ const TABLE: Row[] = [
   { method: 'POST', route: '/api/orders/bulk/init', body: (i) => ({ userId: i.other }), access: OTHERS },
   ...ownAndOthers('/api/orders/bulk/process/:userId', 'POST', (i) => ({ orderId: i.ghost, orderData: [] })),
   ...ownAndOthers('/api/orders/bulk/:userId', 'GET'),
+  // The print setting (Account page), kept by orders.
+  ...ownAndOthers('/api/orders/print-settings/:userId', 'GET'),
+  ...ownAndOthers('/api/orders/print-settings/:userId', 'PUT', () => ({ labelFormat: 'pdf-4x6' })),
   // A bulk order id nobody has is not found for whoever is signed in; whose order it is, is checked in orders' tests.
   {
     method: 'POST',

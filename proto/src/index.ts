@@ -20,6 +20,7 @@ export * from './numbers';
 export * from './orders-api';
 export * from './payments-api';
 export * from './pricing-api';
+export * from './print-settings-api';
 export * from './rankings-api';
 export * from './realtime';
 export * from './referral-bonus-api';

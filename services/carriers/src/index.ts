@@ -36,7 +36,9 @@ export {
 } from './http/carrier-http';
 export { formatShipDate, formatWeight } from './label/format';
 export type { LabelData } from './label/label-data';
+export { LETTER, letterTwoUp } from './label/letter-2up';
 export { mergePdfs, mergeWithPdfLib } from './label/pdf-merge';
+export { parsePbm, pdfToZpl, zplFromPbm } from './label/pdf-to-zpl';
 export {
   createInlineRenderer,
   createRenderPool,

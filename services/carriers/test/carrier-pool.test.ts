@@ -132,6 +132,14 @@ describe('carrier pool', () => {
     expect(pool.inFlight).toBe(0);
   });
 
+  it("tells what its carrier can do, so a ZPL printer's labels can be asked for with their ZPL", async () => {
+    const pool = createCarrierPool(createSandboxCarrier(), { concurrency: 2 });
+    expect(pool.capabilities).toContain('zpl');
+    const label = await pool.purchaseLabel({ ...request('pool-zpl'), formats: ['pdf-4x6', 'zpl-203'] });
+    expect(label.ok && label.zpl?.toString('utf8').startsWith('^XA')).toBe(true);
+    expect(createCarrierPool(heldCarrier(), { concurrency: 1 }).capabilities).toBeUndefined();
+  });
+
   it('refuses a concurrency below 1', () => {
     const carrier = heldCarrier();
     expect(() => createCarrierPool(carrier, { concurrency: 0 })).toThrow(

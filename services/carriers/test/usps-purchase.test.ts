@@ -133,7 +133,7 @@ describe('buying a USPS label', () => {
     expect(zpl.trimEnd().endsWith('^XZ')).toBe(true);
     // The library's ZPL: the number printed in groups and in the barcode's data after AI 420 and the ZIP.
     expect(zpl.replace(/\s/g, '')).toContain(label.trackingNumber);
-    expect(zpl).toContain(`^FD(420)63104(${label.trackingNumber.slice(0, 2)})${label.trackingNumber.slice(2)}^FS`);
+    expect(zpl).toContain(`^FD>;>842063104>8${label.trackingNumber}^FS`);
     expect(label.pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(fake.labels.get(label.trackingNumber)?.reprints).toBe(1);
   });

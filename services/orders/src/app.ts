@@ -19,6 +19,7 @@ import type { UserChangedEvent } from '@flatship/proto';
 import { createAdminOrdersRepo } from './db/admin-orders-repo';
 import { createBulkRepo } from './db/bulk-repo';
 import { createLabelsRepo } from './db/labels-repo';
+import { createPrintSettingsRepo } from './db/print-settings-repo';
 import { createPurchaseLocks } from './db/purchase-locks';
 import { createRefundsRepo } from './db/refunds-repo';
 import { createScanFormsRepo } from './db/scan-forms-repo';
@@ -33,6 +34,7 @@ import type { DomainDeps } from './routes/deps';
 import { registerDownloadRoutes } from './routes/download';
 import { registerInternalRoutes } from './routes/internal';
 import { registerOrderRoutes } from './routes/orders';
+import { registerPrintSettingsRoutes } from './routes/print-settings';
 import { registerRefundRoutes } from './routes/refunds';
 import { registerScanFormRoutes } from './routes/scan-forms';
 import { registerStatsRoutes } from './routes/stats';
@@ -117,6 +119,7 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
   registerAdminOrderRoutes(app, { ...domain, adminOrders: createAdminOrdersRepo(deps.db) });
   registerRefundRoutes(app, domain);
   registerScanFormRoutes(app, domain);
+  registerPrintSettingsRoutes(app, domain);
   registerStatsRoutes(app, deps.db, deps.internalSecret);
   await registerCarrierWebhookRoutes(app, { db: deps.db, easyPostWebhookSecret: deps.easyPostWebhookSecret });
   return app;
@@ -158,6 +161,7 @@ export function createDomainDeps(
     publishLabelRefunded: deps.publishLabelRefunded,
     refunds: createRefundsRepo(deps.db),
     scanForms: createScanFormsRepo(deps.db),
+    printSettings: createPrintSettingsRepo(deps.db),
     clock: deps.clock ?? systemClock,
     ...(deps.refundWindowDays !== undefined ? { refundWindowDays: deps.refundWindowDays } : {}),
     logger,

@@ -11,6 +11,7 @@ import { createTransactor, type Knex, migrate, type Outbox } from '@flatship/kit
 import { createBulkRepo } from './db/bulk-repo';
 import { migrations, ORDERS_SCHEMA } from './db/migrations';
 import { createEventRecorder, createLabelPurchasedPublisher } from './db/outbox';
+import { createPrintSettingsRepo } from './db/print-settings-repo';
 import type { BulkWorkerDeps } from './domain/bulk/deps';
 import type { CarrierPort, FileStore, LedgerPort, QuotePort } from './domain/ports';
 
@@ -65,5 +66,6 @@ export function createBulkWorkerDeps(p: BulkWorkerPorts): BulkWorkerDeps {
     publishLabelPurchased: createLabelPurchasedPublisher(p.outbox),
     progress: p.progress,
     carrierRetryDelaysMs: p.carrierRetryDelaysMs ?? [250, 1000],
+    printSettings: createPrintSettingsRepo(p.db),
   };
 }

@@ -22,6 +22,7 @@ import type { depositsReducer } from '../features/deposits/deposits-slice';
 import type { invitesReducer } from '../features/invites/invites-slice';
 import type { orderLabelReducer } from '../features/order-label/order-label-slice';
 import type { ordersReducer } from '../features/orders/orders-slice';
+import type { printSettingsReducer } from '../features/print-settings/print-settings-slice';
 import type { refundsReducer } from '../features/refunds/refunds-slice';
 import type { scanFormsReducer } from '../features/scan-forms/scan-forms-slice';
 import type { skusReducer } from '../features/skus/sku-slice';
@@ -55,6 +56,7 @@ interface FeatureState {
   orderLabels: ReturnType<typeof orderLabelsReducer>;
   orders: ReturnType<typeof ordersReducer>;
   passwordReset: ReturnType<typeof passwordResetReducer>;
+  printSettings: ReturnType<typeof printSettingsReducer>;
   rankings: ReturnType<typeof rankingsReducer>;
   referral: ReturnType<typeof referralReducer>;
   referralBonusSettings: ReturnType<typeof referralBonusSettingsReducer>;

@@ -10,6 +10,11 @@ export const noLiveChatHandler = http.get('http://localhost/api/auth/client-conf
   HttpResponse.json({ chatwoot: null }),
 );
 
+/** The signed-in user's print setting, read by the pages that download labels: 4x6 PDF unless a test says otherwise. */
+export const defaultPrintSettingsHandler = http.get('http://localhost/api/orders/print-settings/:userId', () =>
+  HttpResponse.json({ labelFormat: 'pdf-4x6' }),
+);
+
 /**
  * One msw server per test file. Any request without a handler fails the test,
  * so a screen that calls more (or other) endpoints than expected is caught.
@@ -21,7 +26,7 @@ export const noScanFormsHandler = http.get('http://localhost/api/orders/scan-for
 
 export function setupTestServer(...handlers: RequestHandler[]) {
   // Last, so a test's own handlers win.
-  const server = setupServer(...handlers, noLiveChatHandler, noScanFormsHandler);
+  const server = setupServer(...handlers, noLiveChatHandler, noScanFormsHandler, defaultPrintSettingsHandler);
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
   afterEach(() => server.resetHandlers());
   afterAll(() => server.close());

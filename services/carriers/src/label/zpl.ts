@@ -25,6 +25,21 @@ const centred = (y: number, size: number, value: string) =>
   `^FO0,${y}^A0N,${size},${size}^FB${ZPL_DOTS.width},1,0,C^FD${text(value)}^FS`;
 const rule = (y: number, thickness: number) => `^FO0,${y}^GB${ZPL_DOTS.width},${thickness},${thickness}^FS`;
 
+/**
+ * The IMpb as the PDF draws it: Code 128 subset C (`>;`), FNC1 (`>8`), AI 420 with the destination ZIP, FNC1
+ * (AI 420 is of variable length), then the tracking number, whose first two digits are its own AI. Spelled out
+ * rather than left to `^BC`'s UCC/EAN mode, which not every printer or renderer follows with the FNC1 after the
+ * ZIP; so the printed bars carry exactly the data of the PDF's. Digits of odd length (never an IMpb) go through
+ * that mode instead.
+ */
+export function impbField(zip: string, trackingNumber: string): string {
+  const ai420 = `420${zip}`;
+  if (ai420.length % 2 === 0 && trackingNumber.length % 2 === 0 && /^\d+$/.test(ai420 + trackingNumber)) {
+    return `^BCN,190,N,N,N,N^FD>;>8${ai420}>8${trackingNumber}^FS`;
+  }
+  return `^BCN,190,N,N,N,D^FD(420)${zip}(${trackingNumber.slice(0, 2)})${trackingNumber.slice(2)}^FS`;
+}
+
 export function renderZplLabel(data: LabelData): Buffer {
   const lines: string[] = ['^XA', '^CI28', `^PW${ZPL_DOTS.width}`, `^LL${ZPL_DOTS.height}`, '^LH0,0'];
   // The service letter in its box, the date, weight and origin beside it.
@@ -37,9 +52,8 @@ export function renderZplLabel(data: LabelData): Buffer {
   lines.push(field(30, 540, 30, 'SHIP'), field(30, 572, 30, 'TO:'));
   addressLines(data.to).forEach((l, i) => void lines.push(field(130, 540 + i * 44, 40, l)));
   lines.push(rule(790, 6), centred(808, 30, data.service.trackingBanner.trim()));
-  // The IMpb: (420) destination ZIP, then the tracking number, whose first two digits are its own AI.
   const t = data.trackingNumber;
-  lines.push(`^FO56,850^BY3,3,190^BCN,190,N,N,N,D^FD(420)${zip5(data.to.zip)}(${t.slice(0, 2)})${t.slice(2)}^FS`);
+  lines.push(`^FO56,850^BY3,3,190${impbField(zip5(data.to.zip), t)}`);
   lines.push(centred(1060, 34, formatTrackingNumber(t)), rule(1110, 6));
   const refs = data.references;
   const refText = [

@@ -1,4 +1,4 @@
-import type { Carrier, LabelRequest, LabelResult } from '../port';
+import type { Carrier, CarrierCapability, LabelRequest, LabelResult } from '../port';
 
 export interface CarrierPoolOptions {
   /** Purchases in flight at once, over every carrier; the rest wait their turn in arrival order. */
@@ -7,6 +7,8 @@ export interface CarrierPoolOptions {
 
 /** A carrier whose purchases go through the pool; `inFlight` and `waiting` say how full it is. */
 export interface CarrierPool extends Pick<Carrier, 'purchaseLabel'> {
+  /** The carrier's, so a caller can still ask what it can give (its ZPL, say) before buying through the pool. */
+  readonly capabilities?: readonly CarrierCapability[];
   readonly inFlight: number;
   readonly waiting: number;
 }
@@ -23,7 +25,10 @@ interface Job {
  * kept by the carrier set, on the call that buys, where the carrier counts it (`CarrierSettings.rateLimits`). The
  * purchase itself is the carrier's, untouched: its idempotency key and its answer pass through as they are.
  */
-export function createCarrierPool(carrier: Pick<Carrier, 'purchaseLabel'>, opts: CarrierPoolOptions): CarrierPool {
+export function createCarrierPool(
+  carrier: Pick<Carrier, 'purchaseLabel'> & Partial<Pick<Carrier, 'capabilities'>>,
+  opts: CarrierPoolOptions,
+): CarrierPool {
   const { concurrency } = opts;
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw new Error(`carrier pool concurrency must be a whole number of 1 or more, got ${concurrency}`);
@@ -46,6 +51,9 @@ export function createCarrierPool(carrier: Pick<Carrier, 'purchaseLabel'>, opts:
   }
 
   return {
+    get capabilities() {
+      return carrier.capabilities;
+    },
     get inFlight() {
       return inFlight;
     },

@@ -4,6 +4,7 @@ import type { ErrorCode } from '@flatship/proto';
 import { buyLabel, refundCharge, refundKeyFor } from './buy-and-refund';
 
 import { labelFileKey } from './files';
+import { keepCarrierZpl, purchaseFormatsFor, zplFileKey } from './label-formats';
 import { MESSAGES } from './messages';
 import type {
   CarrierLabelRequest,
@@ -18,6 +19,7 @@ import type {
   PublishLabelPurchased,
   Transactor,
 } from './ports';
+import type { PrintSettingsRepo } from './print-settings';
 
 // Callers that give back a late charge use the same single-label refund key.
 export { refundKeyFor };
@@ -32,6 +34,8 @@ export interface FulfilDeps {
   logger: DomainLogger;
   /** Pauses between carrier attempts that failed in a retryable way; [] means one attempt. */
   carrierRetryDelaysMs?: number[];
+  /** The buyers' print settings: a ZPL printer's labels are bought with the carrier's ZPL too. */
+  printSettings?: PrintSettingsRepo;
 }
 
 export type FulfilOutcome =
@@ -157,7 +161,8 @@ export async function fulfilLabel(
   label: LabelRecord,
   opts: { keepRetryable: boolean },
 ): Promise<FulfilOutcome> {
-  const result = await buyLabel(deps, label.id, carrierRequestFor(label));
+  const formats = await purchaseFormatsFor(deps, label.userId);
+  const result = await buyLabel(deps, label.id, { ...carrierRequestFor(label), ...formats });
   if (!result.ok) {
     if (result.retryable && opts.keepRetryable) {
       await deps.labels.noteError(label.id, { errorCode: 'ORDERS_CARRIER_FAILED', error: result.message });
@@ -169,6 +174,7 @@ export async function fulfilLabel(
   const pdfName = `${randomUUID()}.pdf`;
   const key = labelFileKey(label.userId, pdfName);
   await deps.files.put(key, result.pdf);
+  await keepCarrierZpl(deps.files, { userId: label.userId, pdfName }, result.zpl);
   // The label is bought and paid for: a database that is away for a moment must not turn that into a failure
   // (or leave it to the reconciler). Completing again is harmless: only a pending row can be completed.
   const completed = await retryWhileDatabaseUnavailable(
@@ -188,9 +194,11 @@ export async function fulfilLabel(
   const outcome = await settledOutcome(deps, label.id);
   // An attempt whose COMMIT reply was lost may have completed the row with this very file.
   if (outcome.kind !== 'completed' || outcome.label.pdfName !== pdfName) {
-    await deps.files
-      .remove(key)
-      .catch((err: unknown) => deps.logger.warn({ err, key }, 'could not remove unused file'));
+    for (const unused of [key, zplFileKey(label.userId, pdfName)]) {
+      await deps.files
+        .remove(unused)
+        .catch((err: unknown) => deps.logger.warn({ err, key: unused }, 'could not remove unused file'));
+    }
   }
   return outcome;
 }

@@ -198,9 +198,10 @@ export type CarrierLabelRequest = LabelRequest;
 export type CarrierLabelResult = LabelResult;
 /**
  * The part of a carrier adapter orders needs: buying, voiding what it bought and making SCAN forms of it (when the
- * carrier can).
+ * carrier can), and what it can do.
  */
-export type CarrierPort = Pick<Carrier, 'purchaseLabel' | 'voidLabel' | 'refundStatus' | 'createScanForm'>;
+export type CarrierPort = Pick<Carrier, 'purchaseLabel' | 'voidLabel' | 'refundStatus' | 'createScanForm'> &
+  Partial<Pick<Carrier, 'capabilities'>>;
 
 /** Label and order files. Keys are `/`-separated relative paths (`labels/<userId>/<name>`). */
 export interface FileStore {

@@ -25,6 +25,7 @@ import { processBulkOrder } from '../domain/bulk/process-bulk-order';
 import { fixBulkOrder } from '../domain/bulk/resume-bulk-order';
 import { retryFailed } from '../domain/bulk/retry-failed';
 import type { DomainDeps } from './deps';
+import { DownloadFormatQuerySchema, downloadFormatOf } from './download-format';
 
 const UserIdParamsSchema = Type.Object({ userId: IdSchema });
 const OrderIdParamsSchema = Type.Object({ orderId: IdSchema });
@@ -108,11 +109,17 @@ export function registerBulkRoutes(app: ServiceApp, deps: DomainDeps): void {
   // Download links open without script, so their download token comes as `?token=` (see download.ts).
   app.get(
     '/api/orders/download/:type/:orderId',
-    { onRequest: [app.requireDownloader], schema: { params: DownloadParamsSchema } },
+    {
+      onRequest: [app.requireDownloader],
+      schema: { params: DownloadParamsSchema, querystring: DownloadFormatQuerySchema },
+    },
     async (request, reply) => {
       const type = request.params.type as BulkFileType;
       if (!BULK_FILE_TYPES.includes(type)) throw new AppError('FILE_NOT_FOUND', BULK_MESSAGES.fileNotFound);
-      const file = await getBulkFile(deps, requireAuth(request), type, request.params.orderId);
+      const auth = requireAuth(request);
+      // The merged labels come in the caller's print format; the other files are what they are.
+      const format = type === 'pdf' ? await downloadFormatOf(deps, auth, request.query) : undefined;
+      const file = await getBulkFile(deps, auth, type, request.params.orderId, format);
       if (!file.ready) return reply.status(202).send({ message: file.message });
       return reply
         .header('content-type', file.contentType)

@@ -1,6 +1,8 @@
 import type { BulkDeps } from '../domain/bulk/deps';
 import type { CreateLabelDeps } from '../domain/create-label';
+import type { LabelConverter } from '../domain/label-formats';
 import type { FileStore, LabelsRepo } from '../domain/ports';
+import type { PrintSettingsRepo } from '../domain/print-settings';
 import type { RefundDeps } from '../domain/refunds';
 import type { ScanFormsRepo } from '../domain/scan-forms/ports';
 
@@ -9,6 +11,9 @@ export interface DomainDeps extends CreateLabelDeps, BulkDeps, RefundDeps {
   labels: LabelsRepo;
   files: FileStore;
   scanForms: ScanFormsRepo;
+  printSettings: PrintSettingsRepo;
+  /** Converts label files between formats; the real converters when absent. */
+  converter?: LabelConverter;
   /** How long retry-failed waits for the retried labels before answering with where they stand. */
   retryWaitMs: number;
 }

@@ -1,10 +1,11 @@
 import { AppError, requireAuth, type ServiceApp } from '@flatship/kit';
-import { DownloadTokenBodySchema, DownloadTokenReplySchema } from '@flatship/proto';
+import { DownloadTokenBodySchema, DownloadTokenReplySchema, type PrintFormat } from '@flatship/proto';
 import { Type } from 'typebox';
 import { getLabelFile } from '../domain/get-label-file';
 import { issueDownloadLink } from '../domain/issue-download-link';
 import { MESSAGES } from '../domain/messages';
 import type { DomainDeps } from './deps';
+import { DownloadFormatQuerySchema, downloadFormatOf } from './download-format';
 
 const PdfNameParamsSchema = Type.Object({ pdfName: Type.String() });
 
@@ -30,11 +31,16 @@ export function registerDownloadRoutes(app: ServiceApp, deps: DomainDeps): void 
   // never does: in the header it works as on every call).
   app.get(
     '/api/orders/download/v2/:pdfName',
-    { onRequest: [app.requireDownloader], schema: { params: PdfNameParamsSchema } },
+    {
+      onRequest: [app.requireDownloader],
+      schema: { params: PdfNameParamsSchema, querystring: DownloadFormatQuerySchema },
+    },
     async (request, reply) => {
-      const file = await getLabelFile(deps, requireAuth(request), request.params.pdfName);
+      const auth = requireAuth(request);
+      const format: PrintFormat = await downloadFormatOf(deps, auth, request.query);
+      const file = await getLabelFile(deps, auth, request.params.pdfName, format);
       return reply
-        .header('content-type', 'application/pdf')
+        .header('content-type', file.contentType)
         .header('content-length', String(file.size))
         .header('content-disposition', `inline; filename="${file.fileName}"`)
         .header('cache-control', 'private, max-age=0, must-revalidate')

@@ -3,6 +3,7 @@ import { type AccountUpdateBody, LIMITS } from '@flatship/proto';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectUser } from '../auth/auth-selectors';
+import { PrintSettingsCard } from '../print-settings/print-settings-card';
 import { selectAccountError, selectAccountMessage, selectAccountStatus } from './account-selectors';
 import { accountFormOpened, accountUpdateSubmitted } from './account-slice';
 import './account.css';
@@ -27,7 +28,17 @@ export function validateAccountForm(name: string, passwords: PasswordForm): stri
   return null;
 }
 
+/** The profile and the print setting. */
 export function AccountPage() {
+  return (
+    <>
+      <ProfileCard />
+      <PrintSettingsCard />
+    </>
+  );
+}
+
+function ProfileCard() {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser);
   const status = useAppSelector(selectAccountStatus);

@@ -21,6 +21,8 @@ import {
 } from './batch-orders-slice';
 import { batchActions, batchDownloadCell, batchStatusDisplay } from './batch-orders-view';
 import './batch-orders.css';
+import { LABELS_FILE_WORDS } from '../print-settings/print-settings-selectors';
+import { usePrintFormat } from '../print-settings/use-print-format';
 
 const LIST_FILES: { type: BulkFileType; label: string }[] = [
   { type: 'pdf', label: 'PDF' },
@@ -35,6 +37,9 @@ export function BatchOrdersPage() {
   const isLoading = useAppSelector(selectBatchOrdersLoading);
   const busy = useAppSelector(selectBatchBusy);
   const downloads = useAppSelector(selectDownloads);
+  const printFormat = usePrintFormat();
+  // The labels file comes in the print format; its button says which.
+  const labelOf = (f: (typeof LIST_FILES)[number]) => (f.type === 'pdf' ? LABELS_FILE_WORDS[printFormat] : f.label);
 
   useEffect(() => {
     if (userId) dispatch(batchOrdersRequested(userId));
@@ -114,7 +119,7 @@ export function BatchOrdersPage() {
                   disabled={percent !== undefined}
                   onClick={() => dispatch(fileDownloadRequested({ orderId: o._id, type: f.type, source: 'list' }))}
                 >
-                  {percent === undefined ? f.label : `${f.label} ${percent}%`}
+                  {percent === undefined ? labelOf(f) : `${labelOf(f)} ${percent}%`}
                 </button>
               );
             })}

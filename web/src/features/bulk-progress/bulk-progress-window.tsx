@@ -26,6 +26,8 @@ import {
   warnIfInconsistent,
 } from './bulk-progress-view';
 import './bulk-progress.css';
+import { LABELS_FILE_WORDS } from '../print-settings/print-settings-selectors';
+import { usePrintFormat } from '../print-settings/use-print-format';
 
 /** Spec doc 2 §9: the expanded window is 600 px wide. */
 export const WINDOW_WIDTH = 600;
@@ -66,6 +68,7 @@ export function BulkProgressWindow() {
   const dispatch = useAppDispatch();
   const p = useAppSelector(selectBulkProgress);
   const downloads = useAppSelector(selectDownloads);
+  const printFormat = usePrintFormat();
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
   const isExpanded = p.isVisible && p.orderId !== null && !p.isMinimized;
@@ -270,6 +273,7 @@ export function BulkProgressWindow() {
             {FILE_BUTTONS.filter((b) => p.fileData?.[b.name]).map((b) => {
               const running = downloads[downloadKey(orderId, b.type)];
               const isRunning = running !== undefined;
+              const label = b.type === 'pdf' ? LABELS_FILE_WORDS[printFormat] : b.label;
               return (
                 <button
                   key={b.type}
@@ -278,7 +282,7 @@ export function BulkProgressWindow() {
                   disabled={isRunning || p.isRetrying || isProcessingWithoutFiles}
                   onClick={() => dispatch(fileDownloadRequested({ orderId, type: b.type, source: 'window' }))}
                 >
-                  {isRunning ? `${b.label} ${running}%` : b.label}
+                  {isRunning ? `${label} ${running}%` : label}
                 </button>
               );
             })}

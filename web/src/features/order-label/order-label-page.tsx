@@ -36,9 +36,11 @@ import {
 import { labelOrderSubmitted, orderLabelOpened, priceRequested, successDialogClosed } from './order-label-slice';
 import { sideStates } from './us-states';
 import './order-label.css';
+import { usePrintFormat } from '../print-settings/use-print-format';
 
 export function OrderLabelPage() {
   const dispatch = useAppDispatch();
+  const printFormat = usePrintFormat();
   const user = useAppSelector(selectUser);
   const services = useAppSelector(selectServices);
   const isLoadingServices = useAppSelector(selectServicesLoading);
@@ -325,9 +327,16 @@ export function OrderLabelPage() {
               <button
                 type="button"
                 className="button button--primary"
-                onClick={() => dispatch(fileRequested({ path: labelDownloadPath(pdfName), open: 'tab' }))}
+                onClick={() =>
+                  dispatch(
+                    fileRequested({
+                      path: labelDownloadPath(pdfName),
+                      open: printFormat === 'zpl-203' ? 'save' : 'tab',
+                    }),
+                  )
+                }
               >
-                Download Label PDF
+                {printFormat === 'zpl-203' ? 'Download Label ZPL' : 'Download Label PDF'}
               </button>
             ) : null}
             <button type="button" className="button button--ghost" onClick={() => dispatch(successDialogClosed())}>

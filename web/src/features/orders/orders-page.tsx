@@ -14,6 +14,7 @@ import type { OrderListItem } from './orders-api';
 import { selectOrders, selectOrdersLoading } from './orders-selectors';
 import { ordersRequested } from './orders-slice';
 import './orders.css';
+import { usePrintFormat } from '../print-settings/use-print-format';
 
 /** Spec doc 2 §2: the Service column's text. */
 export const DEFAULT_SERVICE_TEXT = 'USPS Priority Mail';
@@ -34,7 +35,7 @@ export function orderRowTone(
     : 'none';
 }
 
-function columns(openPdf: (pdfName: string) => void): Column<OrderListItem>[] {
+function columns(openPdf: (pdfName: string) => void, fileWord = 'PDF'): Column<OrderListItem>[] {
   return [
     {
       key: 'service',
@@ -74,9 +75,9 @@ function columns(openPdf: (pdfName: string) => void): Column<OrderListItem>[] {
             type="button"
             className="button button--ghost orders__pdf"
             onClick={() => openPdf(o.pdfName as string)}
-            aria-label={`PDF label for ${o.tracking_number || o.receiver?.receiver_name || 'this order'}`}
+            aria-label={`${fileWord} label for ${o.tracking_number || o.receiver?.receiver_name || 'this order'}`}
           >
-            PDF
+            {fileWord}
           </button>
         ) : (
           <span className="orders__no-pdf">
@@ -107,6 +108,9 @@ function columns(openPdf: (pdfName: string) => void): Column<OrderListItem>[] {
 
 export function OrdersPage() {
   const dispatch = useAppDispatch();
+  // A ZPL file is for the printer, not for a tab: it is saved like a batch's files.
+  const isZpl = usePrintFormat() === 'zpl-203';
+  const opensIn = isZpl ? 'save' : 'tab';
   const userId = useAppSelector(selectUser)?._id;
   const orders = useAppSelector(selectOrders);
   const isLoading = useAppSelector(selectOrdersLoading);
@@ -129,7 +133,10 @@ export function OrdersPage() {
       <TodayScanForm userId={userId} />
       <DataTable
         caption="Orders List"
-        columns={columns((pdfName) => dispatch(fileRequested({ path: labelDownloadPath(pdfName), open: 'tab' })))}
+        columns={columns(
+          (pdfName) => dispatch(fileRequested({ path: labelDownloadPath(pdfName), open: opensIn })),
+          isZpl ? 'ZPL' : 'PDF',
+        )}
         rows={orders}
         rowKey={(o, i) => o._id ?? `${o.tracking_number}-${i}`}
         rowClassName={(o) => `orders__row orders__row--${orderRowTone(o.status)}`}

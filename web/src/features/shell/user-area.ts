@@ -21,6 +21,8 @@ import { orderLabelSaga } from '../order-label/order-label-saga';
 import { orderLabelReducer } from '../order-label/order-label-slice';
 import { ordersSaga } from '../orders/orders-saga';
 import { ordersReducer } from '../orders/orders-slice';
+import { printSettingsSaga } from '../print-settings/print-settings-saga';
+import { printSettingsReducer } from '../print-settings/print-settings-slice';
 import { refundsSaga } from '../refunds/refunds-saga';
 import { refundsReducer } from '../refunds/refunds-slice';
 import { scanFormsSaga } from '../scan-forms/scan-forms-saga';
@@ -46,6 +48,7 @@ registerFeature({
     invites: invitesReducer,
     orderLabel: orderLabelReducer,
     orders: ordersReducer,
+    printSettings: printSettingsReducer,
     refunds: refundsReducer,
     scanForms: scanFormsReducer,
     skus: skusReducer,
@@ -65,6 +68,7 @@ registerFeature({
       fork(bulkProgressSaga),
       fork(refundsSaga),
       fork(scanFormsSaga),
+      fork(printSettingsSaga),
     ]);
   },
 });

@@ -13,6 +13,7 @@ import { addCarrierPurchases } from './0011-carrier-purchases';
 import { addLabelTracking } from './0012-label-tracking';
 import { addCarrierRoutes } from './0013-carrier-routes';
 import { addLabelRefunds } from './0014-label-refunds';
+import { addPrintSettings } from './0015-print-settings';
 import { addScanForms } from './0016-scan-forms';
 
 export { ORDERS_SCHEMA } from './schema';
@@ -33,5 +34,6 @@ export const migrations: Migration[] = [
   addLabelTracking,
   addCarrierRoutes,
   addLabelRefunds,
+  addPrintSettings,
   addScanForms,
 ];

@@ -1,5 +1,6 @@
 import { AppError, type AuthContext } from '@flatship/kit';
-import type { BulkFilesReply, BulkFileType } from '@flatship/proto';
+import { type BulkFilesReply, type BulkFileType, PRINT_FILES, type PrintFormat } from '@flatship/proto';
+import { bufferFile, converterOf, fileNameIn, type LabelFormatDeps, labelZpls } from '../label-formats';
 import type { FileStore } from '../ports';
 import { visibleOrder } from './access';
 import { bulkFileKey } from './bulk-files';
@@ -66,10 +67,11 @@ export type BulkDownload =
  * old, half new: FILE_NOT_FOUND, until Force Recovery writes them whole.
  */
 export async function getBulkFile(
-  deps: { bulk: BulkRepo; files: FileStore },
+  deps: { bulk: BulkRepo } & LabelFormatDeps,
   auth: AuthContext,
   type: BulkFileType,
   orderId: string,
+  format: PrintFormat = 'pdf-4x6',
 ): Promise<BulkDownload> {
   let o: BulkOrderRecord;
   try {
@@ -90,5 +92,40 @@ export async function getBulkFile(
     if (STILL_WORKING.has(o.status)) return { ready: false, message: BULK_MESSAGES.fileNotReady };
     throw new AppError('FILE_NOT_FOUND', BULK_MESSAGES.fileNotFound);
   }
+  if (type === 'pdf' && format !== 'pdf-4x6') {
+    (file.stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+    return { ready: true, ...(await mergedLabelsIn(deps, o, format)) };
+  }
   return { ready: true, ...file, fileName: name, contentType: spec.contentType };
+}
+
+/**
+ * The order's merged labels in another format, made from the files as they are now: its valid labels (bought,
+ * not refunded) in row order, as the merged PDF has them. ZPL is every label's ZPL one after the other (one
+ * `^XA…^XZ` each); a letter file is the merged PDF two labels to a page.
+ */
+async function mergedLabelsIn(
+  deps: { bulk: BulkRepo } & LabelFormatDeps,
+  o: BulkOrderRecord,
+  format: Exclude<PrintFormat, 'pdf-4x6'>,
+): Promise<{ stream: NodeJS.ReadableStream; size: number; fileName: string; contentType: string }> {
+  const named = {
+    fileName: fileNameIn(format, o.pdfName ?? 'labels.pdf'),
+    contentType: PRINT_FILES[format].contentType,
+  };
+  const missing = () => new AppError('FILE_NOT_FOUND', BULK_MESSAGES.fileNotFound);
+  if (format === 'pdf-letter-2up') {
+    const merged = await deps.files.read(bulkFileKey(o.userId, o.id, 'labels.pdf'));
+    if (!merged) throw missing();
+    return { ...bufferFile(await converterOf(deps).letterTwoUp([merged])), ...named };
+  }
+  const done = (await deps.bulk.rows(o.id)).filter((r) => r.status === 'completed' && r.pdfName);
+  const zpls = await labelZpls(
+    deps,
+    done.map((r) => ({ userId: r.userId, pdfName: r.pdfName as string })),
+  );
+  if (zpls.some((z) => z === null)) throw missing();
+  // Each label ends its own line, so the next ^XA starts on a line of its own whatever the carrier sent.
+  const parts = (zpls as Buffer[]).map((z) => (z.at(-1) === 0x0a ? z : Buffer.concat([z, Buffer.from('\n')])));
+  return { ...bufferFile(Buffer.concat(parts)), ...named };
 }

@@ -7,6 +7,7 @@ import type {
   QuotePort,
   Transactor,
 } from '../ports';
+import type { PrintSettingsRepo } from '../print-settings';
 import type { BulkOrderRecord, BulkRepo, EventRecorder, ProgressNotifier } from './ports';
 
 /** What the bulk use cases of the orders service need. */
@@ -31,6 +32,8 @@ export interface BulkWorkerDeps extends BulkDeps {
   progress: ProgressNotifier;
   /** Pauses between carrier attempts that failed in a way that may pass; [] means one attempt. */
   carrierRetryDelaysMs?: number[];
+  /** The buyers' print settings: a ZPL printer's labels are bought with the carrier's ZPL too. */
+  printSettings?: PrintSettingsRepo;
 }
 
 export const orderChargeKey = (orderId: string) => `bulk:${orderId}`;

@@ -3,7 +3,8 @@ import type { LabelRequestedEvent } from '@flatship/proto';
 import { buyLabel, refundCharge } from '../buy-and-refund';
 import { labelFileKey } from '../files';
 import { carrierRequestFor, purchaseOf } from '../fulfil-label';
-import type { LabelPurchase } from '../ports';
+import { keepCarrierZpl, purchaseFormatsFor, zplFileKey } from '../label-formats';
+import type { CarrierLabelRequest, LabelPurchase } from '../ports';
 import { type BulkWorkerDeps, carrierKeyOf, rowRefundKey } from './deps';
 import { finishBulkOrder, isSettled } from './finish-bulk-order';
 import type { BulkOrderRecord, BulkRowRecord } from './ports';
@@ -18,18 +19,24 @@ export const WORKING_STATUSES = [
 ] as const;
 
 type Purchase =
-  | { row: BulkRowRecord; ok: true; trackingNumber: string; pdfName: string; key: string; purchase: LabelPurchase }
+  | { row: BulkRowRecord; ok: true; trackingNumber: string; pdfName: string; keys: string[]; purchase: LabelPurchase }
   | { row: BulkRowRecord; ok: false; message: string };
 
 /** Buys one row's label and stores its PDF; a refusal is an outcome, a failure to store is thrown. */
-async function purchase(deps: BulkWorkerDeps, row: BulkRowRecord): Promise<Purchase> {
-  const request = { ...carrierRequestFor(row), idempotencyKey: carrierKeyOf(row.id, row.attempt) };
+async function purchase(
+  deps: BulkWorkerDeps,
+  row: BulkRowRecord,
+  formats: Pick<CarrierLabelRequest, 'formats'>,
+): Promise<Purchase> {
+  const request = { ...carrierRequestFor(row), idempotencyKey: carrierKeyOf(row.id, row.attempt), ...formats };
   const result = await buyLabel(deps, row.id, request);
   if (!result.ok) return { row, ok: false, message: result.message };
   const pdfName = `${randomUUID()}.pdf`;
   const key = labelFileKey(row.userId, pdfName);
   await deps.files.put(key, result.pdf);
-  return { row, ok: true, trackingNumber: result.trackingNumber, pdfName, key, purchase: purchaseOf(result) };
+  await keepCarrierZpl(deps.files, { userId: row.userId, pdfName }, result.zpl);
+  const keys = [key, zplFileKey(row.userId, pdfName)];
+  return { row, ok: true, trackingNumber: result.trackingNumber, pdfName, keys, purchase: purchaseOf(result) };
 }
 
 /** Refunds a refused row once (the key is the row and attempt); false when payments has no charge to refund. */
@@ -88,7 +95,17 @@ export async function processBulkLabels(deps: BulkWorkerDeps, events: LabelReque
   const bought: Extract<Purchase, { ok: true }>[] = [];
   const failed: { row: BulkRowRecord; message: string; refunded: boolean }[] = [];
   let firstError: unknown;
-  const purchases = await Promise.allSettled(work.map((row) => purchase(deps, row)));
+  // One look at each buyer's print setting for the whole batch (a batch is mostly one order's rows).
+  const formatsByUser = new Map<string, Promise<Pick<CarrierLabelRequest, 'formats'>>>();
+  const formatsOf = (userId: string) => {
+    let formats = formatsByUser.get(userId);
+    if (!formats) {
+      formats = purchaseFormatsFor(deps, userId);
+      formatsByUser.set(userId, formats);
+    }
+    return formats;
+  };
+  const purchases = await Promise.allSettled(work.map(async (row) => purchase(deps, row, await formatsOf(row.userId))));
   const refunds = await Promise.allSettled(
     purchases.map(async (p) => {
       if (p.status === 'rejected') throw p.reason;
@@ -144,7 +161,7 @@ export async function processBulkLabels(deps: BulkWorkerDeps, events: LabelReque
   // A row settled meanwhile by another delivery keeps that delivery's file; this one's is not needed.
   await removeQuietly(
     deps,
-    bought.filter((b) => !outcome.completed.has(b.row.id)).map((b) => b.key),
+    bought.filter((b) => !outcome.completed.has(b.row.id)).flatMap((b) => b.keys),
   );
 
   for (const { order, finishing } of outcome.orders) {
