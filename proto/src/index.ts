@@ -28,5 +28,6 @@ export * from './referral-code';
 export * from './refunds-api';
 export * from './skus-api';
 export * from './text';
+export * from './tracking-api';
 export * from './us-states';
 export * from './users';

@@ -21,6 +21,7 @@ import { createBulkRepo } from './db/bulk-repo';
 import { createLabelsRepo } from './db/labels-repo';
 import { createPurchaseLocks } from './db/purchase-locks';
 import { createRefundsRepo } from './db/refunds-repo';
+import { createTrackingRepo } from './db/tracking-repo';
 import type { PublishLabelRefunded } from './domain/admin-orders';
 import type { EventRecorder } from './domain/bulk/ports';
 import type { CarrierPort, Clock, FileStore, LedgerPort, PublishLabelPurchased, QuotePort } from './domain/ports';
@@ -35,6 +36,7 @@ import { registerOrderRoutes } from './routes/orders';
 import { registerRefundRoutes } from './routes/refunds';
 import { registerStatsRoutes } from './routes/stats';
 import { registerTemplateRoute } from './routes/template';
+import { registerTrackingRoutes } from './routes/tracking';
 
 export interface OrdersAppDeps {
   /** Connected to the orders schema (migrations already applied). */
@@ -114,6 +116,7 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
   if (deps.carrierRoutes) registerCarrierRoutes(app, deps.carrierRoutes, deps.internalSecret);
   registerAdminOrderRoutes(app, { ...domain, adminOrders: createAdminOrdersRepo(deps.db) });
   registerRefundRoutes(app, domain);
+  registerTrackingRoutes(app, { tracking: createTrackingRepo(deps.db) });
   registerStatsRoutes(app, deps.db, deps.internalSecret);
   await registerCarrierWebhookRoutes(app, { db: deps.db, easyPostWebhookSecret: deps.easyPostWebhookSecret });
   return app;

@@ -13,6 +13,7 @@ import { addCarrierPurchases } from './0011-carrier-purchases';
 import { addLabelTracking } from './0012-label-tracking';
 import { addCarrierRoutes } from './0013-carrier-routes';
 import { addLabelRefunds } from './0014-label-refunds';
+import { addLabelTrackingChecks } from './0017-label-tracking-checks';
 
 export { ORDERS_SCHEMA } from './schema';
 
@@ -32,4 +33,5 @@ export const migrations: Migration[] = [
   addLabelTracking,
   addCarrierRoutes,
   addLabelRefunds,
+  addLabelTrackingChecks,
 ];
