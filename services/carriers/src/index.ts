@@ -117,6 +117,7 @@ export {
   readCarrierRateLimits,
   type ServiceRoute,
 } from './registry';
+export { SANDBOX_TRACKING_HOUR_MS } from './sandbox/extras';
 export {
   createSandboxCarrier,
   SANDBOX_DEFAULT_MAILER_ID,
@@ -124,7 +125,6 @@ export {
   type SandboxCarrier,
   type SandboxCarrierOptions,
 } from './sandbox/sandbox-carrier';
-export { SANDBOX_TRACKING_HOUR_MS } from './sandbox/extras';
 export { isSandboxFailureKey, sandboxTrackingNumber } from './sandbox/tracking';
 export { createTestParcelCarrier, TEST_PARCEL_SERVICES } from './test-parcel/test-parcel-carrier';
 export { buildImpb, computeMod10CheckDigit, formatTrackingNumber, isValidImpb, isValidMailerId } from './usps/impb';
