@@ -24,6 +24,7 @@ import type { orderLabelReducer } from '../features/order-label/order-label-slic
 import type { ordersReducer } from '../features/orders/orders-slice';
 import type { refundsReducer } from '../features/refunds/refunds-slice';
 import type { skusReducer } from '../features/skus/sku-slice';
+import type { trackingReducer } from '../features/tracking/tracking-slice';
 import { rootSaga } from './root-saga';
 import type { SocketContext } from './socket-saga';
 
@@ -59,6 +60,7 @@ interface FeatureState {
   referralBonusSettings: ReturnType<typeof referralBonusSettingsReducer>;
   refunds: ReturnType<typeof refundsReducer>;
   skus: ReturnType<typeof skusReducer>;
+  tracking: ReturnType<typeof trackingReducer>;
   userServices: ReturnType<typeof userServicesReducer>;
 }
 

@@ -25,6 +25,8 @@ import { refundsSaga } from '../refunds/refunds-saga';
 import { refundsReducer } from '../refunds/refunds-slice';
 import { skuSaga } from '../skus/sku-saga';
 import { skusReducer } from '../skus/sku-slice';
+import { trackingSaga } from '../tracking/tracking-saga';
+import { trackingReducer } from '../tracking/tracking-slice';
 
 /**
  * The signed-in user area's state and sagas (/main/*). Imported by the shell and by each of its
@@ -46,6 +48,7 @@ registerFeature({
     orders: ordersReducer,
     refunds: refundsReducer,
     skus: skusReducer,
+    tracking: trackingReducer,
   },
   *saga() {
     yield all([
@@ -61,6 +64,7 @@ registerFeature({
       fork(bulkOrderSaga),
       fork(bulkProgressSaga),
       fork(refundsSaga),
+      fork(trackingSaga),
     ]);
   },
 });
