@@ -69,8 +69,8 @@ export function TrackingDialog() {
             </p>
           ) : (
             <ol className="tracking__events" aria-label="Tracking events, newest first">
-              {reply.events.map((e, i) => (
-                <li key={`${e.at}-${i}`} className="tracking__event">
+              {reply.events.map((e) => (
+                <li key={`${e.at} ${e.description}`} className="tracking__event">
                   <time className="tracking__time" dateTime={e.at}>
                     {formatDateTime(e.at)}
                   </time>

@@ -17,7 +17,7 @@ export const trackingSlice = createSlice({
   name: 'tracking',
   initialState,
   reducers: {
-    trackingOpened(state, action: PayloadAction<{ labelId: string; trackingNumber: string }>) {
+    trackingOpened(_state, action: PayloadAction<{ labelId: string; trackingNumber: string }>) {
       return { ...initialState, ...action.payload, isLoading: true };
     },
     trackingLoaded(state, action: PayloadAction<LabelTrackingReply>) {
