@@ -1,6 +1,7 @@
-import { centsToDollars, type OrderListItem, type TrackingStage, trackingStageOf } from '@flatship/proto';
+import { centsToDollars, type OrderListItem, type TrackingStage } from '@flatship/proto';
 import type { Clock, LabelRecord, LabelsRepo } from './ports';
 import { refundView } from './refunds';
+import { labelTrackingStage } from './tracking';
 
 type ListDeps = { labels: LabelsRepo; clock: Clock; refundWindowDays?: number };
 
@@ -22,8 +23,7 @@ export function toOrderListItem(label: LabelRecord, now: Date, windowDays: numbe
     price: centsToDollars(label.priceCents),
     createdAt: label.createdAt.toISOString(),
     ...refundView(label, now, windowDays),
-    // Only a bought label has a parcel to follow; a refunded one is void and will not travel.
-    trackingStage: label.status === 'completed' ? trackingStageOf(label.trackingStatus) : null,
+    trackingStage: labelTrackingStage(label),
   };
 }
 

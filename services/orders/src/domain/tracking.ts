@@ -139,6 +139,10 @@ export async function checkTracking(deps: TrackingDeps, policy: TrackingPolicy, 
   return round;
 }
 
+/** A label's tracking stage as every list shows it: only a bought label has a parcel to follow (a refunded one is void). */
+export const labelTrackingStage = (label: { status: string; trackingStatus?: string | null }): TrackingStage | null =>
+  label.status === 'completed' ? trackingStageOf(label.trackingStatus) : null;
+
 const placeOf = (e: TrackingEvent) => {
   const cityState = [e.city, e.state].filter(Boolean).join(', ');
   return [cityState, e.zip].filter(Boolean).join(' ');
@@ -158,7 +162,7 @@ export async function getLabelTracking(
   if (!found || (found.userId !== auth.userId && auth.role !== 'admin')) {
     throw new AppError('NOT_FOUND', REFUND_MESSAGES.labelNotFound);
   }
-  const stage: TrackingStage | null = found.status === 'completed' ? trackingStageOf(found.carrierStatus) : null;
+  const stage = labelTrackingStage({ status: found.status, trackingStatus: found.carrierStatus });
   const events = stage === null ? [] : [...found.events].sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
   return {
     labelId: found.labelId,

@@ -10,7 +10,6 @@ import { selectUser } from '../auth/auth-selectors';
 import { fileRequested } from '../downloads/downloads-actions';
 import { RefundCell } from '../refunds/refund-cell';
 import { TrackingCell } from '../tracking/tracking-cell';
-import { TrackingDialog } from '../tracking/tracking-dialog';
 import type { OrderListItem } from './orders-api';
 import { selectOrders, selectOrdersLoading } from './orders-selectors';
 import { ordersRequested, ordersTrackingFilterChosen } from './orders-slice';
@@ -186,7 +185,6 @@ export function OrdersPage() {
         isLoading={isLoading && orders.length === 0}
         loadingText="Loading orders..."
       />
-      <TrackingDialog />
     </section>
   );
 }

@@ -1,8 +1,8 @@
-import type { LabelTrackingReply, OrderListItem } from '@flatship/proto';
+import type { BatchLabel, LabelTrackingReply, OrderListItem } from '@flatship/proto';
 import { screen, waitFor, within } from '@testing-library/react';
-import { delay, HttpResponse, http } from 'msw';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { makeOrderListItem, makeUser } from '../../test/fixtures';
+import { makeBatchOrder, makeOrderListItem, makeUser } from '../../test/fixtures';
 import { api, verifyHandler } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
@@ -144,10 +144,15 @@ describe('Orders: tracking', () => {
   it('opens a label’s events from the keyboard, newest first with time, place and expected delivery; Escape closes and focus returns', async () => {
     ordersServer();
     const asked: string[] = [];
+    // The answer waits until the test has seen the dialog loading.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     server.use(
       http.get(api('orders/labels/:labelId/tracking'), async ({ params }) => {
         asked.push(String(params.labelId));
-        await delay(100);
+        await answered;
         return HttpResponse.json(EVENTS);
       }),
     );
@@ -160,6 +165,7 @@ describe('Orders: tracking', () => {
     await app.user.keyboard('{Enter}');
     const dialog = await screen.findByRole('dialog', { name: 'Tracking 9400100000000000000002' });
     expect(within(dialog).getByRole('status')).toHaveTextContent('Loading tracking...');
+    answer();
     const events = await within(dialog).findByRole('list', { name: 'Tracking events, newest first' });
     expect(asked).toEqual(['l-2']);
     expect(
@@ -214,5 +220,43 @@ describe('Orders: tracking', () => {
     expect(await within(empty).findByText(/No tracking events yet/)).toBeInTheDocument();
     expect(within(empty).getByText('Last update from USPS').nextElementSibling).toHaveTextContent('None yet');
     expect(within(empty).queryByText('Expected delivery')).toBeNull();
+  });
+
+  it('a batch’s labels show their stage, and a label’s events open over the batch; Escape closes only them', async () => {
+    const batchLabel = (row: number, trackingStage: BatchLabel['trackingStage']): BatchLabel => ({
+      _id: `l-${row}`,
+      row,
+      status: 'completed',
+      serviceName: 'USPS Priority Mail',
+      receiverName: `Receiver ${row}`,
+      receiverPlace: 'Austin, TX 73301',
+      trackingNumber: `940010000000000000000${row}`,
+      price: 8.95,
+      refundStatus: null,
+      refundReason: null,
+      refundable: trackingStage === 'pre_transit',
+      refundBlockedReason: null,
+      trackingStage,
+    });
+    server.use(
+      http.get(api('orders/bulk/u-1'), () => HttpResponse.json({ bulkOrders: [makeBatchOrder({ _id: 'b-1' })] })),
+      http.get(api('orders/bulk/labels/b-1'), () =>
+        HttpResponse.json({ labels: [batchLabel(1, 'pre_transit'), batchLabel(2, 'out_for_delivery')] }),
+      ),
+      http.get(api('orders/labels/l-2/tracking'), () =>
+        HttpResponse.json({ ...EVENTS, stage: 'out_for_delivery', events: EVENTS.events.slice(0, 1) }),
+      ),
+    );
+    const app = renderApp('/main/batch-orders', { token: 'good-token' });
+    await app.user.click(await screen.findByRole('button', { name: 'Labels' }));
+    const labels = await screen.findByRole('dialog', { name: 'Labels of this batch' });
+    const open = await within(labels).findByRole('button', { name: /^Out for delivery: show the tracking events/ });
+    await app.user.click(open);
+    const tracking = await screen.findByRole('dialog', { name: 'Tracking 9400100000000000000002' });
+    await within(tracking).findByText('Arrived at USPS Regional Facility');
+    await app.user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: /^Tracking/ })).toBeNull());
+    expect(screen.getByRole('dialog', { name: 'Labels of this batch' })).toBeInTheDocument();
+    expect(open).toHaveFocus();
   });
 });
