@@ -158,5 +158,13 @@ describe('tracking', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     expect(await open.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    // On a phone the rows are cards; the stage still opens the events.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await trackingCell(page, 'Dana Early').click();
+    await dialog.getByText('USPS in possession of item').waitFor();
+    await page.screenshot({ path: await artifactPath('tracking-events-mobile.png') });
+    await page.keyboard.press('Escape');
+    await page.screenshot({ path: await artifactPath('tracking-orders-mobile.png'), fullPage: true });
   });
 });
