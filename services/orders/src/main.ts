@@ -5,6 +5,7 @@ import {
   carrierAccountSettings,
   createCarrierSet,
   readCarrierRateLimits,
+  supports,
 } from '@flatship/carriers';
 import { createDb, flatshipMetrics, loadConfig, runServiceRuntime, systemClock } from '@flatship/kit';
 import { TOPICS } from '@flatship/proto';
@@ -104,6 +105,9 @@ await runServiceRuntime({
             // EasyPost's tracker webhook brings its news only when its signatures can be checked.
             pushedBy: config.EASYPOST_WEBHOOK_SECRET ? ['easypost'] : [],
             pushedMs: config.TRACKING_POLL_PUSHED_MS,
+            untrackedBy: carrier.carriers
+              .filter((p) => !supports(carrier.adapter(p.id) ?? { capabilities: [] }, 'track'))
+              .map((p) => p.id),
           },
         },
       ),

@@ -37,6 +37,7 @@ const POLICY: TrackingPolicy = {
   maxAgeDays: 45,
   pushedBy: ['easypost'],
   pushedMs: 12 * 3_600_000,
+  untrackedBy: ['test-parcel'],
 };
 
 let s: Stack;
@@ -156,7 +157,7 @@ describe('the tracking job on the sandbox', () => {
     expect(await checkTracking(deps, POLICY, 50)).toMatchObject({ checked: 0 });
   });
 
-  test('asks new labels hourly-ish, older ones less, EasyPost’s rarely, and never refunded, delivered or old ones', async () => {
+  test('asks new labels hourly-ish, older ones less, EasyPost’s rarely, and never refunded, delivered, old or untrackable ones', async () => {
     const u = user(s);
     const day = 86_400_000;
     const row = async (name: string, at: number, set: Record<string, unknown> = {}) => {
@@ -180,6 +181,7 @@ describe('the tracking job on the sandbox', () => {
     await row('OLD-ASKED-2-H-AGO', 10 * day, { tracking_checked_at: ago(2 * 3_600_000) });
     await row('TOO-OLD', 50 * day);
     await row('DELIVERED', 0, { tracking_status: 'delivered' });
+    await row('TEST-PARCEL', 0, { carrier_id: 'test-parcel' });
     await row('EASYPOST-WEBHOOK-1-H-AGO', 0, { carrier_id: 'easypost', tracking_updated_at: ago(3_600_000) });
     await row('EASYPOST-WEBHOOK-13-H-AGO', day, { carrier_id: 'easypost', tracking_updated_at: ago(13 * 3_600_000) });
     const voided = await insertLabelRow(s.db, { userId: u.id, status: 'completed', priceCents: 800, at: new Date() });

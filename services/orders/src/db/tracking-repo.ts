@@ -46,6 +46,7 @@ export function createTrackingRepo(db: Knex): TrackingRepo {
                    from labels
                   where status = 'completed' and tracking_number is not null
                     and tracking_status is distinct from 'delivered'
+                    and (carrier_id is null or carrier_id <> all(?::text[]))
                     and created_at > now() - make_interval(days => ?)
                     and (greatest(tracking_checked_at, tracking_updated_at) is null
                          or greatest(tracking_checked_at, tracking_updated_at) <= now() - make_interval(secs => (
@@ -58,6 +59,7 @@ export function createTrackingRepo(db: Knex): TrackingRepo {
           where l.id = due.id
           returning l.id, l.tracking_number, l.created_at, l.carrier_id, due.previous, due.last_look`,
         [
+          [...(policy.untrackedBy ?? [])],
           policy.maxAgeDays,
           [...policy.pushedBy],
           policy.pushedMs,

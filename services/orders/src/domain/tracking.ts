@@ -39,6 +39,8 @@ export interface TrackingPolicy {
   /** Carriers whose news comes by webhook (`easypost`): asked at most once per `pushedMs`, as a fallback. */
   pushedBy: readonly string[];
   pushedMs: number;
+  /** Carriers that cannot track (the test parcel carrier): their labels are never asked about. */
+  untrackedBy?: readonly string[];
 }
 
 /** A label's tracking as kept. */
