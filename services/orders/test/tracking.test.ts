@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { createTrackingRepo } from '../src/db/tracking-repo';
 import type { CarrierPort } from '../src/domain/ports';
 import { checkTracking, type TrackingDeps, type TrackingPolicy } from '../src/domain/tracking';
+import { startTrackingChecker } from '../src/jobs/tracking-checker';
 import { fundedUser, type Stack, startStack } from './stack';
 import { insertLabelRow, orderBody, postOrder, type TestUser, user } from './support';
 
@@ -218,6 +219,25 @@ describe('the tracking job on the sandbox', () => {
     for (const r of rounds) expect(r.checked).toBeLessThanOrEqual(4);
     expect(rounds[0]!.checked + rounds[1]!.checked).toBe(6);
     expect([...asked].sort()).toEqual(labels.map((l) => l.trackingNumber).sort());
+  });
+});
+
+describe('the tracking job', () => {
+  test('runs rounds on its interval and keeps each label’s news as it moves', async () => {
+    const label = await buy();
+    const job = startTrackingChecker(deps, { intervalMs: 50, batch: 10, policy: { ...POLICY, freshMs: 200 } });
+    try {
+      await expect
+        .poll(async () => (await s.db('labels').where({ id: label.id }).first()).tracking_status)
+        .toBe('pre_transit');
+      ahead = 21 * HOUR_MS;
+      await expect
+        .poll(async () => (await s.db('labels').where({ id: label.id }).first()).tracking_status)
+        .toBe('in_transit');
+    } finally {
+      await job.stop();
+    }
+    expect(asked.filter((n) => n === label.trackingNumber).length).toBeGreaterThanOrEqual(2);
   });
 });
 
