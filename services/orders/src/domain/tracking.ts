@@ -59,8 +59,7 @@ export interface TrackingRepo {
   /**
    * Bought labels not yet delivered, younger than the policy's limit, whose last look (or webhook) is older than
    * their interval, the never heard of first, then the longest unheard of, then the newest; each marked as looked at
-   * now (the database's clock),
-   * so no other replica takes it. Rows another replica is taking are skipped.
+   * now (the database's clock), so no other replica takes it. Rows another replica is taking are skipped.
    */
   takeDue(limit: number, policy: TrackingPolicy): Promise<DueLabel[]>;
   /** Puts back the last look of a label taken but not asked (the round stopped first). */
