@@ -395,6 +395,13 @@ const TABLE: Row[] = [
     params: (i) => ({ labelId: i.ghost }),
     access: SIGNED_IN,
   },
+  // Tracking: a label nobody has is not found for whoever is signed in; whose it is, is checked in orders' tests.
+  {
+    method: 'GET',
+    route: '/api/orders/labels/:labelId/tracking',
+    params: (i) => ({ labelId: i.ghost }),
+    access: SIGNED_IN,
+  },
   {
     method: 'GET',
     route: '/api/orders/bulk/labels/:orderId',

@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { BulkStatusSchema } from './bulk-api';
 import { IdSchema } from './ids';
 import { LabelRefundSchema } from './refunds-api';
+import { LabelTrackingSchema } from './tracking-api';
 
 /**
  * Order label management (admin area; the spec names the page only): every label and bulk order of every user,
@@ -70,6 +71,7 @@ export const AdminLabelRowSchema = Type.Object({
   voidedBy: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String(),
   ...LabelRefundSchema.properties,
+  ...LabelTrackingSchema.properties,
 });
 export type AdminLabelRow = Static<typeof AdminLabelRowSchema>;
 

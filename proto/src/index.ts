@@ -30,5 +30,6 @@ export * from './refunds-api';
 export * from './scan-forms-api';
 export * from './skus-api';
 export * from './text';
+export * from './tracking-api';
 export * from './us-states';
 export * from './users';

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { IdSchema } from './ids';
 import { LabelRefundSchema } from './refunds-api';
+import { LabelTrackingSchema } from './tracking-api';
 
 const Str = Type.Optional(Type.Union([Type.String(), Type.Null()]));
 const Num = Type.Optional(Type.Union([Type.Number(), Type.String(), Type.Null()]));
@@ -76,6 +77,7 @@ export const OrderListItemSchema = Type.Object({
   price: Type.Number(),
   createdAt: Type.String(),
   ...LabelRefundSchema.properties,
+  ...LabelTrackingSchema.properties,
 });
 export type OrderListItem = Static<typeof OrderListItemSchema>;
 

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { IdSchema } from './ids';
+import { LabelTrackingSchema } from './tracking-api';
 
 // Refunds of unused labels (a customer's or an admin's request): the window, the states and the texts.
 
@@ -78,6 +79,7 @@ export const BatchLabelSchema = Type.Object({
   trackingNumber: Type.Union([Type.String(), Type.Null()]),
   price: Type.Number(),
   ...LabelRefundSchema.properties,
+  ...LabelTrackingSchema.properties,
 });
 export type BatchLabel = Static<typeof BatchLabelSchema>;
 export const BatchLabelsReplySchema = Type.Object({ labels: Type.Array(BatchLabelSchema) });

@@ -119,6 +119,7 @@ export {
   readCarrierRateLimits,
   type ServiceRoute,
 } from './registry';
+export { SANDBOX_TRACKING_HOUR_MS } from './sandbox/extras';
 export {
   createSandboxCarrier,
   SANDBOX_DEFAULT_MAILER_ID,

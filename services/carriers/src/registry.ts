@@ -38,6 +38,8 @@ export interface CarrierSettings {
   renderThreads?: number;
   /** Account balance, in cents, a simulated carrier reports (`SANDBOX_CARRIER_BALANCE`). */
   sandboxBalanceCents?: number;
+  /** How long one hour of the sandbox's tracking journey lasts (`SANDBOX_TRACKING_HOUR_MS`); an hour when not set. */
+  sandboxTrackingHourMs?: number;
   /** The USPS_* variables (`USPS_CONFIG`), for the live USPS carrier; checked when it is created. */
   usps?: Partial<UspsConfig>;
   /** Where live carriers write what their carrier said (refusals, errors); never shown to customers. */

@@ -136,6 +136,26 @@ describe('the sandbox beyond purchases', () => {
     expect(await carrier.track!('not-a-number')).toMatchObject({ ok: false, code: 'NOT_FOUND' });
   });
 
+  it('with a short journey hour, tracking and the refund rule move on the same clock', async () => {
+    // A journey hour of one second: a label bought 19 s ago is still awaiting the item (refundable); at 20 s USPS has it.
+    const fast = createSandboxCarrier({ now: () => NOW, trackingHourMs: 1000 });
+    const { trackingNumber } = await buy('track-fast');
+    const since = (seconds: number) => ({ purchasedAt: new Date(NOW.getTime() - seconds * 1000) });
+    const ref = (seconds: number) => ({ idempotencyKey: 'track-fast', trackingNumber, ...since(seconds) });
+    expect(await fast.track!(trackingNumber, since(19))).toMatchObject({ status: 'pre_transit' });
+    expect(await fast.voidLabel!(ref(19))).toEqual({ ok: true, status: 'refunded' });
+    const moved = await fast.track!(trackingNumber, since(20));
+    expect(moved).toMatchObject({ status: 'in_transit' });
+    // Event times are on the same clock: the parcel was taken in 20 journey hours (20 s) after purchase.
+    if (moved.ok) expect(moved.events[0]?.at).toBe(new Date(NOW.getTime()).toISOString());
+    expect(await fast.voidLabel!(ref(20))).toMatchObject({ status: 'rejected' });
+    expect(await fast.track!(trackingNumber, since(72))).toMatchObject({ status: 'delivered' });
+    // The default carrier still reads real hours: the same 20 s is nothing.
+    expect(await carrier.track!(trackingNumber, since(20))).toMatchObject({ status: 'pre_transit' });
+    expect(() => createSandboxCarrier({ trackingHourMs: 0 })).toThrow(/trackingHourMs/);
+    await fast.close();
+  });
+
   it('gives a ZPL label at 203 dpi carrying the same tracking number and the IMpb barcode', async () => {
     const label = await buy('zpl-1');
     const zpl = label.zpl!.toString('utf8');

@@ -370,6 +370,7 @@ describe('tracking', () => {
     ['Available for Pickup', 'Available for Pickup', 'available_for_pickup'],
     ['Return to Sender', 'Return to Sender Processed', 'return_to_sender'],
     ['In Transit', 'In Transit to Next Facility', 'in_transit'],
+    ['Accepted', 'USPS in possession of item', 'in_transit'],
     ['Something New', 'A scan nobody has seen', 'unknown'],
   ])('status category %s is %s', async (statusCategory, eventType, status) => {
     const { carrier, fake } = await uspsRig();

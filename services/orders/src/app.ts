@@ -23,6 +23,7 @@ import { createPrintSettingsRepo } from './db/print-settings-repo';
 import { createPurchaseLocks } from './db/purchase-locks';
 import { createRefundsRepo } from './db/refunds-repo';
 import { createScanFormsRepo } from './db/scan-forms-repo';
+import { createTrackingRepo } from './db/tracking-repo';
 import type { PublishLabelRefunded } from './domain/admin-orders';
 import type { EventRecorder } from './domain/bulk/ports';
 import type { CarrierPort, Clock, FileStore, LedgerPort, PublishLabelPurchased, QuotePort } from './domain/ports';
@@ -39,6 +40,7 @@ import { registerRefundRoutes } from './routes/refunds';
 import { registerScanFormRoutes } from './routes/scan-forms';
 import { registerStatsRoutes } from './routes/stats';
 import { registerTemplateRoute } from './routes/template';
+import { registerTrackingRoutes } from './routes/tracking';
 
 export interface OrdersAppDeps {
   /** Connected to the orders schema (migrations already applied). */
@@ -120,6 +122,7 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
   registerRefundRoutes(app, domain);
   registerScanFormRoutes(app, domain);
   registerPrintSettingsRoutes(app, domain);
+  registerTrackingRoutes(app, { tracking: createTrackingRepo(deps.db) });
   registerStatsRoutes(app, deps.db, deps.internalSecret);
   await registerCarrierWebhookRoutes(app, { db: deps.db, easyPostWebhookSecret: deps.easyPostWebhookSecret });
   return app;

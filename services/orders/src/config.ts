@@ -73,6 +73,53 @@ export const OrdersConfigSchema = Type.Object({
     description:
       'how long a refund waiting for its carrier is left alone after a look (a USPS refund under review can take days)',
   }),
+  TRACKING_CHECK_INTERVAL_MS: Type.Integer({
+    minimum: 100,
+    default: 60_000,
+    description: 'how often the tracking job looks for labels due a look at their carrier',
+  }),
+  TRACKING_BATCH: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 50,
+    description:
+      "labels the tracking job asks their carrier about per round, one after another: with TRACKING_CHECK_INTERVAL_MS, the cap on this process's tracking calls (keep it within the carrier account's tracking quota)",
+  }),
+  TRACKING_POLL_MS: Type.Integer({
+    minimum: 0,
+    default: 3_600_000,
+    description:
+      'how often a parcel not yet delivered is asked about while its label is at most TRACKING_FRESH_DAYS old',
+  }),
+  TRACKING_FRESH_DAYS: Type.Integer({
+    minimum: 0,
+    maximum: 365,
+    default: 7,
+    description: 'how many days a label counts as new, for TRACKING_POLL_MS',
+  }),
+  TRACKING_POLL_OLD_MS: Type.Integer({
+    minimum: 0,
+    default: 21_600_000,
+    description: 'how often a parcel not yet delivered is asked about once its label is older than TRACKING_FRESH_DAYS',
+  }),
+  TRACKING_MAX_AGE_DAYS: Type.Integer({
+    minimum: 1,
+    maximum: 365,
+    default: 45,
+    description: 'labels older than this are no longer tracked (delivered parcels, and refunded labels, never are)',
+  }),
+  TRACKING_POLL_PUSHED_MS: Type.Integer({
+    minimum: 0,
+    default: 43_200_000,
+    description:
+      'how often a parcel whose carrier sends its tracking by webhook (EasyPost, when EASYPOST_WEBHOOK_SECRET is set) is asked about anyway, in case a webhook was lost',
+  }),
+  SANDBOX_TRACKING_HOUR_MS: Type.Integer({
+    minimum: 100,
+    default: 3_600_000,
+    description:
+      "how long one hour of a sandbox parcel's 72-hour tracking journey lasts (tracking, and the refund rule for scanned labels); shorten it on test stacks to watch tracking move",
+  }),
   // The live carriers' accounts (USPS_*, EASYPOST_*): checked at start when CARRIERS enables them.
   ...CARRIER_ACCOUNTS_CONFIG,
 });

@@ -5,6 +5,7 @@ import {
   carrierAccountSettings,
   createCarrierSet,
   readCarrierRateLimits,
+  supports,
 } from '@flatship/carriers';
 import { createDb, flatshipMetrics, loadConfig, runServiceRuntime, systemClock } from '@flatship/kit';
 import { TOPICS } from '@flatship/proto';
@@ -17,8 +18,10 @@ import { createCarrierMemory } from './db/carrier-memory';
 import { createCarrierRouteStore } from './db/carrier-routes';
 import { migrations, ORDERS_SCHEMA } from './db/migrations';
 import { createEventRecorder, createLabelPurchasedPublisher, createLabelRefundedPublisher } from './db/outbox';
+import { createTrackingRepo } from './db/tracking-repo';
 import { startReconciler } from './jobs/reconciler';
 import { startRefundChecker } from './jobs/refund-checker';
+import { startTrackingChecker } from './jobs/tracking-checker';
 
 await runServiceRuntime({
   name: 'orders',
@@ -41,6 +44,7 @@ await runServiceRuntime({
     const carrier = own(
       createCarrierSet(config.CARRIERS, {
         failureRate: config.CARRIER_FAILURE_RATE,
+        sandboxTrackingHourMs: config.SANDBOX_TRACKING_HOUR_MS,
         rateLimits: readCarrierRateLimits(config.CARRIER_RATE_LIMIT),
         ...carrierAccountSettings(config.CARRIERS, config),
         // Shared with the label workers: a purchase retried in any of them finds what this one kept.
@@ -86,6 +90,27 @@ await runServiceRuntime({
     job(startReconciler(domain, config.RECONCILE_INTERVAL_MS));
     job(
       startRefundChecker(domain, { intervalMs: config.REFUND_CHECK_INTERVAL_MS, recheckMs: config.REFUND_RECHECK_MS }),
+    );
+    job(
+      startTrackingChecker(
+        { tracking: createTrackingRepo(db), carrier, logger: domain.logger },
+        {
+          intervalMs: config.TRACKING_CHECK_INTERVAL_MS,
+          batch: config.TRACKING_BATCH,
+          policy: {
+            freshMs: config.TRACKING_POLL_MS,
+            freshDays: config.TRACKING_FRESH_DAYS,
+            oldMs: config.TRACKING_POLL_OLD_MS,
+            maxAgeDays: config.TRACKING_MAX_AGE_DAYS,
+            // EasyPost's tracker webhook brings its news only when its signatures can be checked.
+            pushedBy: config.EASYPOST_WEBHOOK_SECRET ? ['easypost'] : [],
+            pushedMs: config.TRACKING_POLL_PUSHED_MS,
+            untrackedBy: carrier.carriers
+              .filter((p) => !supports(carrier.adapter(p.id) ?? { capabilities: [] }, 'track'))
+              .map((p) => p.id),
+          },
+        },
+      ),
     );
     return app;
   },

@@ -220,8 +220,15 @@ describe('order lists', () => {
       refundReason: null,
       refundable: true,
       refundBlockedReason: null,
+      trackingStage: 'pre_transit',
     });
-    expect(items[1]).toMatchObject({ status: 'cancelled', tracking_number: '', pdfName: null, refundable: false });
+    expect(items[1]).toMatchObject({
+      status: 'cancelled',
+      tracking_number: '',
+      pdfName: null,
+      refundable: false,
+      trackingStage: null,
+    });
     const times = items.map((o: { createdAt: string }) => o.createdAt);
     expect([...times].sort().reverse()).toEqual(times);
   });

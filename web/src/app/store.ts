@@ -26,6 +26,7 @@ import type { printSettingsReducer } from '../features/print-settings/print-sett
 import type { refundsReducer } from '../features/refunds/refunds-slice';
 import type { scanFormsReducer } from '../features/scan-forms/scan-forms-slice';
 import type { skusReducer } from '../features/skus/sku-slice';
+import type { trackingReducer } from '../features/tracking/tracking-slice';
 import { rootSaga } from './root-saga';
 import type { SocketContext } from './socket-saga';
 
@@ -63,6 +64,7 @@ interface FeatureState {
   refunds: ReturnType<typeof refundsReducer>;
   scanForms: ReturnType<typeof scanFormsReducer>;
   skus: ReturnType<typeof skusReducer>;
+  tracking: ReturnType<typeof trackingReducer>;
   userServices: ReturnType<typeof userServicesReducer>;
 }
 

@@ -52,4 +52,36 @@ describe('Modal', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(opener).toHaveFocus();
   });
+
+  it('opened over another dialog, it alone answers Escape; focus goes back to the dialog under it', async () => {
+    function Stacked() {
+      const [outer, setOuter] = useState(true);
+      const [inner, setInner] = useState(false);
+      return (
+        <>
+          <Modal isOpen={outer} title="Labels of this batch" onClose={() => setOuter(false)}>
+            <button type="button" onClick={() => setInner(true)}>
+              Events
+            </button>
+          </Modal>
+          <Modal isOpen={inner} title="Tracking" onClose={() => setInner(false)}>
+            <p>Delivered</p>
+          </Modal>
+        </>
+      );
+    }
+    const user = userEvent.setup();
+    render(<Stacked />);
+    const events = screen.getByRole('button', { name: 'Events' });
+    await user.click(events);
+    expect(screen.getByRole('dialog', { name: 'Tracking' })).toBeInTheDocument();
+
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: 'Tracking' })).not.toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Labels of this batch' })).toBeInTheDocument();
+    expect(events).toHaveFocus();
+
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
 });

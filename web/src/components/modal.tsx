@@ -18,9 +18,13 @@ interface ModalProps {
   closeOnBackdrop?: boolean;
 }
 
+/** The open dialogs, the last opened last: only it answers the keyboard (one opened over another). */
+const openDialogs: object[] = [];
+
 /**
  * A dialog over the page: aria-modal, Escape closes, Tab stays inside, and
- * focus returns to what had it before opening.
+ * focus returns to what had it before opening. Opened over another dialog, it
+ * alone takes Escape and Tab until it closes.
  */
 export function Modal({ isOpen, title, onClose, children, footer, width = 520, closeOnBackdrop = true }: ModalProps) {
   const titleId = useId();
@@ -30,11 +34,14 @@ export function Modal({ isOpen, title, onClose, children, footer, width = 520, c
 
   useEffect(() => {
     if (!isOpen) return;
+    const self = {};
+    openDialogs.push(self);
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const first = panel.current?.querySelector<HTMLElement>(FOCUSABLE);
     (first ?? panel.current)?.focus();
 
     const onKeyDown = (event: KeyboardEvent) => {
+      if (openDialogs.at(-1) !== self) return;
       if (event.key === 'Escape') {
         event.stopPropagation();
         onCloseRef.current();
@@ -59,6 +66,7 @@ export function Modal({ isOpen, title, onClose, children, footer, width = 520, c
     document.addEventListener('keydown', onKeyDown);
     return () => {
       document.removeEventListener('keydown', onKeyDown);
+      openDialogs.splice(openDialogs.indexOf(self), 1);
       previous?.focus();
     };
   }, [isOpen]);

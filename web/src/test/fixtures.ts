@@ -58,6 +58,7 @@ export function makeOrderListItem(overrides: Partial<OrderListItem> = {}): Order
     refundStatus: null,
     refundReason: null,
     refundable: true,
+    trackingStage: 'pre_transit',
     refundBlockedReason: null,
     ...overrides,
   };

@@ -55,6 +55,9 @@ export function sandboxRate(req: RateRequest): RateResult {
 /** Refund requests are taken for this long after the label was bought, as USPS takes them for unused labels. */
 export const SANDBOX_REFUND_WINDOW_DAYS = 30;
 
+/** How long one hour of the sandbox's tracking journey lasts (`SANDBOX_TRACKING_HOUR_MS`): a real hour by default. */
+export const SANDBOX_TRACKING_HOUR_MS = 3_600_000;
+
 /**
  * A void: refunded at once, except Priority Mail Express labels, which go to review (`pending`, like a USPS
  * refund in dispute) and are refunded when asked again. Labels older than the refund window are rejected, and so
@@ -64,6 +67,7 @@ export function sandboxVoid(
   req: VoidRequest & { purchasedAt?: Date },
   now: Date,
   asked: 'void' | 'status',
+  hourMs = SANDBOX_TRACKING_HOUR_MS,
 ): RefundResult {
   if (!isValidImpb(req.trackingNumber)) return refusal('NOT_FOUND', `Label ${req.trackingNumber}`);
   if (req.purchasedAt && now.getTime() - req.purchasedAt.getTime() > SANDBOX_REFUND_WINDOW_DAYS * 86_400_000) {
@@ -73,7 +77,7 @@ export function sandboxVoid(
       reason: `labels can be refunded within ${SANDBOX_REFUND_WINDOW_DAYS} days of purchase.`,
     };
   }
-  if (req.purchasedAt && sandboxUsed(req.trackingNumber, now, req.purchasedAt)) {
+  if (req.purchasedAt && sandboxUsed(req.trackingNumber, now, req.purchasedAt, hourMs)) {
     return { ok: true, status: 'rejected', reason: 'USPS scanned this label, so it was used.' };
   }
   const express = req.trackingNumber.slice(2, 5) === '701';
@@ -176,29 +180,35 @@ const JOURNEY: { status: TrackingStatus; description: string; hoursAfter: number
   ];
 
 /**
- * Tracking. Given when the label was bought, the parcel moves along a three-day journey as real hours pass:
- * awaiting the item at first, delivered after 72 hours. Without it, each number has its own point on the way
+ * Tracking. Given when the label was bought, the parcel moves along a three-day journey as hours pass: awaiting the
+ * item at first, delivered after 72 hours. An hour lasts `hourMs` (a real hour unless a test stack shortens it, so
+ * tracking can be watched moving in seconds). Without the purchase time, each number has its own point on the way
  * (from its digits), reached over the hours before `now`, so a list of labels shows every status.
  */
-export function sandboxTrack(trackingNumber: string, now: Date, purchasedAt?: Date): TrackingResult {
+export function sandboxTrack(
+  trackingNumber: string,
+  now: Date,
+  purchasedAt?: Date,
+  hourMs = SANDBOX_TRACKING_HOUR_MS,
+): TrackingResult {
   if (!isValidImpb(trackingNumber)) return refusal('NOT_FOUND', `Tracking number ${trackingNumber}`);
-  const hoursSince = purchasedAt ? (now.getTime() - purchasedAt.getTime()) / 3_600_000 : null;
+  const hoursSince = purchasedAt ? (now.getTime() - purchasedAt.getTime()) / hourMs : null;
   const reached =
     hoursSince === null
       ? Number(hashDigits('track', trackingNumber, 3)) % JOURNEY.length
       : JOURNEY.reduce((last, e, i) => (e.hoursAfter <= hoursSince ? i : last), 0);
   const step = JOURNEY[reached] as (typeof JOURNEY)[number];
   const createdAt =
-    purchasedAt ?? new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000 - (step.hoursAfter + 1) * 3_600_000);
+    purchasedAt ?? new Date(Math.floor(now.getTime() / hourMs) * hourMs - (step.hoursAfter + 1) * hourMs);
   const events: TrackingEvent[] = JOURNEY.slice(0, reached + 1)
     .map((e) => ({
-      at: new Date(createdAt.getTime() + e.hoursAfter * 3_600_000).toISOString(),
+      at: new Date(createdAt.getTime() + e.hoursAfter * hourMs).toISOString(),
       status: e.status,
       description: e.description,
       ...(e.place[0] ? { city: e.place[0], state: e.place[1], zip: e.place[2] } : {}),
     }))
     .reverse();
-  const estimated = new Date(createdAt.getTime() + 72 * 3_600_000).toISOString().slice(0, 10);
+  const estimated = new Date(createdAt.getTime() + 72 * hourMs).toISOString().slice(0, 10);
   return {
     ok: true,
     trackingNumber,
@@ -208,9 +218,9 @@ export function sandboxTrack(trackingNumber: string, now: Date, purchasedAt?: Da
   };
 }
 
-/** Whether the sandbox's tracking shows the label scanned by now (past pre-transit). */
-function sandboxUsed(trackingNumber: string, now: Date, purchasedAt: Date): boolean {
-  const tracking = sandboxTrack(trackingNumber, now, purchasedAt);
+/** Whether the sandbox's tracking shows the label scanned by now (past pre-transit), on the same journey clock. */
+function sandboxUsed(trackingNumber: string, now: Date, purchasedAt: Date, hourMs: number): boolean {
+  const tracking = sandboxTrack(trackingNumber, now, purchasedAt, hourMs);
   return tracking.ok && tracking.status !== 'pre_transit';
 }
 

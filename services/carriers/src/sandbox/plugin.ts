@@ -15,6 +15,7 @@ export const sandboxUspsPlugin: CarrierPlugin = {
       latencyMs: settings.latencyMs,
       renderThreads: settings.renderThreads,
       balanceCents: settings.sandboxBalanceCents,
+      ...(settings.sandboxTrackingHourMs ? { trackingHourMs: settings.sandboxTrackingHourMs } : {}),
       ...(settings.purchaseGate ? { purchaseGate: settings.purchaseGate } : {}),
     }),
 };

@@ -7,6 +7,7 @@ import { isValidImpb, isValidMailerId } from '../usps/impb';
 import { findUspsService, uspsCarrierServices } from '../usps/services';
 import { DEFAULT_SANDBOX_CARRIER_BALANCE } from './balance';
 import {
+  SANDBOX_TRACKING_HOUR_MS,
   sandboxCostCents,
   sandboxRate,
   sandboxScanFormId,
@@ -40,6 +41,11 @@ export interface SandboxCarrierOptions {
   renderer?: LabelRenderer;
   /** The simulated account balance, in cents (default: `DEFAULT_SANDBOX_CARRIER_BALANCE` dollars). */
   balanceCents?: number;
+  /**
+   * How long one hour of a parcel's 72-hour tracking journey lasts (default: an hour). Tracking and the refund rule
+   * "scanned, so used" read the same clock, so a label is refundable exactly while its tracking is pre-transit.
+   */
+  trackingHourMs?: number;
 }
 
 export interface SandboxCarrier extends Carrier {
@@ -80,6 +86,8 @@ export function createSandboxCarrier(opts: SandboxCarrierOptions = {}): SandboxC
   if (!isValidMailerId(mailerId)) {
     throw new Error(`mailerId must be 6 digits starting 0-8 or 9 digits starting 9, got ${mailerId}`);
   }
+  const hourMs = opts.trackingHourMs ?? SANDBOX_TRACKING_HOUR_MS;
+  if (!(Number.isFinite(hourMs) && hourMs > 0)) throw new Error(`trackingHourMs must be more than 0, got ${hourMs}`);
   const renderThreads = opts.renderThreads ?? 0;
   if (!Number.isInteger(renderThreads) || renderThreads < 0) {
     throw new Error(`renderThreads must be a whole number of 0 or more, got ${renderThreads}`);
@@ -107,11 +115,11 @@ export function createSandboxCarrier(opts: SandboxCarrierOptions = {}): SandboxC
 
     balance: async () => opts.balanceCents ?? DEFAULT_SANDBOX_CARRIER_BALANCE * 100,
 
-    voidLabel: async (req) => sandboxVoid(req, now(), 'void'),
-    refundStatus: async (req) => sandboxVoid(req, now(), 'status'),
+    voidLabel: async (req) => sandboxVoid(req, now(), 'void', hourMs),
+    refundStatus: async (req) => sandboxVoid(req, now(), 'status', hourMs),
     verifyAddress: async (address) => sandboxVerifyAddress(address),
     rate: async (req) => sandboxRate(req),
-    track: async (trackingNumber, opts) => sandboxTrack(trackingNumber, now(), opts?.purchasedAt),
+    track: async (trackingNumber, opts) => sandboxTrack(trackingNumber, now(), opts?.purchasedAt, hourMs),
 
     async createScanForm(req) {
       if (req.labels.length === 0) return refusal('SCAN_FORM_REFUSED', 'no labels were given.');

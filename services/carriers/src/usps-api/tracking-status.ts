@@ -22,7 +22,7 @@ const RULES: readonly [RegExp, TrackingStatus][] = [
     'pre_transit',
   ],
   [
-    /in transit|accepted|arrived|departed|processed|picked up|moving through|on its way|forwarded|origin post|tendered/i,
+    /in transit|accepted|arrived|departed|processed|picked up|in possession of|moving through|on its way|forwarded|origin post|tendered/i,
     'in_transit',
   ],
 ];

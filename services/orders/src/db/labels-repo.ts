@@ -4,6 +4,7 @@ import { type ErrorCode, isId, type RefundState } from '@flatship/proto';
 import type { LabelRecord, LabelRefundRecord, LabelStatus, LabelsRepo, NewLabel, Tx } from '../domain/ports';
 import type { ShipmentAddress, ShipmentParcel } from '../domain/validate-shipment';
 import { heldLockKeysSql, labelLockKeySql } from './purchase-locks';
+import { whereTrackingStage } from './tracking-repo';
 
 export interface LabelRow {
   id: string;
@@ -256,6 +257,7 @@ export function createLabelsRepo(db: Knex): LabelsRepo {
         .orderBy([...newest])
         .limit(opts.limit);
       if (opts.singleOnly) query.whereNull('bulk_order_id');
+      if (opts.tracking) whereTrackingStage(query, opts.tracking);
       return (await query).map(toRecord);
     },
 

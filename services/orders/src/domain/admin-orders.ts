@@ -15,6 +15,7 @@ import {
 } from '@flatship/proto';
 import type { LabelRecord } from './ports';
 import { type RefundDeps, refundLabel, refundView } from './refunds';
+import { labelTrackingStage } from './tracking';
 import { placeOf } from './validate-shipment';
 
 export type { PublishLabelRefunded } from './refunds';
@@ -101,6 +102,7 @@ export function toAdminLabelRow(l: AdminLabelRecord, now: Date, windowDays: numb
     voidedBy: l.voidedBy,
     createdAt: l.createdAt.toISOString(),
     ...refundView(l, now, windowDays),
+    trackingStage: labelTrackingStage(l),
   };
 }
 

@@ -1,6 +1,7 @@
-import { centsToDollars, type OrderListItem } from '@flatship/proto';
+import { centsToDollars, type OrderListItem, type TrackingStage } from '@flatship/proto';
 import type { Clock, LabelRecord, LabelsRepo } from './ports';
 import { refundView } from './refunds';
+import { labelTrackingStage } from './tracking';
 
 type ListDeps = { labels: LabelsRepo; clock: Clock; refundWindowDays?: number };
 
@@ -22,6 +23,7 @@ export function toOrderListItem(label: LabelRecord, now: Date, windowDays: numbe
     price: centsToDollars(label.priceCents),
     createdAt: label.createdAt.toISOString(),
     ...refundView(label, now, windowDays),
+    trackingStage: labelTrackingStage(label),
   };
 }
 
@@ -35,9 +37,23 @@ export async function listRecentOrders(deps: ListDeps, userId: string): Promise<
   return listItems(deps, await deps.labels.listForUser(userId, { limit: RECENT_LIMIT }));
 }
 
-/** Single-label orders, newest first: bulk labels are followed through their batch orders instead. */
-export async function listOrders(deps: ListDeps, userId: string): Promise<OrderListItem[]> {
-  return listItems(deps, await deps.labels.listForUser(userId, { limit: LIST_LIMIT, singleOnly: true }));
+/**
+ * Single-label orders, newest first: bulk labels are followed through their batch orders instead. With `tracking`,
+ * only the bought labels whose parcel is at that stage.
+ */
+export async function listOrders(
+  deps: ListDeps,
+  userId: string,
+  filter: { tracking?: TrackingStage | undefined } = {},
+): Promise<OrderListItem[]> {
+  return listItems(
+    deps,
+    await deps.labels.listForUser(userId, {
+      limit: LIST_LIMIT,
+      singleOnly: true,
+      ...(filter.tracking ? { tracking: filter.tracking } : {}),
+    }),
+  );
 }
 
 /** Labels actually bought (completed), single and bulk. */

@@ -1,6 +1,6 @@
 import type { Carrier, LabelRequest, LabelResult } from '@flatship/carriers';
 import type { Tx } from '@flatship/kit';
-import type { ErrorCode, RefundState } from '@flatship/proto';
+import type { ErrorCode, RefundState, TrackingStage } from '@flatship/proto';
 import type { ShipmentAddress, ShipmentParcel } from './validate-shipment';
 
 export type { Clock, DomainLogger, Transactor, Tx } from '@flatship/kit';
@@ -141,7 +141,12 @@ export interface LabelsRepo {
   listUnheldPending(limit: number): Promise<LabelRecord[]>;
   /** Puts off the reconciler's next look at a pending row until `until`; the row as it is now, or null when no longer pending. */
   lease(id: string, until: Date): Promise<LabelRecord | null>;
-  listForUser(userId: string, opts: { limit: number; singleOnly?: boolean }, tx?: Tx): Promise<LabelRecord[]>;
+  /** With `tracking`, only bought labels whose parcel is at that stage (as `trackingStageOf` reads it). */
+  listForUser(
+    userId: string,
+    opts: { limit: number; singleOnly?: boolean; tracking?: TrackingStage },
+    tx?: Tx,
+  ): Promise<LabelRecord[]>;
   countCompleted(userId: string, tx?: Tx): Promise<number>;
 }
 

@@ -16,6 +16,7 @@ import type { BulkOrderRecord } from './bulk/ports';
 import { recountAfterRowRefund, regenerateAfterRowRefund } from './bulk/recount-refunded-row';
 import { refundCharge, refundKeyFor } from './buy-and-refund';
 import type { CarrierPort, Clock, LabelRecord } from './ports';
+import { labelTrackingStage } from './tracking';
 import { placeOf } from './validate-shipment';
 
 // Refunds of unused labels: asked by the label's owner (Orders, Batch Orders) or an admin, sent to the carrier that
@@ -362,6 +363,7 @@ export async function listBatchLabels(
       trackingNumber: l.trackingNumber,
       price: centsToDollars(l.priceCents),
       ...refundView(l, now, deps.refundWindowDays),
+      trackingStage: labelTrackingStage(l),
     }),
   );
   return { labels };

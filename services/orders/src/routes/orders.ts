@@ -1,11 +1,14 @@
 import { AppError, assertSelfOrAdmin, requireAuth, type ServiceApp } from '@flatship/kit';
 import {
   IdSchema,
+  isTrackingStage,
   OrderCreateBodySchema,
   OrderCreateReplySchema,
+  OrdersQuerySchema,
   OrdersReplySchema,
   RecentOrdersReplySchema,
   TotalOrdersReplySchema,
+  TRACKING_MESSAGES,
 } from '@flatship/proto';
 import { Type } from 'typebox';
 import { createLabel } from '../domain/create-label';
@@ -64,10 +67,17 @@ export function registerOrderRoutes(app: ServiceApp, deps: DomainDeps): void {
 
   app.get(
     '/api/orders/:userId',
-    { onRequest: [app.requireUser], schema: { params: UserIdParamsSchema, response: { 200: OrdersReplySchema } } },
+    {
+      onRequest: [app.requireUser],
+      schema: { params: UserIdParamsSchema, querystring: OrdersQuerySchema, response: { 200: OrdersReplySchema } },
+    },
     async (request) => {
       assertSelfOrAdmin(request.auth, request.params.userId);
-      return { orders: await listOrders(deps, request.params.userId) };
+      const { tracking } = request.query;
+      if (tracking !== undefined && !isTrackingStage(tracking)) {
+        throw new AppError('BAD_REQUEST', TRACKING_MESSAGES.badFilter(tracking));
+      }
+      return { orders: await listOrders(deps, request.params.userId, { tracking }) };
     },
   );
 }

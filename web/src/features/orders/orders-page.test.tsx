@@ -73,7 +73,7 @@ describe('Orders page', () => {
       table()
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['Service', 'Sender', 'Receiver', 'Tracking Number', 'Added', 'Download', 'Refund']);
+    ).toEqual(['Service', 'Sender', 'Receiver', 'Tracking Number', 'Tracking', 'Added', 'Download', 'Refund']);
     expect(bodyRows()).toHaveLength(7);
     expect(bodyRows().map((r) => within(r).getAllByRole('cell')[1]?.textContent)).toEqual([
       'Sender 9',

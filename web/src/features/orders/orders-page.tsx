@@ -1,6 +1,7 @@
 import '../shell/user-area';
-import { labelDownloadPath } from '@flatship/proto';
-import { useEffect } from 'react';
+import { isTrackingStage, labelDownloadPath, TRACKING_STAGE_TEXT, TRACKING_STAGES } from '@flatship/proto';
+import { useEffect, useId } from 'react';
+import { useSearchParams } from 'react-router';
 import { formatDateTime } from '../../app/format';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { CopyText } from '../../components/copy-text';
@@ -10,9 +11,10 @@ import { fileRequested } from '../downloads/downloads-actions';
 import { RefundCell } from '../refunds/refund-cell';
 import { scanFormsRequested } from '../scan-forms/scan-forms-slice';
 import { TodayScanForm } from '../scan-forms/today-scan-form';
+import { TrackingCell } from '../tracking/tracking-cell';
 import type { OrderListItem } from './orders-api';
 import { selectOrders, selectOrdersLoading } from './orders-selectors';
-import { ordersRequested } from './orders-slice';
+import { ordersRequested, ordersTrackingFilterChosen } from './orders-slice';
 import './orders.css';
 import { usePrintFormat } from '../print-settings/use-print-format';
 
@@ -61,6 +63,13 @@ function columns(openPdf: (pdfName: string) => void, fileWord = 'PDF'): Column<O
     { key: 'sender', header: 'Sender', render: (o) => o.sender?.sender_name ?? '' },
     { key: 'receiver', header: 'Receiver', render: (o) => o.receiver?.receiver_name ?? '' },
     { key: 'tracking', header: 'Tracking Number', render: (o) => <CopyText text={o.tracking_number ?? ''} /> },
+    {
+      key: 'trackingStage',
+      header: 'Tracking',
+      render: (o) => (
+        <TrackingCell row={{ id: o._id, trackingStage: o.trackingStage, trackingNumber: o.tracking_number ?? '' }} />
+      ),
+    },
     { key: 'added', header: 'Added', className: 'data-table__nowrap', render: (o) => formatDateTime(o.createdAt) },
     {
       key: 'download',
@@ -114,11 +123,32 @@ export function OrdersPage() {
   const userId = useAppSelector(selectUser)?._id;
   const orders = useAppSelector(selectOrders);
   const isLoading = useAppSelector(selectOrdersLoading);
+  // The tracking filter lives in the address (`?tracking=in_transit`), so a filtered list can be bookmarked and
+  // Back returns to the previous filter. A value that is no stage is ignored: every label is listed.
+  const [params, setParams] = useSearchParams();
+  const param = params.get('tracking');
+  const tracking = isTrackingStage(param) ? param : null;
+  const filterId = useId();
 
   useEffect(() => {
+    dispatch(ordersTrackingFilterChosen(tracking));
     if (userId) dispatch(ordersRequested(userId));
+  }, [userId, tracking, dispatch]);
+
+  useEffect(() => {
     if (userId) dispatch(scanFormsRequested(userId));
   }, [userId, dispatch]);
+
+  const chooseTracking = (value: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set('tracking', value);
+        else next.delete('tracking');
+        return next;
+      },
+      { replace: false },
+    );
 
   return (
     <section className="card orders" aria-labelledby="orders-heading">
@@ -131,6 +161,31 @@ export function OrdersPage() {
         </p>
       </div>
       <TodayScanForm userId={userId} />
+      <div className="tracking-filter">
+        <div className="field">
+          <label className="field__label" htmlFor={filterId}>
+            Tracking status
+          </label>
+          <select
+            id={filterId}
+            className="input"
+            value={tracking ?? ''}
+            onChange={(e) => chooseTracking(e.target.value)}
+          >
+            <option value="">Any status</option>
+            {TRACKING_STAGES.map((s) => (
+              <option key={s} value={s}>
+                {TRACKING_STAGE_TEXT[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        {tracking && isLoading ? (
+          <span className="orders__filtering" role="status">
+            Filtering...
+          </span>
+        ) : null}
+      </div>
       <DataTable
         caption="Orders List"
         columns={columns(
@@ -140,7 +195,7 @@ export function OrdersPage() {
         rows={orders}
         rowKey={(o, i) => o._id ?? `${o.tracking_number}-${i}`}
         rowClassName={(o) => `orders__row orders__row--${orderRowTone(o.status)}`}
-        emptyText="No orders found"
+        emptyText={tracking ? `No orders are ${TRACKING_STAGE_TEXT[tracking].toLowerCase()}` : 'No orders found'}
         isLoading={isLoading && orders.length === 0}
         loadingText="Loading orders..."
       />

@@ -1,8 +1,9 @@
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
-import { call, put, takeLatest } from 'redux-saga/effects';
+import { call, put, select, takeLatest } from 'redux-saga/effects';
 import { toastShown } from '../../components/toast-slice';
 import { type OrderListItem, type OrdersReply, ordersApi } from './orders-api';
+import { selectOrdersTrackingFilter } from './orders-selectors';
 import { ordersLoaded, ordersRequested } from './orders-slice';
 
 const time = (order: OrderListItem) => {
@@ -15,7 +16,8 @@ export const newestFirst = (orders: OrderListItem[]) => [...orders].sort((a, b) 
 
 export function* loadOrders(action: PayloadAction<string>): SagaIterator {
   try {
-    const reply: Partial<OrdersReply> = yield call(ordersApi.list, action.payload);
+    const tracking = yield select(selectOrdersTrackingFilter);
+    const reply: Partial<OrdersReply> = yield call(ordersApi.list, action.payload, tracking);
     yield put(ordersLoaded(newestFirst(Array.isArray(reply?.orders) ? reply.orders : [])));
   } catch (error) {
     console.error('Orders: loading failed', error);

@@ -5,6 +5,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyText } from '../../components/copy-text';
 import { type Column, DataTable } from '../../components/data-table';
 import { Modal } from '../../components/modal';
+import { TrackingCell } from '../tracking/tracking-cell';
 import { RefundCell } from './refund-cell';
 import type { BatchLabel } from './refunds-api';
 import { batchLabelsClosed, batchRefundRequested } from './refunds-slice';
@@ -46,6 +47,13 @@ export function BatchLabelsDialog() {
     },
     { key: 'status', header: 'Label', render: (l) => STATUS_TEXT[l.status] },
     { key: 'tracking', header: 'Tracking Number', render: (l) => <CopyText text={l.trackingNumber ?? ''} /> },
+    {
+      key: 'trackingStage',
+      header: 'Tracking',
+      render: (l) => (
+        <TrackingCell row={{ id: l._id, trackingStage: l.trackingStage, trackingNumber: l.trackingNumber ?? '' }} />
+      ),
+    },
     { key: 'price', header: 'Price', align: 'right', render: (l) => formatMoney(l.price) },
     {
       key: 'refund',

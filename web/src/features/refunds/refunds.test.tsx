@@ -172,6 +172,7 @@ const label = (row: number, over: Partial<BatchLabel> = {}): BatchLabel => ({
   refundReason: null,
   refundable: true,
   refundBlockedReason: null,
+  trackingStage: 'pre_transit',
   ...over,
 });
 
@@ -224,6 +225,7 @@ describe('Refunds of a batch (Batch Orders)', () => {
       'Receiver',
       'Label',
       'Tracking Number',
+      'Tracking',
       'Price',
       'Refund',
     ]);

@@ -29,6 +29,8 @@ import { scanFormsSaga } from '../scan-forms/scan-forms-saga';
 import { scanFormsReducer } from '../scan-forms/scan-forms-slice';
 import { skuSaga } from '../skus/sku-saga';
 import { skusReducer } from '../skus/sku-slice';
+import { trackingSaga } from '../tracking/tracking-saga';
+import { trackingReducer } from '../tracking/tracking-slice';
 
 /**
  * The signed-in user area's state and sagas (/main/*). Imported by the shell and by each of its
@@ -52,6 +54,7 @@ registerFeature({
     refunds: refundsReducer,
     scanForms: scanFormsReducer,
     skus: skusReducer,
+    tracking: trackingReducer,
   },
   *saga() {
     yield all([
@@ -69,6 +72,7 @@ registerFeature({
       fork(refundsSaga),
       fork(scanFormsSaga),
       fork(printSettingsSaga),
+      fork(trackingSaga),
     ]);
   },
 });

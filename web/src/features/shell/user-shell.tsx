@@ -5,6 +5,7 @@ import { ShieldIcon } from '../../components/icons';
 import { selectUser } from '../auth/auth-selectors';
 import { BulkProgressWindow } from '../bulk-progress/bulk-progress-window';
 import { BatchLabelsDialog } from '../refunds/batch-labels-dialog';
+import { TrackingDialog } from '../tracking/tracking-dialog';
 import { ImpersonationBanner } from './impersonation-banner';
 import { NAV_ITEMS } from './nav-items';
 import { pageTitle } from './page-titles';
@@ -30,6 +31,8 @@ export function UserShell() {
         <>
           <BulkProgressWindow />
           <BatchLabelsDialog />
+          {/* After the batch's labels: a label's events open over them. */}
+          <TrackingDialog />
         </>
       }
     >

@@ -15,6 +15,7 @@ import { addCarrierRoutes } from './0013-carrier-routes';
 import { addLabelRefunds } from './0014-label-refunds';
 import { addPrintSettings } from './0015-print-settings';
 import { addScanForms } from './0016-scan-forms';
+import { addLabelTrackingChecks } from './0017-label-tracking-checks';
 
 export { ORDERS_SCHEMA } from './schema';
 
@@ -36,4 +37,5 @@ export const migrations: Migration[] = [
   addLabelRefunds,
   addPrintSettings,
   addScanForms,
+  addLabelTrackingChecks,
 ];

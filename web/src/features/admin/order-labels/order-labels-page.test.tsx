@@ -38,6 +38,7 @@ const label = (i: number, over: Partial<AdminLabelRow> = {}): AdminLabelRow => (
   refundReason: null,
   refundable: true,
   refundBlockedReason: null,
+  trackingStage: 'pre_transit',
   ...over,
 });
 

@@ -18,6 +18,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { type Column, DataTable } from '../../../components/data-table';
 import { fileRequested } from '../../downloads/downloads-actions';
 import { RefundState } from '../../refunds/refund-cell';
+import { TrackingBadge } from '../../tracking/tracking-cell';
 import { UserPicker } from '../user-picker';
 import {
   type BulkFilters,
@@ -129,6 +130,19 @@ function labelColumns(
           {STATUS_TEXT[l.status]}
         </span>
       ),
+    },
+    {
+      key: 'trackingStage',
+      header: 'Tracking',
+      render: (l) =>
+        l.trackingStage ? (
+          <TrackingBadge stage={l.trackingStage} />
+        ) : (
+          <span className="order-labels__place">
+            <span aria-hidden="true">—</span>
+            <span className="visually-hidden">Nothing to track</span>
+          </span>
+        ),
     },
     {
       key: 'actions',
