@@ -117,6 +117,7 @@ export {
   readCarrierRateLimits,
   type ServiceRoute,
 } from './registry';
+export { standardStreet } from './sandbox/extras';
 export {
   createSandboxCarrier,
   SANDBOX_DEFAULT_MAILER_ID,
