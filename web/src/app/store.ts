@@ -14,6 +14,7 @@ import type { adminUsersReducer } from '../features/admin/users/admin-users-slic
 import { authReducer } from '../features/auth/auth-slice';
 import type { passwordResetReducer } from '../features/auth/password-reset-slice';
 import type { batchOrdersReducer } from '../features/batch-orders/batch-orders-slice';
+import type { bulkAddressCheckReducer } from '../features/bulk-order/bulk-address-check-slice';
 import type { bulkOrderReducer } from '../features/bulk-order/bulk-order-slice';
 import type { bulkDownloadReducer } from '../features/bulk-progress/bulk-download-slice';
 import type { bulkProgressReducer } from '../features/bulk-progress/bulk-progress-slice';
@@ -43,6 +44,7 @@ interface FeatureState {
   adminDashboard: ReturnType<typeof adminDashboardReducer>;
   adminUsers: ReturnType<typeof adminUsersReducer>;
   batchOrders: ReturnType<typeof batchOrdersReducer>;
+  bulkAddressCheck: ReturnType<typeof bulkAddressCheckReducer>;
   bulkDownloads: ReturnType<typeof bulkDownloadReducer>;
   bulkOrder: ReturnType<typeof bulkOrderReducer>;
   bulkProgress: ReturnType<typeof bulkProgressReducer>;

@@ -6,6 +6,8 @@ import { addressSaga } from '../addresses/address-saga';
 import { addressesReducer } from '../addresses/address-slice';
 import { batchOrdersSaga } from '../batch-orders/batch-orders-saga';
 import { batchOrdersReducer } from '../batch-orders/batch-orders-slice';
+import { bulkAddressCheckSaga } from '../bulk-order/bulk-address-check-saga';
+import { bulkAddressCheckReducer } from '../bulk-order/bulk-address-check-slice';
 import { bulkOrderSaga } from '../bulk-order/bulk-order-saga';
 import { bulkOrderReducer } from '../bulk-order/bulk-order-slice';
 import { bulkDownloadReducer } from '../bulk-progress/bulk-download-slice';
@@ -36,6 +38,7 @@ registerFeature({
     account: accountReducer,
     addresses: addressesReducer,
     batchOrders: batchOrdersReducer,
+    bulkAddressCheck: bulkAddressCheckReducer,
     bulkDownloads: bulkDownloadReducer,
     bulkOrder: bulkOrderReducer,
     bulkProgress: bulkProgressReducer,
@@ -59,6 +62,7 @@ registerFeature({
       fork(skuSaga),
       fork(batchOrdersSaga),
       fork(bulkOrderSaga),
+      fork(bulkAddressCheckSaga),
       fork(bulkProgressSaga),
       fork(refundsSaga),
     ]);
