@@ -49,7 +49,7 @@ export const AddressCheckSchema = Type.Object({
 export type AddressCheck = Static<typeof AddressCheckSchema>;
 
 /** A service's uid (`usps_priority_mail`): the check goes to a carrier that sells it. */
-const ServiceUid = Type.Optional(Type.String({ pattern: '^[a-z0-9_]{1,64}$' }));
+const ServiceUid = Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,100}$' }));
 
 /** POST /api/orders/verify-address (and /internal/verify-address). */
 export const VerifyAddressBodySchema = Type.Object({ address: AddressToCheckSchema, service_uid: ServiceUid });
