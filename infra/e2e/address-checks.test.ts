@@ -112,9 +112,12 @@ test('a saved address and a single label get "We suggest", and the label is boug
 
 test('a bulk file with a row the check corrects: Check addresses, accept the correction, buy', async () => {
   const page = await signedInSeller();
-  const header = 'From Name,From Street 1,From City,From State,From Zip,To Name,To Street 1,To City,To State,To Zip,Length,Width,Height,Weight';
+  const header =
+    'From Name,From Street 1,From City,From State,From Zip,To Name,To Street 1,To City,To State,To Zip,Length,Width,Height,Weight';
   const row = (name: string, street: string, city: string, state: string, zip: string) =>
-    ['Cora Checker', '100 Congress Ave', 'Austin', 'TX', '78701', name, street, city, state, zip, 10, 8, 4, 2].join(',');
+    ['Cora Checker', '100 Congress Ave', 'Austin', 'TX', '78701', name, street, city, state, zip, 10, 8, 4, 2].join(
+      ',',
+    );
   const file = await artifactPath('address-check-orders.csv');
   await writeFile(
     file,
