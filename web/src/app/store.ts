@@ -2,6 +2,7 @@ import { combineReducers, configureStore, type Reducer, type UnknownAction } fro
 import createSagaMiddleware, { type Saga } from 'redux-saga';
 import { toastReducer } from '../components/toast-slice';
 import type { accountReducer } from '../features/account/account-slice';
+import type { addressCheckReducer } from '../features/address-check/address-check-slice';
 import type { addressesReducer } from '../features/addresses/address-slice';
 import type { adminDashboardReducer } from '../features/admin/dashboard/admin-dashboard-slice';
 import type { defaultServicesReducer } from '../features/admin/default-services/default-services-slice';
@@ -40,6 +41,7 @@ const coreReducers = {
  */
 interface FeatureState {
   account: ReturnType<typeof accountReducer>;
+  addressCheck: ReturnType<typeof addressCheckReducer>;
   addresses: ReturnType<typeof addressesReducer>;
   adminDashboard: ReturnType<typeof adminDashboardReducer>;
   adminUsers: ReturnType<typeof adminUsersReducer>;

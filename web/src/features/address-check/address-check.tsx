@@ -6,13 +6,12 @@ import {
   isRecipientState,
   ZIP_PATTERN,
 } from '@flatship/proto';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Spinner } from '../../components/spinner';
-import { addressCheckApi } from './address-check-api';
+import { selectAddressAnswer, selectIsAddressKept } from './address-check-selectors';
+import { addressCheckRequested, addressKept, addressKey, type CheckSide, suggestionUsed } from './address-check-slice';
 import './address-check.css';
-
-/** An address is checked once the user stops typing for this long. */
-export const CHECK_DEBOUNCE_MS = 400;
 
 /** "350 FIFTH AVE, NEW YORK, NY 10001-5262": a suggested address on one line. */
 export const oneLine = (a: CheckedAddress): string =>
@@ -29,69 +28,45 @@ export function isComplete(a: AddressToCheck): boolean {
   );
 }
 
-const keyOf = (a: AddressToCheck) =>
-  [a.street1, a.street2, a.city, a.state, a.zip]
-    .map((v) =>
-      String(v ?? '')
-        .trim()
-        .toUpperCase(),
-    )
-    .join('|');
-
 export type CheckState =
   | { status: 'idle' }
   | { status: 'checking' }
   | { status: 'done'; check: AddressCheck; isKept: boolean };
 
 /**
- * Checks an address with the carrier when it is complete and the user has stopped typing; the answer for an address
- * is kept, so going back to it asks nothing. "Keep mine" is remembered for that address. `skip`: an address that
- * needs no check (a saved address already checked).
+ * Checks an address with the carrier when it is complete and the user has stopped typing (the saga waits); the
+ * answer for an address is kept, so going back to it asks nothing. "Keep mine" is remembered for that address.
+ * `skip`: an address that needs no check (a saved address already checked).
  */
-export function useAddressCheck(address: AddressToCheck, opts: { skip?: boolean; serviceUid?: string } = {}) {
-  const key = keyOf(address);
+export function useAddressCheck(
+  side: CheckSide,
+  address: AddressToCheck,
+  opts: { skip?: boolean; serviceUid?: string } = {},
+) {
+  const dispatch = useAppDispatch();
+  const key = addressKey(address);
   const complete = isComplete(address) && !opts.skip;
-  const answers = useRef(new Map<string, AddressCheck>());
-  const kept = useRef(new Set<string>());
-  const [, setVersion] = useState(0);
-  const rerender = useCallback(() => setVersion((v) => v + 1), []);
+  const answer = useAppSelector((state) => selectAddressAnswer(state, key));
+  const isKept = useAppSelector((state) => selectIsAddressKept(state, key));
   const latest = useRef(address);
   latest.current = address;
   const { serviceUid } = opts;
 
   useEffect(() => {
-    if (!complete || answers.current.has(key)) return;
-    let isCurrent = true;
-    const timer = setTimeout(() => {
-      addressCheckApi
-        .verify(latest.current, serviceUid)
-        .catch((): AddressCheck => ({ verdict: 'unavailable', message: ADDRESS_CHECK_UNAVAILABLE }))
-        .then((check) => {
-          answers.current.set(key, check);
-          if (isCurrent) rerender();
-        });
-    }, CHECK_DEBOUNCE_MS);
-    return () => {
-      isCurrent = false;
-      clearTimeout(timer);
-    };
-  }, [key, complete, serviceUid, rerender]);
+    if (!complete || answer) return;
+    dispatch(addressCheckRequested({ side, key, address: latest.current, ...(serviceUid ? { serviceUid } : {}) }));
+  }, [dispatch, side, key, complete, answer, serviceUid]);
 
-  const answer = answers.current.get(key);
   const state: CheckState = !complete
     ? { status: 'idle' }
     : answer
-      ? { status: 'done', check: answer, isKept: kept.current.has(key) }
+      ? { status: 'done', check: answer, isKept }
       : { status: 'checking' };
   return {
     state,
-    keepMine() {
-      kept.current.add(key);
-      rerender();
-    },
-    /** The suggested address is known good: using it asks the carrier nothing more. */
+    keepMine: useCallback(() => dispatch(addressKept(key)), [dispatch, key]),
     rememberSuggested(next: AddressToCheck, suggested: CheckedAddress) {
-      answers.current.set(keyOf(next), { verdict: 'deliverable', address: suggested });
+      dispatch(suggestionUsed({ key: addressKey(next), check: { verdict: 'deliverable', address: suggested } }));
     },
   };
 }

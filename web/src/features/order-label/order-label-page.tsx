@@ -82,9 +82,9 @@ export function OrderLabelPage() {
 
   // Both addresses are checked with the carrier as soon as they are complete, before anything is paid; a From address
   // picked from the address book as saved (and checked when it was saved) is not asked about again.
-  const toCheck = useAddressCheck(checkable(form.to), { serviceUid: form.serviceUid || undefined });
+  const toCheck = useAddressCheck('to', checkable(form.to), { serviceUid: form.serviceUid || undefined });
   const isSavedChecked = savedAddresses.some((a) => a.verified === true && sameAddress(a, form.from));
-  const fromCheck = useAddressCheck(checkable(form.from), {
+  const fromCheck = useAddressCheck('from', checkable(form.from), {
     skip: isSavedChecked,
     serviceUid: form.serviceUid || undefined,
   });

@@ -2,6 +2,8 @@ import { all, fork } from 'redux-saga/effects';
 import { registerFeature } from '../../app/store';
 import { accountSaga } from '../account/account-saga';
 import { accountReducer } from '../account/account-slice';
+import { addressCheckSaga } from '../address-check/address-check-saga';
+import { addressCheckReducer } from '../address-check/address-check-slice';
 import { addressSaga } from '../addresses/address-saga';
 import { addressesReducer } from '../addresses/address-slice';
 import { batchOrdersSaga } from '../batch-orders/batch-orders-saga';
@@ -36,6 +38,7 @@ registerFeature({
   name: 'user-area',
   reducers: {
     account: accountReducer,
+    addressCheck: addressCheckReducer,
     addresses: addressesReducer,
     batchOrders: batchOrdersReducer,
     bulkAddressCheck: bulkAddressCheckReducer,
@@ -63,6 +66,7 @@ registerFeature({
       fork(batchOrdersSaga),
       fork(bulkOrderSaga),
       fork(bulkAddressCheckSaga),
+      fork(addressCheckSaga),
       fork(bulkProgressSaga),
       fork(refundsSaga),
     ]);
