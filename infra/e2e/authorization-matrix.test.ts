@@ -438,6 +438,19 @@ const TABLE: Row[] = [
     params: (i) => ({ type: 'pdf', orderId: i.ghost }),
     access: SIGNED_IN,
   },
+  // Address checks: anyone signed in may check addresses (nothing is charged; orders rate-limits them per user).
+  {
+    method: 'POST',
+    route: '/api/orders/verify-address',
+    body: () => ({ address: { street1: '350 Fifth Avenue', city: 'New York', state: 'NY', zip: '10118' } }),
+    access: SIGNED_IN,
+  },
+  {
+    method: 'POST',
+    route: '/api/orders/verify-addresses',
+    body: () => ({ addresses: [{ street1: '350 Fifth Avenue', city: 'New York', state: 'NY', zip: '10118' }] }),
+    access: SIGNED_IN,
+  },
   // Last: it ends the Login As visits of whoever may call it (the admin's own visits, then the impersonating
   // caller's, of another admin), and rows after it would find those tokens ended.
   { method: 'POST', route: '/api/auth/login-as/end', access: VISIT_ENDERS },

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { AddressCheckSchema } from './address-check-api';
 import { IdSchema } from './ids';
 
 /** A saved address (doc 2 §3). Country is US only. */
@@ -14,6 +15,10 @@ export const AddressSchema = Type.Object({
   state: Type.String(),
   zip: Type.String(),
   country: Type.String(),
+  /** The carrier found it deliverable when it was saved: a label from it needs no new check. */
+  verified: Type.Optional(Type.Boolean()),
+  /** What the carrier said when it was saved (absent for addresses saved before checks existed). */
+  check: Type.Optional(AddressCheckSchema),
 });
 export type Address = Static<typeof AddressSchema>;
 

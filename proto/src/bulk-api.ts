@@ -178,6 +178,11 @@ export type OrderProgress = Static<typeof OrderProgressSchema>;
 export const BulkProcessReplySchema = Type.Object({
   message: Type.String(),
   data: Type.Object({ orderId: Type.String(), totalCount: Type.Integer(), price: Type.Number() }),
+  /**
+   * The offline ZIP check's doubts about the rows bought (a ZIP that does not exist or is in another state than the
+   * row's), as the table showed them at load: warnings, not refusals. Absent when there are none.
+   */
+  addressWarnings: Type.Optional(Type.Array(Type.Object({ rowIndex: Type.Integer(), message: Type.String() }))),
 });
 export type BulkProcessReply = Static<typeof BulkProcessReplySchema>;
 

@@ -67,6 +67,8 @@ export const ERROR_STATUS = {
   /** A carrier webhook (EasyPost tracker events) that is not signed with the configured secret. */
   ORDERS_WEBHOOK_SIGNATURE: 401,
   ORDERS_CARRIER_FAILED: 422,
+  /** A label to an address the carrier says is undeliverable, bought without `address_acknowledged`. */
+  ORDERS_ADDRESS_UNDELIVERABLE: 409,
   ORDERS_IN_PROGRESS: 409,
   /** An Idempotency-Key sent again with a different request body. */
   ORDERS_IDEMPOTENCY_KEY_REUSED: 422,

@@ -1,4 +1,5 @@
 export * from './account-recovery-api';
+export * from './address-check-api';
 export * from './addresses-api';
 export * from './admin-dashboard-api';
 export * from './admin-orders-api';

@@ -12,6 +12,8 @@ export const OrderCreateBodySchema = Type.Object({
   service_name: Type.String(),
   manifested: Type.Optional(Type.Boolean()),
   courier: Type.Optional(Type.String()),
+  /** The buyer saw that the carrier finds the To address undeliverable and ships there anyway. */
+  address_acknowledged: Type.Optional(Type.Boolean()),
   sender: Type.Object({
     sender_name: Str,
     sender_phone: Str,

@@ -16,6 +16,7 @@ import { createPasswordResetsRepo } from './db/password-resets-repo';
 import { createSkusRepo } from './db/skus-repo';
 import { createUsersRepo } from './db/users-repo';
 import type {
+  AddressChecker,
   Clock,
   MoneySummarySource,
   PasswordHasher,
@@ -59,6 +60,8 @@ export interface AuthAppDeps {
   /** Tests move time forward to expire reset links. */
   clock?: Clock;
   liveChat?: LiveChatConfig;
+  /** Checks saved addresses with the carrier (orders' internal route); without it they are saved unchecked. */
+  addressChecker?: AddressChecker | null;
 }
 
 export async function buildApp(deps: AuthAppDeps): Promise<ServiceApp> {
@@ -99,6 +102,7 @@ export async function buildApp(deps: AuthAppDeps): Promise<ServiceApp> {
     clock: deps.clock ?? systemClock,
     publicUrl: deps.publicUrl,
     logger: app.log,
+    addressChecker: deps.addressChecker ?? null,
   };
   registerAuthRoutes(app, domain);
   registerInviteRoutes(app, domain);

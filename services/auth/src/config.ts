@@ -38,6 +38,13 @@ export const AuthConfigSchema = Type.Object({
       description: 'base URL of the payments service (balances, deposits); unset, every balance reads 0',
     }),
   ),
+  ORDERS_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description:
+        'base URL of the orders service, which checks saved addresses with the carrier; unset, addresses are saved unchecked',
+    }),
+  ),
   PUBLIC_URL: Type.String({
     pattern: '^https?://[^/\\s]+/?$',
     default: 'http://localhost:8080',

@@ -1,6 +1,7 @@
 import { createTransactor, loadConfig, runServiceRuntime } from '@flatship/kit';
 import { createArgon2Hasher } from './adapters/argon2-hasher';
 import { createLogResetMailer } from './adapters/log-reset-mailer';
+import { createOrdersAddressChecker } from './adapters/orders-address-checker';
 import { createPaymentsMoneySummary } from './adapters/payments-money-summary';
 import { createNoReferralBonuses, createPaymentsReferralBonuses } from './adapters/payments-referral-bonuses';
 import { createSmtpResetMailer } from './adapters/smtp-reset-mailer';
@@ -42,6 +43,12 @@ await runServiceRuntime({
     const referralBonuses = payments ? createPaymentsReferralBonuses(payments) : createNoReferralBonuses();
     if (!config.PAYMENTS_URL) logger.warn('PAYMENTS_URL is not set: every balance is reported as 0');
 
+    // Saved addresses are checked with the carriers, which orders holds.
+    const addressChecker = config.ORDERS_URL
+      ? createOrdersAddressChecker(internalClient(config.ORDERS_URL, { timeoutMs: 10_000 }), logger)
+      : null;
+    if (!addressChecker) logger.warn('ORDERS_URL is not set: saved addresses are not checked with the carrier');
+
     const smtp = config.SMTP_URL
       ? own(createSmtpResetMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }))
       : null;
@@ -61,6 +68,7 @@ await runServiceRuntime({
       publicUrl: config.PUBLIC_URL,
       mailer: smtp ?? createLogResetMailer(logger),
       liveChat: config.liveChat,
+      addressChecker,
     });
   },
 });

@@ -7,6 +7,7 @@ import { buildApp } from '../src/app';
 import { AUTH_SCHEMA, migrations } from '../src/db/migrations';
 import { createUserChangedPublisher } from '../src/db/outbox';
 import type {
+  AddressChecker,
   Clock,
   MoneySummary,
   MoneySummarySource,
@@ -69,6 +70,7 @@ export interface StartTestAuthOptions {
   mailer?: ResetMailer;
   clock?: Clock;
   liveChat?: LiveChatConfig;
+  addressChecker?: AddressChecker;
 }
 
 /** A migrated database of its own and an app built from it, as main.ts builds it. */
@@ -96,6 +98,7 @@ export async function startTestAuth(opts: StartTestAuthOptions = {}): Promise<Te
     mailer: opts.mailer ?? recording,
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(opts.liveChat ? { liveChat: opts.liveChat } : {}),
+    ...(opts.addressChecker ? { addressChecker: opts.addressChecker } : {}),
   });
   await app.ready();
   return {

@@ -119,7 +119,7 @@ export {
   readCarrierRateLimits,
   type ServiceRoute,
 } from './registry';
-export { SANDBOX_TRACKING_HOUR_MS } from './sandbox/extras';
+export { SANDBOX_TRACKING_HOUR_MS, standardStreet } from './sandbox/extras';
 export {
   createSandboxCarrier,
   SANDBOX_DEFAULT_MAILER_ID,

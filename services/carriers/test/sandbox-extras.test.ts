@@ -78,6 +78,40 @@ describe('the sandbox beyond purchases', () => {
     expect(await carrier.verifyAddress!({ ...CONTRACT_TO, zip: '9404' })).toMatchObject({ verdict: 'undeliverable' });
   });
 
+  it("checks the ZIP against the city and state: a wrong ZIP is corrected to the city's, one that does not exist refused", async () => {
+    const empire = { ...CONTRACT_TO, street1: '350 Fifth Avenue', city: 'New York', state: 'NY' };
+    expect(await carrier.verifyAddress!({ ...empire, zip: '11201' })).toEqual({
+      ok: true,
+      verdict: 'corrected',
+      address: expect.objectContaining({
+        street1: '350 FIFTH AVE',
+        city: 'NEW YORK',
+        state: 'NY',
+        zip: expect.stringMatching(/^10001-\d{4}$/),
+      }),
+      corrected: ['street1', 'city', 'zip'],
+    });
+    expect(await carrier.verifyAddress!({ ...empire, zip: '00000' })).toEqual({
+      ok: true,
+      verdict: 'undeliverable',
+      reason: 'The ZIP code 00000 does not exist.',
+    });
+    // A city the ZIP does not name, in the ZIP's state: the ZIP's city is taken.
+    expect(await carrier.verifyAddress!({ ...CONTRACT_TO, city: 'Nowhereville' })).toMatchObject({
+      verdict: 'corrected',
+      address: { city: 'MOUNTAIN VIEW', zip: expect.stringMatching(/^94043-/) },
+    });
+    // The ZIP's city with the wrong state: the state is corrected.
+    expect(await carrier.verifyAddress!({ ...CONTRACT_TO, state: 'NV' })).toMatchObject({
+      verdict: 'corrected',
+      address: { state: 'CA' },
+    });
+    expect(await carrier.verifyAddress!({ ...CONTRACT_TO, city: 'Nowhereville', state: 'NV' })).toMatchObject({
+      verdict: 'undeliverable',
+      reason: 'The ZIP code 94043 is in CA, and NV has no city named NOWHEREVILLE.',
+    });
+  });
+
   it('refunds a void at once; Express goes to review first; old, scanned and unknown labels are refused', async () => {
     const priority = await buy('void-1');
     const ref = { idempotencyKey: 'void-1', trackingNumber: priority.trackingNumber };

@@ -5,6 +5,8 @@ export {
   type ReadContext,
   type ReadResult,
   readOrderFile,
+  zipFlagsWarning,
 } from './read-order-file';
 export * from './rows';
 export { neutralizeCell, restoreCell } from './spreadsheet-cell';
+export { type ZipFlag, zipFlags, zipState } from './zip-check';

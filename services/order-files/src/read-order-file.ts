@@ -10,6 +10,7 @@ import { requireSender, senderFields } from './sender';
 import { applySkuPresets, countSplitRows, indexSkus, splitByMaxQty } from './sku';
 import { fileValidationWarning, validateBulkRow } from './validate';
 import { isWalmartHeader, readWorkbookGrid, walmartRowsFromGrid } from './walmart';
+import { type ZipFlag, zipFlags } from './zip-check';
 
 export interface ReadContext {
   /** The user's first saved address: the sender of marketplace orders. */
@@ -21,7 +22,13 @@ export interface ReadResult {
   source: OrderSource;
   rows: BulkRow[];
   warnings: string[];
+  /** The offline ZIP check's doubts, by row `_id` (rows without any are left out). */
+  zipFlags: Record<string, ZipFlag[]>;
 }
+
+/** The warning after a load when some rows' ZIPs are doubtful. */
+export const zipFlagsWarning = (n: number): string =>
+  `${n} row(s) have a ZIP code that does not exist or is not in the row's state. They are marked in the table.`;
 
 const tooManyMessage = (n: number): string =>
   `This file has ${n} orders; the most a bulk order can hold is ${BULK_MAX_ROWS}`;
@@ -77,8 +84,15 @@ export function readOrderFile(file: { name: string; data: Uint8Array | ArrayBuff
 
   let invalid = 0;
   for (const row of rows) if (validateBulkRow(row).length > 0) invalid++;
+  const flagged: Record<string, ZipFlag[]> = {};
+  for (const row of rows) {
+    const flags = zipFlags(row);
+    if (flags.length > 0) flagged[row._id] = flags;
+  }
+  const doubtful = Object.keys(flagged).length;
+  if (doubtful > 0) warnings.push(zipFlagsWarning(doubtful));
   if (invalid > 0) warnings.push(fileValidationWarning(invalid));
-  return { source, rows, warnings };
+  return { source, rows, warnings, zipFlags: flagged };
 }
 
 /**

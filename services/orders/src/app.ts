@@ -16,6 +16,7 @@ import {
   type UserChangeFeed,
 } from '@flatship/kit';
 import type { UserChangedEvent } from '@flatship/proto';
+import { createAddressVerifier } from './adapters/address-verifier';
 import { createAdminOrdersRepo } from './db/admin-orders-repo';
 import { createBulkRepo } from './db/bulk-repo';
 import { createLabelsRepo } from './db/labels-repo';
@@ -27,6 +28,7 @@ import { createTrackingRepo } from './db/tracking-repo';
 import type { PublishLabelRefunded } from './domain/admin-orders';
 import type { EventRecorder } from './domain/bulk/ports';
 import type { CarrierPort, Clock, FileStore, LedgerPort, PublishLabelPurchased, QuotePort } from './domain/ports';
+import { registerAddressCheckRoutes } from './routes/address-checks';
 import { registerAdminOrderRoutes } from './routes/admin';
 import { registerBulkRoutes } from './routes/bulk';
 import { type CarrierRoutesDeps, registerCarrierRoutes } from './routes/carrier-routes';
@@ -111,6 +113,8 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
       app.log,
     ),
     onOrderFinished: (order) => metrics.bulkOrderFinished(order),
+    // Addresses are checked with the carriers that sell (each service's route), or the one carrier given.
+    addressVerifier: createAddressVerifier(deps.carrierRoutes?.carriers ?? deps.carrier),
   };
   registerOrderRoutes(app, domain);
   registerDownloadRoutes(app, domain);
@@ -123,6 +127,7 @@ export async function buildApp(deps: OrdersAppDeps): Promise<ServiceApp> {
   registerScanFormRoutes(app, domain);
   registerPrintSettingsRoutes(app, domain);
   registerTrackingRoutes(app, { tracking: createTrackingRepo(deps.db) });
+  registerAddressCheckRoutes(app, domain, deps.internalSecret);
   registerStatsRoutes(app, deps.db, deps.internalSecret);
   await registerCarrierWebhookRoutes(app, { db: deps.db, easyPostWebhookSecret: deps.easyPostWebhookSecret });
   return app;

@@ -59,6 +59,25 @@ describe('POST /api/orders/bulk/process/{userId}', () => {
     expect(requested.every((e) => e.value.attempt === 0 && e.value.userId === u.id)).toBe(true);
   });
 
+  test('rows whose ZIP does not exist or is in another state are bought, and the answer names them', async () => {
+    const u = await funded(10_000);
+    const orderId = await newOrderId(s, u);
+    const items = bulkItems(3, (i) =>
+      i === 1
+        ? { receiver: { receiver_zip_postal: '00000' } }
+        : i === 2
+          ? { receiver: { receiver_zip_postal: '10001' } }
+          : {},
+    );
+    const res = await processBulk(s, u, { orderId, orderData: items });
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.json().addressWarnings).toEqual([
+      { rowIndex: 1, message: 'Recipient ZIP 00000 does not exist' },
+      { rowIndex: 2, message: `Recipient ZIP 10001 is in NY, not ${items[2]?.receiver.receiver_state_province}` },
+    ]);
+    expect(res.json().data.totalCount).toBe(3);
+  });
+
   test('rows with problems refuse the whole order, naming each bad row; nothing is charged or stored', async () => {
     const u = await funded(10_000);
     const orderId = await newOrderId(s, u);

@@ -381,3 +381,33 @@ describe('start-up configuration of a service that buys labels', () => {
     expect(problems.join('\n')).not.toContain('leaked_value');
   });
 });
+
+test('addresses are checked through the EasyPost plugin, its answer in our words', async () => {
+  const u = user(s);
+  const ask = (address: object) =>
+    s.app.inject({
+      method: 'POST',
+      url: '/api/orders/verify-address',
+      headers: { token: u.token },
+      payload: { address },
+    });
+  const before = fake.requests.length;
+  const found = await ask({
+    name: 'Flatship Returns',
+    street1: '417 Montgomery St',
+    street2: '5th Floor',
+    city: 'San Francisco',
+    state: 'CA',
+    zip: '94104',
+  });
+  expect(found.statusCode, found.body).toBe(200);
+  expect(found.json()).toMatchObject({
+    verdict: 'deliverable',
+    address: { street1: '417 MONTGOMERY ST', zip: expect.stringMatching(/^94104-\d{4}$/) },
+  });
+  const missing = await ask({ street1: '000 unknown street', city: 'Not A City', state: 'CA', zip: '00001' });
+  expect(missing.json()).toEqual({ verdict: 'undeliverable', message: 'The address was not found.' });
+  const sent = fake.requests.slice(before).filter((r) => r.path === '/v2/addresses');
+  expect(sent).toHaveLength(2);
+  expect(sent[0]).toMatchObject({ method: 'POST', body: { verify: true } });
+});

@@ -2,6 +2,7 @@ import { combineReducers, configureStore, type Reducer, type UnknownAction } fro
 import createSagaMiddleware, { type Saga } from 'redux-saga';
 import { toastReducer } from '../components/toast-slice';
 import type { accountReducer } from '../features/account/account-slice';
+import type { addressCheckReducer } from '../features/address-check/address-check-slice';
 import type { addressesReducer } from '../features/addresses/address-slice';
 import type { adminDashboardReducer } from '../features/admin/dashboard/admin-dashboard-slice';
 import type { defaultServicesReducer } from '../features/admin/default-services/default-services-slice';
@@ -14,6 +15,7 @@ import type { adminUsersReducer } from '../features/admin/users/admin-users-slic
 import { authReducer } from '../features/auth/auth-slice';
 import type { passwordResetReducer } from '../features/auth/password-reset-slice';
 import type { batchOrdersReducer } from '../features/batch-orders/batch-orders-slice';
+import type { bulkAddressCheckReducer } from '../features/bulk-order/bulk-address-check-slice';
 import type { bulkOrderReducer } from '../features/bulk-order/bulk-order-slice';
 import type { bulkDownloadReducer } from '../features/bulk-progress/bulk-download-slice';
 import type { bulkProgressReducer } from '../features/bulk-progress/bulk-progress-slice';
@@ -42,10 +44,12 @@ const coreReducers = {
  */
 interface FeatureState {
   account: ReturnType<typeof accountReducer>;
+  addressCheck: ReturnType<typeof addressCheckReducer>;
   addresses: ReturnType<typeof addressesReducer>;
   adminDashboard: ReturnType<typeof adminDashboardReducer>;
   adminUsers: ReturnType<typeof adminUsersReducer>;
   batchOrders: ReturnType<typeof batchOrdersReducer>;
+  bulkAddressCheck: ReturnType<typeof bulkAddressCheckReducer>;
   bulkDownloads: ReturnType<typeof bulkDownloadReducer>;
   bulkOrder: ReturnType<typeof bulkOrderReducer>;
   bulkProgress: ReturnType<typeof bulkProgressReducer>;

@@ -1,6 +1,6 @@
 import type { Knex } from '@flatship/kit';
 import { fromTx } from '@flatship/kit';
-import { isId } from '@flatship/proto';
+import { type AddressCheck, isId } from '@flatship/proto';
 import type { AddressesRepo, AddressFields, AddressRecord, Tx, WriteAddressResult } from '../domain/ports';
 import { uniqueViolation } from './pg-errors';
 
@@ -17,6 +17,8 @@ interface AddressRow {
   state: string;
   zip: string;
   country: string;
+  address_check: AddressCheck | null;
+  verified: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -36,6 +38,7 @@ const toRecord = (r: AddressRow): AddressRecord => ({
   state: r.state,
   zip: r.zip,
   country: r.country,
+  check: r.address_check,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -51,6 +54,10 @@ const toColumns = (f: AddressFields) => ({
   state: f.state,
   zip: f.zip,
   country: f.country,
+  // A changed address is checked again, or is unchecked: an old answer never stays with a new address.
+  address_check: f.check ?? null,
+  verified: f.check?.verdict === 'deliverable',
+  checked_at: f.check ? new Date() : null,
 });
 
 export function createAddressesRepo(db: Knex): AddressesRepo {

@@ -15,5 +15,6 @@ export function toAddress(a: AddressRecord): Address {
     state: a.state,
     zip: a.zip,
     country: a.country,
+    ...(a.check ? { check: a.check, verified: a.check.verdict === 'deliverable' } : {}),
   };
 }

@@ -1,5 +1,12 @@
 import type { Tx } from '@flatship/kit';
-import type { Activation, ReferralBonusState, Role, TokenClaims, UserChangedEvent } from '@flatship/proto';
+import type {
+  Activation,
+  AddressCheck,
+  ReferralBonusState,
+  Role,
+  TokenClaims,
+  UserChangedEvent,
+} from '@flatship/proto';
 
 export type { Clock, DomainLogger, Transactor, Tx } from '@flatship/kit';
 
@@ -109,6 +116,15 @@ export interface AddressFields {
   state: string;
   zip: string;
   country: string;
+  /** What the carrier said when the address was saved; null when it was not asked (or before checks existed). */
+  check?: AddressCheck | null;
+}
+
+/** Asks the carrier about an address (through orders, which has the carriers); never throws. */
+export interface AddressChecker {
+  check(
+    address: Pick<AddressFields, 'name' | 'company' | 'street' | 'street2' | 'city' | 'state' | 'zip'>,
+  ): Promise<AddressCheck>;
 }
 
 export interface AddressRecord extends AddressFields {

@@ -1,4 +1,5 @@
 import type {
+  AddressChecker,
   AddressesRepo,
   Clock,
   DomainLogger,
@@ -33,4 +34,6 @@ export interface DomainDeps {
   /** Where users open the web app; reset links point there. */
   publicUrl: string;
   logger: DomainLogger;
+  /** Checks saved addresses with the carrier (through orders); absent: saved unchecked. */
+  addressChecker?: AddressChecker | null;
 }

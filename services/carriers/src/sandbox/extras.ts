@@ -13,6 +13,7 @@ import type {
 } from '../port';
 import { isValidImpb } from '../usps/impb';
 import { findUspsService } from '../usps/services';
+import { cityZips, zipPlace } from './zip-directory';
 
 /**
  * What the sandbox does besides buying, each a pure function of its input (and the clock), so any process gives
@@ -109,7 +110,7 @@ const SUFFIXES: Record<string, string> = {
 };
 
 /** USPS Publication 28 style: capitals, no punctuation, standard abbreviations. */
-function standardStreet(street: string): string {
+export function standardStreet(street: string): string {
   return street
     .toUpperCase()
     .replace(/[.,#]/g, ' ')
@@ -120,9 +121,16 @@ function standardStreet(street: string): string {
 }
 
 /**
- * An address check: a street without a house number, or a ZIP that is not five digits (or ZIP+4), is
- * undeliverable; otherwise the address comes back in standard form with a ZIP+4 (fixed by the street and ZIP),
- * `corrected` when anything changed. A recipient named FAIL is undeliverable, as its purchase fails.
+ * An address check, against the USPS ZIP codes (`zip-directory.ts`), as a real carrier's would be:
+ * - a ZIP that is not five digits (or ZIP+4), or that does not exist, is undeliverable, and so is a street without a
+ *   house number;
+ * - a ZIP that does not belong to the city and state is corrected to the city's (its lowest ZIP), when the state has
+ *   such a city; a city the ZIP does not name takes the ZIP's city when the ZIP is in the state; a state that is
+ *   wrong for the ZIP and its city takes the ZIP's state; a ZIP of another state whose city is not in the state
+ *   given is undeliverable;
+ * - otherwise the address comes back in standard form with a ZIP+4 (fixed by the street and ZIP), `corrected` when
+ *   anything changed.
+ * (A recipient named FAIL is not refused here: its purchase fails, which tests of failed purchases rely on.)
  */
 export function sandboxVerifyAddress(address: LabelAddress): AddressVerdict {
   const zipDigits = address.zip.replace(/\D/g, '');
@@ -132,18 +140,24 @@ export function sandboxVerifyAddress(address: LabelAddress): AddressVerdict {
   if (!/\d/.test(address.street1)) {
     return { ok: true, verdict: 'undeliverable', reason: 'The street address has no house number.' };
   }
-  if (address.name.trim().toUpperCase() === 'FAIL') {
-    return { ok: true, verdict: 'undeliverable', reason: 'No such address was found at this ZIP code.' };
-  }
-  const zip5 = zipDigits.slice(0, 5);
+  const given = {
+    zip5: zipDigits.slice(0, 5),
+    city: address.city.trim().toUpperCase(),
+    state: address.state.trim().toUpperCase(),
+  };
+  const place = placeOf(given);
+  if (!place.ok) return { ok: true, verdict: 'undeliverable', reason: place.reason };
+  const zip5 = place.zip5;
   const plus4 =
-    zipDigits.length === 9 ? zipDigits.slice(5) : hashDigits('zip4', `${standardStreet(address.street1)}|${zip5}`, 4);
+    zipDigits.length === 9 && zip5 === given.zip5
+      ? zipDigits.slice(5)
+      : hashDigits('zip4', `${standardStreet(address.street1)}|${zip5}`, 4);
   const standard: LabelAddress = {
     ...address,
     street1: standardStreet(address.street1),
     ...(address.street2 ? { street2: standardStreet(address.street2) } : {}),
-    city: address.city.trim().toUpperCase(),
-    state: address.state.trim().toUpperCase(),
+    city: place.city,
+    state: place.state,
     zip: `${zip5}-${plus4}`,
   };
   const corrected = (['street1', 'street2', 'city', 'state', 'zip'] as const).filter(
@@ -152,6 +166,25 @@ export function sandboxVerifyAddress(address: LabelAddress): AddressVerdict {
   return corrected.length === 0
     ? { ok: true, verdict: 'deliverable', address: standard }
     : { ok: true, verdict: 'corrected', address: standard, corrected };
+}
+
+/** Where an address's city, state and ZIP point, made to agree with the ZIP codes, or why they cannot. */
+function placeOf(given: {
+  zip5: string;
+  city: string;
+  state: string;
+}): { ok: true; zip5: string; city: string; state: string } | { ok: false; reason: string } {
+  const place = zipPlace(given.zip5);
+  if (!place) return { ok: false, reason: `The ZIP code ${given.zip5} does not exist.` };
+  if (place.state === given.state && place.city === given.city) return { ok: true, ...given };
+  const cityZip = cityZips(given.city, given.state)[0];
+  if (cityZip) return { ok: true, zip5: cityZip, city: given.city, state: given.state };
+  if (place.state === given.state) return { ok: true, zip5: given.zip5, city: place.city, state: place.state };
+  if (place.city === given.city) return { ok: true, zip5: given.zip5, city: place.city, state: place.state };
+  return {
+    ok: false,
+    reason: `The ZIP code ${given.zip5} is in ${place.state}, and ${given.state} has no city named ${given.city}.`,
+  };
 }
 
 const JOURNEY: { status: TrackingStatus; description: string; hoursAfter: number; place: [string, string, string] }[] =

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError, statusOf } from '@flatship/kit';
 import { centsToDollars, type OrderCreateBody, type OrderCreateReply } from '@flatship/proto';
+import { type CheckAddressDeps, verifyOne } from './check-address';
 import { courierOf } from './courier-of';
 import {
   type FulfilDeps,
@@ -13,9 +14,9 @@ import {
 import { MESSAGES } from './messages';
 import type { LabelRecord, PurchaseHold, PurchaseLocks, QuotePort } from './ports';
 import { requestHash } from './request-hash';
-import { validateOrderBody } from './validate-shipment';
+import { type ShipmentAddress, validateOrderBody } from './validate-shipment';
 
-export interface CreateLabelDeps extends FulfilDeps {
+export interface CreateLabelDeps extends FulfilDeps, CheckAddressDeps {
   /** The couriers labels may be bought from (the enabled carriers); the default courier when absent. */
   couriers?: readonly string[];
   quotes: QuotePort;
@@ -132,6 +133,24 @@ async function carryOn(
 }
 
 /**
+ * The To address is checked with the carrier before anything is charged: one the carrier will not deliver to is
+ * bought only when the buyer said so (`address_acknowledged`), as the form asks. A carrier that cannot be asked does
+ * not stop the purchase.
+ */
+async function assertDeliverable(deps: CreateLabelDeps, to: ShipmentAddress, acknowledged: boolean): Promise<void> {
+  if (acknowledged || !deps.addressVerifier) return;
+  const check = await verifyOne(deps, to);
+  if (check.verdict !== 'undeliverable') return;
+  throw new AppError(
+    'ORDERS_ADDRESS_UNDELIVERABLE',
+    `USPS cannot deliver to this To address. ${check.message ?? ''} Tick "Ship to this address anyway" to buy the label anyway.`.replace(
+      '  ',
+      ' ',
+    ),
+  );
+}
+
+/**
  * Buys one label: validate, price on the server, record the row, charge,
  * buy from the carrier, store the PDF. Money never moves without a row that
  * says why, and a label that was not bought is refunded. The purchase is held
@@ -151,6 +170,8 @@ export async function createLabel(deps: CreateLabelDeps, input: CreateLabelInput
       if (again) return again;
     }
   }
+
+  await assertDeliverable(deps, shipment.receiver, input.body.address_acknowledged === true);
 
   // Whatever price the client sent is ignored: this is the price charged.
   const [quote] = await deps.quotes.quote(input.userId, [

@@ -1,4 +1,5 @@
 import type { BulkDeps } from '../domain/bulk/deps';
+import type { CheckAddressDeps } from '../domain/check-address';
 import type { CreateLabelDeps } from '../domain/create-label';
 import type { LabelConverter } from '../domain/label-formats';
 import type { FileStore, LabelsRepo } from '../domain/ports';
@@ -7,7 +8,7 @@ import type { RefundDeps } from '../domain/refunds';
 import type { ScanFormsRepo } from '../domain/scan-forms/ports';
 
 /** Everything the use cases may ask for; each route hands on what its use case needs. */
-export interface DomainDeps extends CreateLabelDeps, BulkDeps, RefundDeps {
+export interface DomainDeps extends CreateLabelDeps, BulkDeps, RefundDeps, CheckAddressDeps {
   labels: LabelsRepo;
   files: FileStore;
   scanForms: ScanFormsRepo;

@@ -1,12 +1,15 @@
 import '../shell/user-area';
-import { type Address, LIMITS, US_STATES } from '@flatship/proto';
+import { type Address, type CheckedAddress, LIMITS, US_STATES } from '@flatship/proto';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { type Column, DataTable, type RowChanges } from '../../components/data-table';
 import { createPendingRequest } from '../../components/data-table-requests';
 import { FormDialog, type FormField, type FormValues } from '../../components/form-dialog';
 import { PinIcon } from '../../components/icons';
+import { toastShown } from '../../components/toast-slice';
+import '../address-check/address-check.css';
 import { selectUser } from '../auth/auth-selectors';
+import { AddressCheckNotes } from './address-check-notes';
 import { ADDRESS_MESSAGES } from './address-messages';
 import { selectAddresses, selectAddressesStatus } from './address-selectors';
 import {
@@ -119,6 +122,23 @@ export function AddressPage() {
     [dispatch, userId],
   );
 
+  const useSuggested = useCallback(
+    (row: Address, suggested: CheckedAddress) =>
+      save(row, {
+        street: suggested.street1,
+        street2: suggested.street2,
+        city: suggested.city,
+        state: suggested.state,
+        zip: suggested.zip,
+      }).then(
+        () => dispatch(toastShown({ kind: 'success', message: 'Address updated to the suggested one' })),
+        (error: unknown) => {
+          dispatch(toastShown({ kind: 'error', message: error instanceof Error ? error.message : String(error) }));
+        },
+      ),
+    [save, dispatch],
+  );
+
   const remove = useCallback(
     (row: Address) => {
       if (!userId) return Promise.reject(new Error('Not signed in'));
@@ -155,6 +175,7 @@ export function AddressPage() {
           Add Address
         </button>
       </div>
+      <AddressCheckNotes addresses={addresses} onUseSuggested={useSuggested} />
       <DataTable
         caption="Saved addresses"
         columns={COLUMNS}

@@ -7,6 +7,7 @@ import { Modal } from '../../components/modal';
 import { Spinner } from '../../components/spinner';
 import { selectUser } from '../auth/auth-selectors';
 import { groupByCategory } from '../order-label/order-label-form';
+import { BulkAddressCheck } from './bulk-address-check';
 import { BULK_TEMPLATE_URL } from './bulk-order-api';
 import { BULK_MESSAGES } from './bulk-order-messages';
 import {
@@ -255,6 +256,7 @@ export function BulkOrderPage() {
                 Reset
               </button>
             </div>
+            <BulkAddressCheck />
             <BulkTable />
           </>
         )}

@@ -28,12 +28,14 @@ import type { SessionUser } from '../auth/session-user';
 import { bulkOrderInitialized } from '../bulk-progress/bulk-progress-actions';
 import { orderLabelApi } from '../order-label/order-label-api';
 import { type SkuPresetInput, skuApi } from '../skus/sku-api';
+import { type RowZipFlag, zipFlagsFound } from './bulk-address-check-slice';
 import { bulkOrderApi } from './bulk-order-api';
 import { BULK_MESSAGES } from './bulk-order-messages';
 import {
   selectBulkDataStatus,
   selectBulkFileName,
   selectBulkRow,
+  selectBulkRowIds,
   selectBulkRows,
   selectBulkServiceName,
   selectBulkSource,
@@ -136,8 +138,17 @@ export function* readChosenFile(action: PayloadAction<{ fileId: string; name: st
     yield put(toastShown({ kind: 'error', message, detail: reply.message }));
     return;
   }
-  const { rows, source, warnings } = reply.result;
+  const { rows, source, warnings, zipFlags } = reply.result;
   yield put(fileLoaded({ fileName: file.name, source: source as OrderSource, rows }));
+  // The ZIP doubts are keyed by the reader's row ids; the table may have renamed a missing or repeated one.
+  const ids: string[] = yield select(selectBulkRowIds);
+  const flags: Record<string, RowZipFlag[]> = {};
+  rows.forEach((row, i) => {
+    const found = zipFlags?.[row._id];
+    const id = ids[i];
+    if (found && id) flags[id] = found.map(({ kind, message }) => ({ kind, message }));
+  });
+  yield put(zipFlagsFound(flags));
   yield put(toastShown({ kind: 'success', message: BULK_MESSAGES.uploaded }));
   // The reader ends its warnings with the invalid-rows one (spec doc 2 §5); a flood of others is cut short.
   const shown =

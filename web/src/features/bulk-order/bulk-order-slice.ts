@@ -134,6 +134,13 @@ export const bulkOrderSlice = createSlice({
         for (const field of DIMENSION_FIELDS) other[field] = row[field];
       }
     },
+    /** Several rows changed in one step (accepting the address check's corrections); SKU presets are not touched. */
+    rowsEdited(state, action: PayloadAction<{ id: string; changes: RowChanges }[]>) {
+      for (const { id, changes } of action.payload) {
+        const row = state.rowsById[id];
+        if (row) Object.assign(row, changes);
+      }
+    },
     rowDeleted(state, action: PayloadAction<string>) {
       if (!(action.payload in state.rowsById)) return;
       delete state.rowsById[action.payload];
@@ -186,6 +193,7 @@ export const {
   fileReadFailed,
   fileReset,
   rowEdited,
+  rowsEdited,
   rowDeleted,
   columnCopied,
   priceRequested,

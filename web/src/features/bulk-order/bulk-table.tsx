@@ -5,6 +5,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyMenu, TABLE_MESSAGES } from '../../components/data-table';
 import { toastShown } from '../../components/toast-slice';
+import { selectRowNote, selectVisibleRowIds } from './bulk-address-check-selectors';
 import {
   type BulkColumn,
   type BulkField,
@@ -53,6 +54,18 @@ const BulkTableRow = memo(function BulkTableRow({ id, index, columns, onDelete }
   const row = useAppSelector((state) => selectBulkRow(state, id));
   const [draft, setDraft] = useState<Record<string, string> | null>(null);
   const problems = useMemo(() => (row ? rowProblems(row) : null), [row]);
+  const note = useAppSelector((state) => selectRowNote(state, id));
+  const noteText = note
+    ? [
+        note.check?.verdict === 'corrected' && note.check.address ? 'The address check suggests a correction' : null,
+        note.check?.verdict === 'undeliverable'
+          ? `USPS cannot deliver to this address. ${note.check.message ?? ''}`
+          : null,
+        ...note.zipFlags.map((f) => f.message),
+      ]
+        .filter(Boolean)
+        .join('; ')
+    : null;
   const rowRef = useRef<HTMLTableRowElement>(null);
   // Where focus goes after the next render: the first input when an edit starts, the Edit button after one.
   const focusNext = useRef<string | null>(null);
@@ -110,7 +123,11 @@ const BulkTableRow = memo(function BulkTableRow({ id, index, columns, onDelete }
       data-row-id={id}
       aria-rowindex={index + 3}
     >
-      <th scope="row" className={problemList ? 'bulk-table__number bulk-table__number--invalid' : 'bulk-table__number'}>
+      <th
+        scope="row"
+        className={`bulk-table__number${problemList ? ' bulk-table__number--invalid' : ''}${noteText ? ' bulk-table__number--doubt' : ''}`}
+        title={noteText ?? undefined}
+      >
         {problemList ? (
           // The bad cell may be scrolled out of view to the side: the row number says so and leads to it.
           <button
@@ -125,6 +142,7 @@ const BulkTableRow = memo(function BulkTableRow({ id, index, columns, onDelete }
         ) : (
           index + 1
         )}
+        {noteText ? <span className="visually-hidden"> (needs a look: {noteText})</span> : null}
       </th>
       {columns.map((column) => {
         const problem = problems?.get(column.key);
@@ -208,7 +226,10 @@ function groupSpans(columns: BulkColumn[]): { group: ColumnGroup; span: number }
 /** The bulk rows: grouped headers, "Copy from:" menus, and only the rows in view rendered. */
 export function BulkTable() {
   const dispatch = useAppDispatch();
-  const rowIds = useAppSelector(selectBulkRowIds);
+  const allRowIds = useAppSelector(selectBulkRowIds);
+  // The address check may narrow the table to the rows that need a look; rows keep their numbers in the file.
+  const rowIds = useAppSelector(selectVisibleRowIds);
+  const positionOf = useMemo(() => new Map(allRowIds.map((id, i) => [id, i])), [allRowIds]);
   const showsOrderInformation = useAppSelector(selectShowsOrderInformation);
   const columns = useMemo(
     () => (showsOrderInformation ? [...ORDER_COLUMNS, ...MAIN_COLUMNS] : MAIN_COLUMNS),
@@ -309,7 +330,13 @@ export function BulkTable() {
           {items.map((item) => {
             const id = rowIds[item.index];
             return id ? (
-              <BulkTableRow key={id} id={id} index={item.index} columns={columns} onDelete={askDelete} />
+              <BulkTableRow
+                key={id}
+                id={id}
+                index={positionOf.get(id) ?? item.index}
+                columns={columns}
+                onDelete={askDelete}
+              />
             ) : null;
           })}
           {paddingBottom > 0 ? (

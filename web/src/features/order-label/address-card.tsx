@@ -1,4 +1,5 @@
 import type { Address } from '@flatship/proto';
+import type { ReactNode } from 'react';
 import { AddressPicker } from '../../components/address-picker';
 import { SearchableSelect } from '../../components/searchable-select';
 import { type AddressForm, COUNTRY, fieldId } from './order-label-form';
@@ -13,6 +14,8 @@ interface AddressCardProps {
   savedAddresses: Address[];
   isLoadingAddresses: boolean;
   invalid: ReadonlySet<string>;
+  /** Under the fields: what the carrier said of the address. */
+  footer?: ReactNode;
 }
 
 interface TextFieldProps {
@@ -70,6 +73,7 @@ export function AddressCard({
   savedAddresses,
   isLoadingAddresses,
   invalid,
+  footer,
 }: AddressCardProps) {
   const headingId = `${side}-address-heading`;
   const id = (key: keyof AddressForm) => fieldId.address(side, key);
@@ -171,6 +175,7 @@ export function AddressCard({
         </label>
         <input id={`${side}-country`} className="input" value={COUNTRY} readOnly aria-readonly="true" />
       </div>
+      {footer}
     </section>
   );
 }

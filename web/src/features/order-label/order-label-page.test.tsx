@@ -42,6 +42,8 @@ const server = setupTestServer(
   }),
   http.get(api('userServices/:userId/available'), () => HttpResponse.json(SERVICES)),
   http.get(api('auth/get-address/:userId'), () => HttpResponse.json({ savedAddress: [HOME, SHOP] })),
+  // The form's address checks (address-check.test.tsx tests them): every address is fine here.
+  http.post(api('orders/verify-address'), () => HttpResponse.json({ verdict: 'deliverable' })),
   http.post(api('orders/price/v2/bulk'), async ({ request }) => {
     const body = (await request.json()) as (typeof quotes)[number];
     quotes.push(body);

@@ -1,10 +1,11 @@
 import '../shell/user-area';
-import { type Address, labelDownloadPath } from '@flatship/proto';
+import { type Address, type CheckedAddress, labelDownloadPath } from '@flatship/proto';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { formatMoney } from '../../app/format';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Modal } from '../../components/modal';
 import { toastShown } from '../../components/toast-slice';
+import { AddressCheckNotice, useAddressCheck } from '../address-check/address-check';
 import { selectUser } from '../auth/auth-selectors';
 import { fileRequested } from '../downloads/downloads-actions';
 import { AddressCard, TextField } from './address-card';
@@ -81,6 +82,31 @@ export function OrderLabelPage() {
     });
   }, [form]);
 
+  // Both addresses are checked with the carrier as soon as they are complete, before anything is paid; a From address
+  // picked from the address book as saved (and checked when it was saved) is not asked about again.
+  const toCheck = useAddressCheck('to', checkable(form.to), { serviceUid: form.serviceUid || undefined });
+  const isSavedChecked = savedAddresses.some((a) => a.verified === true && sameAddress(a, form.from));
+  const fromCheck = useAddressCheck('from', checkable(form.from), {
+    skip: isSavedChecked,
+    serviceUid: form.serviceUid || undefined,
+  });
+  const [acknowledgedTo, setAcknowledgedTo] = useState('');
+  const toKey = JSON.stringify(checkable(form.to));
+  const isToUndeliverable = toCheck.state.status === 'done' && toCheck.state.check.verdict === 'undeliverable';
+  const isToAcknowledged = isToUndeliverable && acknowledgedTo === toKey;
+  const useSuggested = (side: 'from' | 'to') => (suggested: CheckedAddress) => {
+    const next = {
+      ...form[side],
+      street: suggested.street1,
+      street2: suggested.street2,
+      city: suggested.city,
+      state: suggested.state,
+      zip: suggested.zip,
+    };
+    (side === 'to' ? toCheck : fromCheck).rememberSuggested(checkable(next), suggested);
+    setForm((f) => ({ ...f, [side]: next }));
+  };
+
   const setPackage = <K extends keyof PackageForm>(key: K, value: PackageForm[K]) =>
     setForm((f) => ({ ...f, pkg: { ...f.pkg, [key]: value } }));
   const setAddress = (side: 'from' | 'to') => (next: AddressForm) => setForm((f) => ({ ...f, [side]: next }));
@@ -115,8 +141,19 @@ export function OrderLabelPage() {
       focusField(problem.id);
       return;
     }
+    if (isToUndeliverable && !isToAcknowledged) {
+      dispatch(
+        toastShown({
+          kind: 'error',
+          message: 'USPS cannot deliver to the To address. Tick "Ship to this address anyway" to buy this label.',
+        }),
+      );
+      focusField('to-address-check-ack');
+      return;
+    }
     setHasSubmitted(true);
-    dispatch(labelOrderSubmitted(buildOrderPayload(form, service, userId)));
+    const payload = buildOrderPayload(form, service, userId);
+    dispatch(labelOrderSubmitted(isToAcknowledged ? { ...payload, address_acknowledged: true } : payload));
   };
 
   const pkgId = fieldId.pkg;
@@ -286,6 +323,14 @@ export function OrderLabelPage() {
             savedAddresses={savedAddresses}
             isLoadingAddresses={isLoadingAddresses}
             invalid={invalid}
+            footer={
+              <AddressCheckNotice
+                id="from-address-check"
+                state={fromCheck.state}
+                onUseSuggested={useSuggested('from')}
+                onKeepMine={fromCheck.keepMine}
+              />
+            }
           />
           <AddressCard
             side="to"
@@ -296,6 +341,20 @@ export function OrderLabelPage() {
             savedAddresses={savedAddresses}
             isLoadingAddresses={isLoadingAddresses}
             invalid={invalid}
+            footer={
+              <AddressCheckNotice
+                id="to-address-check"
+                state={toCheck.state}
+                onUseSuggested={useSuggested('to')}
+                onKeepMine={toCheck.keepMine}
+                acknowledge={{
+                  id: 'to-address-check-ack',
+                  label: 'Ship to this address anyway',
+                  isChecked: isToAcknowledged,
+                  onChange: (checked) => setAcknowledgedTo(checked ? toKey : ''),
+                }}
+              />
+            }
           />
         </div>
 
@@ -350,3 +409,24 @@ export function OrderLabelPage() {
     </div>
   );
 }
+
+/** The form's address as a check takes it. */
+const checkable = (a: AddressForm) => ({
+  name: a.name,
+  company: a.company,
+  street1: a.street,
+  street2: a.street2,
+  city: a.city,
+  state: a.state,
+  zip: a.zip,
+});
+
+/** Whether the form still holds a saved address as it was picked. */
+const sameAddress = (saved: Address, a: AddressForm) =>
+  [
+    [saved.street, a.street],
+    [saved.street2, a.street2],
+    [saved.city, a.city],
+    [saved.state, a.state],
+    [String(saved.zip), a.zip],
+  ].every(([x, y]) => (x ?? '').trim().toUpperCase() === (y ?? '').trim().toUpperCase());

@@ -2,10 +2,14 @@ import { all, fork } from 'redux-saga/effects';
 import { registerFeature } from '../../app/store';
 import { accountSaga } from '../account/account-saga';
 import { accountReducer } from '../account/account-slice';
+import { addressCheckSaga } from '../address-check/address-check-saga';
+import { addressCheckReducer } from '../address-check/address-check-slice';
 import { addressSaga } from '../addresses/address-saga';
 import { addressesReducer } from '../addresses/address-slice';
 import { batchOrdersSaga } from '../batch-orders/batch-orders-saga';
 import { batchOrdersReducer } from '../batch-orders/batch-orders-slice';
+import { bulkAddressCheckSaga } from '../bulk-order/bulk-address-check-saga';
+import { bulkAddressCheckReducer } from '../bulk-order/bulk-address-check-slice';
 import { bulkOrderSaga } from '../bulk-order/bulk-order-saga';
 import { bulkOrderReducer } from '../bulk-order/bulk-order-slice';
 import { bulkDownloadReducer } from '../bulk-progress/bulk-download-slice';
@@ -40,8 +44,10 @@ registerFeature({
   name: 'user-area',
   reducers: {
     account: accountReducer,
+    addressCheck: addressCheckReducer,
     addresses: addressesReducer,
     batchOrders: batchOrdersReducer,
+    bulkAddressCheck: bulkAddressCheckReducer,
     bulkDownloads: bulkDownloadReducer,
     bulkOrder: bulkOrderReducer,
     bulkProgress: bulkProgressReducer,
@@ -68,6 +74,8 @@ registerFeature({
       fork(skuSaga),
       fork(batchOrdersSaga),
       fork(bulkOrderSaga),
+      fork(bulkAddressCheckSaga),
+      fork(addressCheckSaga),
       fork(bulkProgressSaga),
       fork(refundsSaga),
       fork(scanFormsSaga),

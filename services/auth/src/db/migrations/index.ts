@@ -6,6 +6,7 @@ import { createSkus } from './0004-skus';
 import { softDeleteUsers } from './0005-soft-delete';
 import { createPasswordResets } from './0006-password-resets';
 import { addImpersonationVersion } from './0007-impersonation-version';
+import { addAddressCheck } from './0008-address-check';
 
 export { AUTH_SCHEMA } from './schema';
 
@@ -18,4 +19,5 @@ export const migrations: Migration[] = [
   softDeleteUsers,
   createPasswordResets,
   addImpersonationVersion,
+  addAddressCheck,
 ];

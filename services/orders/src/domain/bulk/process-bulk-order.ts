@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError, statusOf } from '@flatship/kit';
+import { zipFlags } from '@flatship/order-files/zip-check';
 import { BULK_MAX_ROWS, type BulkProcessBody, type BulkProcessReply, centsToDollars } from '@flatship/proto';
 import { refundCharge } from '../buy-and-refund';
 import { courierOf } from '../courier-of';
@@ -169,9 +170,14 @@ export async function processBulkOrder(
   }
   if ('refused' in outcome) throw outcome.refused;
   const submitted = outcome.submitted;
+  const addressWarnings = zipWarnings(shipments);
+  if (addressWarnings.length > 0) {
+    deps.logger.info({ orderId: order.id, rows: addressWarnings.length }, 'bulk order bought with doubtful ZIPs');
+  }
   return {
     message: BULK_MESSAGES.accepted,
     data: { orderId: order.id, totalCount: submitted.totalCount, price: centsToDollars(costCents) },
+    ...(addressWarnings.length > 0 ? { addressWarnings } : {}),
   };
 }
 
@@ -218,4 +224,16 @@ export async function abandonUnsubmitted(deps: BulkDeps, orderId: string): Promi
     await deps.bulk.transition(orderId, UNSUBMITTED_STATUSES, 'processing_error', { stuck: true });
     throw refundFailed;
   }
+}
+
+/** The rows' ZIP doubts, judged by the same offline check the table ran at load (order-files `zipFlags`). */
+function zipWarnings(shipments: readonly ValidShipment[]): { rowIndex: number; message: string }[] {
+  return shipments.flatMap((s, rowIndex) =>
+    zipFlags({
+      ToZipPostal: s.receiver.zip,
+      ToStateProvince: s.receiver.state,
+      FromZipPostal: s.sender.zip,
+      FromStateProvince: s.sender.state,
+    }).map((f) => ({ rowIndex, message: f.message })),
+  );
 }

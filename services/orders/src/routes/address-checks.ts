@@ -1,0 +1,60 @@
+import { requireAuth, requireInternal, type ServiceApp } from '@flatship/kit';
+import {
+  AddressCheckSchema,
+  VerifyAddressBodySchema,
+  VerifyAddressesBodySchema,
+  VerifyAddressesReplySchema,
+} from '@flatship/proto';
+import { type CheckAddressDeps, checkAddress, checkAddresses, createCheckLimiter } from '../domain/check-address';
+
+/** Checks a user may ask for per minute: one at a time as a form is typed, and many for a file's rows. */
+export const SINGLE_CHECKS_PER_MINUTE = 120;
+export const BATCH_CHECKS_PER_MINUTE = 5_000;
+
+/**
+ * Address checks before paying (nothing is charged): one address as a form is filled in, a file's rows in chunks,
+ * and auth's check of a saved address (internal).
+ */
+export function registerAddressCheckRoutes(
+  app: ServiceApp,
+  deps: CheckAddressDeps,
+  internalSecret: string,
+  limits = { single: SINGLE_CHECKS_PER_MINUTE, batch: BATCH_CHECKS_PER_MINUTE },
+): void {
+  const single = createCheckLimiter({ max: limits.single, windowMs: 60_000 });
+  const batch = createCheckLimiter({ max: limits.batch, windowMs: 60_000 });
+
+  app.post(
+    '/api/orders/verify-address',
+    {
+      onRequest: [app.requireUser],
+      schema: { body: VerifyAddressBodySchema, response: { 200: AddressCheckSchema } },
+    },
+    async (request) => {
+      single.take(requireAuth(request).userId, 1);
+      return checkAddress(deps, request.body.address, request.body.service_uid);
+    },
+  );
+
+  app.post(
+    '/api/orders/verify-addresses',
+    {
+      onRequest: [app.requireUser],
+      schema: { body: VerifyAddressesBodySchema, response: { 200: VerifyAddressesReplySchema } },
+    },
+    async (request) => {
+      batch.take(requireAuth(request).userId, Math.max(1, request.body.addresses.length));
+      return { results: await checkAddresses(deps, request.body.addresses, request.body.service_uid) };
+    },
+  );
+
+  // Auth checks a saved address here when it is saved: it has no carrier of its own.
+  app.post(
+    '/internal/verify-address',
+    {
+      onRequest: [requireInternal(internalSecret)],
+      schema: { body: VerifyAddressBodySchema, response: { 200: AddressCheckSchema } },
+    },
+    async (request) => checkAddress(deps, request.body.address, request.body.service_uid),
+  );
+}
