@@ -9,7 +9,7 @@ NODE_MODULES_STAMP := node_modules/.install-stamp
 # the Kafka bus tests run on librdkafka's mock cluster, started through kcat; zbarimg scans the label barcodes.
 SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core kcat librdkafka1 zbar-tools
 
-.PHONY: help install start test test-fast test-distributed lint typecheck build build-stale docs system-deps bench bench-rankings bench-files bench-web bench-api bench-totals bench-footprint bench-carrier
+.PHONY: help install start runtime-deps test test-fast test-distributed lint typecheck build build-stale docs system-deps bench bench-rankings bench-files bench-web bench-api bench-totals bench-footprint bench-carrier
 
 help:
 	@echo "make start   run the whole product on embedded defaults and print its URL (Ctrl-C stops it)"
@@ -43,8 +43,21 @@ install: $(NODE_MODULES_STAMP)
 build-stale: install
 	@node infra/build/build.mjs --stale
 
-start: build-stale
+start: build-stale runtime-deps
 	node infra/dist/launcher.js
+
+# The product itself needs one program beyond Node: poppler's pdftoppm, which turns a carrier's PDF label into ZPL
+# for thermal printers. Installed when missing and this user may; otherwise `make start` says what to install.
+runtime-deps:
+	@if command -v pdftoppm >/dev/null 2>&1; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+	  echo "Installing poppler-utils (pdftoppm converts PDF labels to ZPL)"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get -o DPkg::Lock::Timeout=600 update -qq; \
+	  apt-get -o DPkg::Lock::Timeout=600 install -y -qq poppler-utils >/dev/null; \
+	else \
+	  echo "pdftoppm is missing: ZPL downloads of labels a carrier gave only as PDF will fail until poppler-utils is installed (sudo apt-get install -y poppler-utils)" >&2; \
+	fi
 
 # Installs Chromium, poppler and kcat when they are missing and this user may install them;
 # otherwise says exactly what to install rather than letting browser or Kafka tests fail obscurely.

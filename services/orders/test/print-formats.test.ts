@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { CARRIER_CAPABILITIES, createSandboxCarrier, type LabelRequest } from '@flatship/carriers';
 import type { LabelRequestedEvent } from '@flatship/proto';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { ZPL_CONVERSION_FAILED } from '../src/domain/label-formats';
 import { createBulkWorkerDeps, processBulkLabels } from '../src/worker';
 import { bulkItems, newOrderId, processBulk } from './bulk-support';
 import { fundedUser, type Stack, startStack } from './stack';
@@ -159,6 +160,25 @@ describe('a single label in each format', () => {
     expect(existsSync(kept)).toBe(true);
     const again = await download(u, `/api/orders/download/v2/${pdfName}`);
     expect(again.body).toBe(first.body);
+  });
+
+  test('without pdftoppm on the server, a ZPL that needs converting is a 503 saying what to do, and nothing is kept', async () => {
+    givesZpl = false;
+    const u = await fundedUser(s, 100_00);
+    await setFormat(u, 'zpl-203');
+    const { pdfName } = await buySingle(u);
+    const path = process.env.PATH;
+    process.env.PATH = scratch;
+    try {
+      const res = await download(u, `/api/orders/download/v2/${pdfName}`);
+      expect(res.statusCode).toBe(503);
+      expect(res.json().message).toBe(ZPL_CONVERSION_FAILED);
+    } finally {
+      process.env.PATH = path;
+    }
+    expect(existsSync(labelFile(u, pdfName.replace('.pdf', '.zpl')))).toBe(false);
+    const pdf = await download(u, `/api/orders/download/v2/${pdfName}`, '&format=pdf-4x6');
+    expect(pdf.statusCode).toBe(200);
   });
 
   test('a label bought as a PDF before the setting changed comes in the new format', async () => {

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { letterTwoUp, pdfToZpl } from '@flatship/carriers';
+import { AppError } from '@flatship/kit';
 import { PRINT_FILES, type PrintFormat } from '@flatship/proto';
 import { labelFileKey } from './files';
 import type { CarrierLabelRequest, CarrierPort, FileStore } from './ports';
@@ -36,6 +37,9 @@ export const bufferFile = (data: Buffer) => ({ stream: Readable.from([data]), si
 export const fileNameIn = (format: PrintFormat, name: string) =>
   `${name.replace(/\.pdf$/i, '')}.${PRINT_FILES[format].extension}`;
 
+export const ZPL_CONVERSION_FAILED =
+  'This label could not be converted to ZPL right now. Download it as a 4x6 PDF (Account, Printing) or try again later.';
+
 /** The label's ZPL: the carrier's, or its PDF converted (and kept); null when its PDF is not in the store. */
 export async function labelZpl(
   deps: LabelFormatDeps,
@@ -46,7 +50,14 @@ export async function labelZpl(
   if (kept) return kept;
   const pdf = await deps.files.read(labelFileKey(label.userId, label.pdfName));
   if (!pdf) return null;
-  const zpl = await converterOf(deps).pdfToZpl(pdf);
+  let zpl: Buffer;
+  try {
+    zpl = await converterOf(deps).pdfToZpl(pdf);
+  } catch (e) {
+    // The converter runs poppler's pdftoppm; without it (or when it fails) the customer is told what to do, and
+    // the cause goes with the error to the service's log.
+    throw Object.assign(new AppError('SERVICE_UNAVAILABLE', ZPL_CONVERSION_FAILED), { cause: e });
+  }
   await deps.files.put(key, zpl);
   return zpl;
 }
