@@ -411,3 +411,36 @@ test('addresses are checked through the EasyPost plugin, its answer in our words
   expect(sent).toHaveLength(2);
   expect(sent[0]).toMatchObject({ method: 'POST', body: { verify: true } });
 });
+
+test("a customer who prints ZPL gets EasyPost's own ZPL, kept with the label and downloaded in its place", async () => {
+  const u = user(s);
+  await s.setBalance(u.id, 10_000);
+  const setting = await s.app.inject({
+    method: 'PUT',
+    url: `/api/orders/print-settings/${u.id}`,
+    headers: { token: u.token },
+    payload: { labelFormat: 'zpl-203' },
+  });
+  expect(setting.statusCode, setting.body).toBe(200);
+  const res = await postOrder(s, u, orderBody(u.id));
+  expect(res.statusCode, res.body).toBe(201);
+  const { pdfName, tracking_number } = res.json().data;
+
+  // Asked of EasyPost at purchase, not rasterised from the PDF: the carrier's fields and barcode, no ^GF image.
+  const kept = (await readFile(join(s.filesDir, 'labels', u.id, pdfName.replace(/\.pdf$/, '.zpl')))).toString();
+  expect(kept.startsWith('^XA')).toBe(true);
+  expect(kept).toContain(`^FD${tracking_number}^FS`);
+  expect(kept).not.toContain('^GFA');
+
+  const link = await s.app.inject({
+    method: 'POST',
+    url: '/api/orders/download-token',
+    headers: { token: u.token },
+    payload: { path: `/api/orders/download/v2/${pdfName}` },
+  });
+  expect(link.statusCode, link.body).toBe(200);
+  const file = await s.app.inject({ url: link.json().url });
+  expect(file.statusCode).toBe(200);
+  expect(file.headers['content-disposition']).toContain('.zpl');
+  expect(file.body).toBe(kept);
+});
