@@ -101,8 +101,10 @@ describe('POST /api/orders/verify-address', () => {
 });
 
 describe('POST /api/orders/verify-addresses', () => {
-  test('answers each address in order, and refuses a chunk with a bad address naming it', async () => {
+  test('answers each address in order, charges nothing, and refuses a chunk with a bad address naming it', async () => {
+    const before = await s.balanceCents(ann.id);
     const res = await verifyMany([EMPIRE, { ...EMPIRE, zip: '10118' }, { ...EMPIRE, zip: '00000' }]);
+    expect(await s.balanceCents(ann.id)).toBe(before);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().results.map((r: { verdict: string }) => r.verdict)).toEqual([
       'corrected',
