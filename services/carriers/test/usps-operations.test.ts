@@ -3,7 +3,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CARRIER_ERRORS, CARRIER_REASONS } from '../src/carrier-messages';
-import { CARRIER_CAPABILITIES, type LabelAddress, type PurchasedLabel, supports } from '../src/port';
+import {
+  CARRIER_CAPABILITIES,
+  createProcessMemory,
+  type LabelAddress,
+  type PurchasedLabel,
+  supports,
+} from '../src/port';
 import { labelRequest, RECIPIENT, SENDER, uspsRig } from './fixtures/usps';
 
 const OUT = join(import.meta.dirname, '..', 'test-results', 'usps');
@@ -250,6 +256,24 @@ describe('SCAN forms', () => {
     expect(await carrier.voidLabel?.({ idempotencyKey: 'k-1', trackingNumber: a.trackingNumber })).toMatchObject({
       status: 'pending',
     });
+  });
+
+  test('a form USPS made is kept in the durable memory: after a restart the same key gives the same form, USPS asked once', async () => {
+    const memory = createProcessMemory();
+    const first = await uspsRig({ carrier: { memory } });
+    const a = await buy(first.carrier, 'k-1');
+    const request = {
+      idempotencyKey: 'form-restart',
+      from: SENDER,
+      shipDate: new Date(first.clock.now()),
+      labels: [{ trackingNumber: a.trackingNumber }],
+    };
+    const form = await first.carrier.createScanForm?.(request);
+    if (!form?.ok) throw new Error(`no SCAN form: ${form?.message}`);
+    // Another process (a restart) with the same memory, against the same USPS.
+    const second = await uspsRig({ carrier: { memory, baseUrl: first.fake.url } });
+    expect(await second.carrier.createScanForm?.(request)).toEqual(form);
+    expect(first.fake.count('scan_form')).toBe(1);
   });
 
   test('labels already on a form are refused with a reason; USPS’s words go to the log', async () => {

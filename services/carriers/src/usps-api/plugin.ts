@@ -22,5 +22,6 @@ export const uspsPlugin: CarrierPlugin = {
       ...(settings.log ? { log: settings.log } : {}),
       ...(settings.observeCarrierCalls ? { observe: settings.observeCarrierCalls } : {}),
       ...(settings.purchaseGate ? { purchaseGate: settings.purchaseGate } : {}),
+      ...(settings.memory ? { memory: settings.memory } : {}),
     }),
 };

@@ -17,6 +17,7 @@ import {
   type LabelParcel,
   type LabelRequest,
   type LabelResult,
+  type PurchaseMemory,
   type RateRequest,
   type RateResult,
   type RefundResult,
@@ -58,6 +59,11 @@ export interface UspsCarrierOptions extends Omit<UspsSettings, 'timeoutMs' | 'ba
   purchaseGate?: () => Promise<void>;
   /** The clock: the mailing date of a purchase that gives none, and when tokens are due for renewal. */
   now?: () => Date;
+  /**
+   * The buying service's durable memory (its carrier_memory table): a SCAN form USPS made is kept there under our
+   * key, so a retry after a crash gets the same form rather than USPS's refusal of labels already on one.
+   */
+  memory?: PurchaseMemory;
   /** The HTTP client's retry pacing and fetch (tests). */
   http?: Pick<CarrierHttpOptions, 'maxRetries' | 'retryBaseMs' | 'maxRetryDelayMs' | 'fetch' | 'sleep' | 'random'>;
 }
@@ -553,8 +559,26 @@ export function createUspsCarrier(options: UspsCarrierOptions): ClosableCarrier 
 
   // ---- SCAN forms -----------------------------------------------------------------------------------------------
 
+  const scanFormMemoryKey = (key: string) => `usps:scan-form:${key}`;
+
+  /** A form made earlier under this key: by this process, or by any process sharing the durable memory. */
+  async function earlierScanForm(key: string): Promise<Extract<ScanFormResult, { ok: true }> | null> {
+    const here = scanForms.get(key);
+    if (here) return here;
+    const kept = options.memory ? await options.memory.get(scanFormMemoryKey(key)) : null;
+    if (!kept) return null;
+    const { formId, trackingNumbers, pdf } = JSON.parse(kept) as {
+      formId: string;
+      trackingNumbers: string[];
+      pdf: string;
+    };
+    const form = { ok: true as const, formId, trackingNumbers, pdf: Buffer.from(pdf, 'base64') };
+    scanForms.set(key, form);
+    return form;
+  }
+
   async function createScanForm(req: ScanFormRequest): Promise<ScanFormResult> {
-    const earlier = scanForms.get(req.idempotencyKey);
+    const earlier = await earlierScanForm(req.idempotencyKey);
     if (earlier) return earlier;
     const trackingNumbers = req.labels.map((l) => l.trackingNumber.trim()).filter((t) => t !== '');
     if (trackingNumbers.length === 0) return refusal('SCAN_FORM_REFUSED', CARRIER_REASONS.SCAN_FORM_NO_LABELS);
@@ -594,6 +618,14 @@ export function createUspsCarrier(options: UspsCarrierOptions): ClosableCarrier 
     };
     if (result.formId === '') log.warn({ operation: 'scan_form' }, 'USPS SCAN form answer has no manifestNumber');
     scanForms.set(req.idempotencyKey, result);
+    if (options.memory) {
+      const kept = {
+        formId: result.formId,
+        trackingNumbers: result.trackingNumbers,
+        pdf: result.pdf.toString('base64'),
+      };
+      await options.memory.put(scanFormMemoryKey(req.idempotencyKey), JSON.stringify(kept));
+    }
     return result;
   }
 
