@@ -1,11 +1,11 @@
 import { type CellObject, read, type WorkBook, type WorkSheet } from '@e965/xlsx';
-import type { MappedRows } from './amazon';
-import { type BulkRow, emptyBulkRow } from './bulk-row';
-import { isZip, toBytes } from './decode';
-import { joinProblems, OrderFileError } from './errors';
-import { cellAt, columnOf, type Grid, headerKey, isBlankRow, missingColumnsMessage, parseQuantity } from './grid';
-import { readSimpleWorkbook } from './simple-xlsx';
-import { normalizePhone, normalizeState, repairFileZip } from './states';
+import { type BulkRow, emptyBulkRow } from '../../bulk-row';
+import { isZip, toBytes } from '../../decode';
+import { joinProblems, OrderFileError } from '../../errors';
+import { cellAt, columnOf, type Grid, headerKey, isBlankRow, missingColumnsMessage, parseQuantity } from '../../grid';
+import { readSimpleWorkbook } from '../../simple-xlsx';
+import { normalizePhone, normalizeState, repairFileZip } from '../../states';
+import { DETECT_SURE, type MappedRows } from '../types';
 
 /** Columns of Walmart Seller Center's order export ("Po Details"), by header name. */
 const COLUMNS = {
@@ -170,4 +170,14 @@ export function readWorkbookGridWithSheetJs(bytes: Uint8Array): Grid {
       return h >= 0 && isWalmartHeader(grid.rows[h]!.map(headerKey));
     }) ?? grids[0]!
   );
+}
+
+/** DETECT_SURE for a Walmart header in the first rows, else how many of Walmart's columns the likeliest header names. */
+export function walmartScore(headerRows: readonly string[][]): number {
+  const grid = { rows: headerRows as string[][], rowNumbers: [] };
+  const h = findHeaderRow(grid);
+  if (h < 0) return 0;
+  const keys = headerRows[h]!.map(headerKey);
+  if (isWalmartHeader(keys)) return DETECT_SURE;
+  return Object.values(COLUMNS).filter((names) => columnOf(keys, names) >= 0).length;
 }
