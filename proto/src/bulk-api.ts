@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { IdSchema } from './ids';
 import { BULK_FILE_NAME_MAX } from './limits';
-import { ORDER_SOURCES } from './marketplaces';
+import { ORDER_SOURCES, type OrderSource } from './marketplaces';
 
 /** Batch order statuses (spec doc 2 §4), exactly. */
 export const BULK_STATUSES = [
@@ -95,7 +95,7 @@ export type BulkInitReply = Static<typeof BulkInitReplySchema>;
 export const BulkProcessBodySchema = Type.Object({
   orderId: Type.String(),
   orderData: Type.Array(BulkOrderItemSchema, { maxItems: BULK_MAX_ROWS }),
-  source: Type.Optional(Type.Union(ORDER_SOURCES.map((id) => Type.Literal(id)))),
+  source: Type.Optional(Type.Unsafe<OrderSource>(Type.Union(ORDER_SOURCES.map((id) => Type.Literal(id))))),
   fileName: Type.Optional(Type.String({ maxLength: BULK_FILE_NAME_MAX })),
 });
 export type BulkProcessBody = Static<typeof BulkProcessBodySchema>;
