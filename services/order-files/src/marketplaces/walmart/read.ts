@@ -172,12 +172,21 @@ export function readWorkbookGridWithSheetJs(bytes: Uint8Array): Grid {
   );
 }
 
-/** DETECT_SURE for a Walmart header in the first rows, else how many of Walmart's columns the likeliest header names. */
+/**
+ * DETECT_SURE for a Walmart header in the first rows, else how many of Walmart's columns the likeliest header
+ * names. Only rows up to the first with three filled cells are looked at: a title or notes may sit above the
+ * header, never a table, so another marketplace's data rows are not read through.
+ */
 export function walmartScore(headerRows: readonly string[][]): number {
-  const grid = { rows: headerRows as string[][], rowNumbers: [] };
-  const h = findHeaderRow(grid);
-  if (h < 0) return 0;
-  const keys = headerRows[h]!.map(headerKey);
-  if (isWalmartHeader(keys)) return DETECT_SURE;
-  return Object.values(COLUMNS).filter((names) => columnOf(keys, names) >= 0).length;
+  let best = 0;
+  for (const row of headerRows) {
+    let filled = 0;
+    for (const cell of row) if (cell.trim() !== '') filled++;
+    if (filled === 0) continue;
+    const keys = row.map(headerKey);
+    if (isWalmartHeader(keys)) return DETECT_SURE;
+    best = Math.max(best, Object.values(COLUMNS).filter((names) => columnOf(keys, names) >= 0).length);
+    if (filled >= 3) break;
+  }
+  return best;
 }
