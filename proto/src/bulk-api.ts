@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { IdSchema } from './ids';
 import { BULK_FILE_NAME_MAX } from './limits';
+import { ORDER_SOURCES, type OrderSource } from './marketplaces';
 
 /** Batch order statuses (spec doc 2 §4), exactly. */
 export const BULK_STATUSES = [
@@ -32,10 +33,6 @@ export const TERMINAL_BULK_STATUSES: readonly BulkStatus[] = ['completed', 'comp
 /** Whether a status (as any text, e.g. from a progress event) is one of TERMINAL_BULK_STATUSES. */
 export const isTerminalBulkStatus = (status: string): boolean =>
   (TERMINAL_BULK_STATUSES as readonly string[]).includes(status);
-
-/** Where a bulk order's rows came from; Amazon orders get the shipping-confirmation file. */
-export const ORDER_SOURCES = ['csv', 'amazon', 'walmart'] as const;
-export type OrderSource = (typeof ORDER_SOURCES)[number];
 
 const Str = Type.Optional(Type.Union([Type.String(), Type.Null()]));
 const Num = Type.Optional(Type.Union([Type.Number(), Type.String(), Type.Null()]));
@@ -98,7 +95,7 @@ export type BulkInitReply = Static<typeof BulkInitReplySchema>;
 export const BulkProcessBodySchema = Type.Object({
   orderId: Type.String(),
   orderData: Type.Array(BulkOrderItemSchema, { maxItems: BULK_MAX_ROWS }),
-  source: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('amazon'), Type.Literal('walmart')])),
+  source: Type.Optional(Type.Unsafe<OrderSource>(Type.Union(ORDER_SOURCES.map((id) => Type.Literal(id))))),
   fileName: Type.Optional(Type.String({ maxLength: BULK_FILE_NAME_MAX })),
 });
 export type BulkProcessBody = Static<typeof BulkProcessBodySchema>;
@@ -263,13 +260,14 @@ const twoDigits = (n: number) => String(n).padStart(2, '0');
 
 /**
  * The names an order's files are saved as (spec doc 2 §9), stamped with a month (1–12) and day:
- * `Labels_03-07.pdf`, `Order_Results_03-07.csv`, `Auto_Confirm_03-07.tsv`.
+ * `Labels_03-07.pdf`, `Order_Results_03-07.csv`, `Auto_Confirm_03-07.tsv`. The confirmation file ends as its
+ * marketplace's does (`MarketplaceInfo.confirmationFile.extension`; Amazon's is `tsv`).
  */
-export function bulkFileNames(month: number, day: number): Record<BulkFileType, string> {
+export function bulkFileNames(month: number, day: number, confirmationExtension = 'tsv'): Record<BulkFileType, string> {
   const stamp = `${twoDigits(month)}-${twoDigits(day)}`;
   return {
     pdf: `Labels_${stamp}.pdf`,
     'result-csv': `Order_Results_${stamp}.csv`,
-    'auto-csv': `Auto_Confirm_${stamp}.tsv`,
+    'auto-csv': `Auto_Confirm_${stamp}.${confirmationExtension}`,
   };
 }

@@ -15,6 +15,7 @@ export * from './errors';
 export * from './events';
 export * from './ids';
 export * from './limits';
+export * from './marketplaces';
 export * from './money';
 export * from './multiline-string';
 export * from './numbers';

@@ -1,3 +1,4 @@
+import type { MarketplaceCarrierCodes } from '@flatship/proto';
 import { type TSchema, Type } from 'typebox';
 // The carrier registry: every carrier the platform can sell, one line each, and the composition of the enabled ones
 // into the one carrier the services talk to. Adding a carrier is a folder with its plugin plus a line in
@@ -172,8 +173,11 @@ export interface CarrierPlugin {
   readonly courier: string;
   /** How people call the carrier. */
   readonly name: string;
-  /** The carrier's columns in Amazon's shipping-confirmation file. */
-  readonly amazon: { carrierCode: string; carrierName: string };
+  /**
+   * How the carrier is named in each marketplace's confirmation (tracking) file, by marketplace id; a marketplace
+   * it declares nothing for names it its own way (Amazon: code `Other`, the courier as name).
+   */
+  readonly marketplaceCodes: MarketplaceCarrierCodes;
   /** What the carrier sells; the same list its adapter's `services()` gives. */
   readonly services: readonly CarrierService[];
   /** The configuration variables the carrier reads, as TypeBox properties to spread into a service's schema. */

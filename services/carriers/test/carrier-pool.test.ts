@@ -154,7 +154,7 @@ function recordingRegistry(starts: Record<string, number[]>): CarrierPlugin[] {
     id,
     courier: id,
     name: id,
-    amazon: { carrierCode: id, carrierName: id },
+    marketplaceCodes: { amazon: { carrierCode: id, carrierName: id } },
     services: [{ uid: `${id}_service`, name: id, category: 'Parcel', carrier: id, maxWeight: 70 }],
     create: (settings) => ({
       id,

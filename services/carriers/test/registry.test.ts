@@ -85,7 +85,11 @@ describe('carrier registry', () => {
 
   it('knows every carrier by its courier and services, enabled or not', () => {
     expect(CARRIER_PLUGINS.map((p) => p.id)).toEqual(['sandbox-usps', 'test-parcel', 'usps', 'easypost']);
-    expect(findCarrierByCourier('usps')?.amazon).toEqual({ carrierCode: 'USPS', carrierName: 'USPS' });
+    expect(findCarrierByCourier('usps')?.marketplaceCodes.amazon).toEqual({ carrierCode: 'USPS', carrierName: 'USPS' });
+    expect(findCarrierByCourier('usps')?.marketplaceCodes.walmart).toEqual({
+      carrierCode: 'USPS',
+      carrierName: 'USPS',
+    });
     expect(findCarrierByCourier('test-parcel')?.name).toBe('Test Parcel');
     expect(findCarrierByCourier('dhl')).toBeNull();
     expect(courierOfService('usps_priority_mail_express')).toBe('usps');
@@ -149,7 +153,7 @@ describe('services sold by more than one carrier', () => {
       id,
       courier: 'usps',
       name: `USPS via ${id}`,
-      amazon: { carrierCode: 'USPS', carrierName: 'USPS' },
+      marketplaceCodes: { amazon: { carrierCode: 'USPS', carrierName: 'USPS' } },
       services: sandbox.services(),
       create: () => ({
         ...sandbox,

@@ -1,4 +1,6 @@
+import { readOrderFile, toBulkOrderItem, validateBulkRows } from '@flatship/order-files';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { mugPreset, savedAddress, utf8 } from '../../order-files/test/helpers';
 import { bulkItems, newOrderId, processBulk } from '../../orders/test/bulk-support';
 import { user } from '../../orders/test/support';
 import { parseDelimited, startWorkerStack, type WorkerStack, waitForStatus } from './harness';
@@ -47,4 +49,59 @@ test('an Amazon order across two carriers: each label from its own, and the conf
         : ['Other', 'Test Parcel', r.tracking_number, 'Test Parcel Standard'],
     ),
   );
+});
+
+// The test-only marketplace proves the recipe end to end: recognised by its columns, read with its quirks,
+// validated, bought as a bulk order, and confirmed by its own file naming each carrier as the carrier says.
+test('a test marketplace file becomes a bulk order and its confirmation file', async () => {
+  const u = user(s);
+  await s.setBalance(u.id, 100_000);
+  const file = [
+    'TM Order,TM Line,Buyer,Street,Town,Region,Postcode,Units,Item,Fulfilment',
+    "TM-1001,1,Ada Lovelace,12 Elm St,Springfield,Illinois,'62704,1,mug-11oz-wht,Awaiting",
+    "TM-1002,7,Bo Diddley,5 Pine Rd,Boston,Massachusetts,'02134,3,mug-11oz-wht,Awaiting",
+    'TM-1003,1,Cy Old,9 Oak Ave,Reno,Nevada,89501,1,mug-11oz-wht,Shipped',
+  ].join('\n');
+  const read = readOrderFile(
+    { name: 'tm-export.csv', data: utf8(file) },
+    { senderAddress: savedAddress, skus: [mugPreset] },
+  );
+  expect(read.source).toBe('test-market');
+  expect(read.warnings).toEqual(['1 row(s) already shipped were left out']);
+  // Three units of a SKU packed two to a box: TM-1002 ships as two parcels (the table sorts by SKU, fullest first).
+  expect(read.rows.map((r) => [r.orderId, r.quantity, r.ToStateProvince, r.ToZipPostal, r.FromCity])).toEqual([
+    ['TM-1002', 2, 'MA', '02134', 'Reno'],
+    ['TM-1001', 1, 'IL', '62704', 'Reno'],
+    ['TM-1002', 1, 'MA', '02134', 'Reno'],
+  ]);
+  // The first parcel by Test Parcel (which declares a Test Market code), the others by USPS (which does not).
+  const services = ['Test Parcel Standard', 'USPS Priority Mail', 'USPS Priority Mail'];
+  expect(validateBulkRows(read.rows, services[1] as string)).toEqual([]);
+  const orderId = await newOrderId(s, u);
+  const res = await processBulk(s, u, {
+    orderId,
+    orderData: read.rows.map((row, i) => ({
+      ...toBulkOrderItem(row, services[i] as string),
+      courier: i === 0 ? 'test-parcel' : 'usps',
+    })),
+    source: read.source,
+    fileName: 'tm-export.csv',
+  });
+  expect(res.statusCode, res.body).toBe(202);
+  expect(await waitForStatus(s, orderId)).toMatchObject({ status: 'completed', source: 'test-market' });
+
+  const rows = await s.db('labels').where({ bulk_order_id: orderId }).orderBy('row_index');
+  const confirmation = await s.app.inject({
+    url: `/api/orders/download/auto-csv/${orderId}`,
+    headers: { token: u.token },
+  });
+  expect(confirmation.statusCode).toBe(200);
+  expect(confirmation.headers['content-type']).toBe('text/csv; charset=utf-8');
+  expect(confirmation.headers['content-disposition']).toMatch(/filename="Auto_Confirm_\d\d-\d\d\.csv"/);
+  expect(parseDelimited(confirmation.body, ',').filter((l) => l.some((c) => c !== ''))).toEqual([
+    ['TM Order', 'TM Line', 'Carrier', 'Tracking'],
+    ['TM-1002', '7', 'Test Parcel Express', rows[0].tracking_number],
+    ['TM-1001', '1', 'usps', rows[1].tracking_number],
+    ['TM-1002', '7', 'usps', rows[2].tracking_number],
+  ]);
 });

@@ -173,3 +173,12 @@ export function templateRowsFromGrid(grid: Grid): BulkRow[] {
 }
 
 export const hasNoSender = (row: BulkRow): boolean => SENDER_FIELDS.every((field) => row[field] === '');
+
+/** How many of the template's columns the first filled row names (at most 99: a marketplace's signature outranks it). */
+export function templateScore(headerRows: readonly string[][]): number {
+  const header = headerRows.find((row) => !isBlankRow(row));
+  if (!header) return 0;
+  const keys = header.map(headerKey);
+  const named = COLUMNS.filter((c) => columnOf(keys, [c.header, c.field, ...(c.aliases ?? [])]) >= 0).length;
+  return Math.min(named, 99);
+}

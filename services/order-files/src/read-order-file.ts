@@ -1,15 +1,24 @@
-import { type Address, BULK_MAX_ROWS, type OrderSource, type Sku } from '@flatship/proto';
-import { amazonRowsFromGrid, isAmazonHeader, type MappedRows, splitTabText } from './amazon';
+import {
+  type Address,
+  BULK_MAX_ROWS,
+  LISTED_MARKETPLACES,
+  marketplaceInfo,
+  type OrderSource,
+  type Sku,
+} from '@flatship/proto';
 import type { BulkRow } from './bulk-row';
-import { hasNoSender, parseCsvGrid, templateRowsFromGrid } from './csv';
+import { hasNoSender, parseCsvGrid } from './csv';
 import { decodeText, toBytes } from './decode';
 import { OrderFileError } from './errors';
-import { orderFileKind, UNSUPPORTED_FILE_MESSAGE } from './file-kind';
-import { type Grid, headerKey, isBlankRow } from './grid';
+import { type OrderFileKind, orderFileKind, UNSUPPORTED_FILE_MESSAGE } from './file-kind';
+import type { Grid } from './grid';
+import { splitTabText } from './marketplaces/amazon/read';
+import { MARKETPLACE_PLUGINS } from './marketplaces/registry';
+import type { MarketplacePlugin } from './marketplaces/types';
+import { readWorkbookGrid } from './marketplaces/walmart/read';
 import { requireSender, senderFields } from './sender';
 import { applySkuPresets, countSplitRows, indexSkus, splitByMaxQty } from './sku';
 import { fileValidationWarning, validateBulkRow } from './validate';
-import { isWalmartHeader, readWorkbookGrid, walmartRowsFromGrid } from './walmart';
 import { type ZipFlag, zipFlags } from './zip-check';
 
 export interface ReadContext {
@@ -33,41 +42,77 @@ export const zipFlagsWarning = (n: number): string =>
 const tooManyMessage = (n: number): string =>
   `This file has ${n} orders; the most a bulk order can hold is ${BULK_MAX_ROWS}`;
 
+/** How many rows `detect` sees: enough for a title or notes above the header (Walmart's export has some). */
+const HEADER_ROWS = 50;
+
+/** The least partial `detect` score that counts: two of the marketplace's columns. */
+const MIN_PARTIAL_SCORE = 2;
+
+/** Names the marketplaces a file may come from, for a file none of them recognises. */
+export const UNRECOGNISED_FILE_MESSAGE = `This file's columns are not those of any supported order file (${LISTED_MARKETPLACES.map(
+  (m) => m.name,
+).join(', ')}). Download the Bulk Template CSV for the template's columns`;
+
+/** The file as cells: the decoder is chosen by the name's ending (a workbook or text), never the marketplace. */
+function decode(kind: OrderFileKind, bytes: Uint8Array): Grid {
+  if (kind === 'xlsx') return readWorkbookGrid(bytes);
+  if (kind === 'txt') return splitTabText(decodeText(bytes, '.txt'));
+  return parseCsvGrid(decodeText(bytes, '.csv'));
+}
+
 /**
- * Reads an order file into bulk-table rows. Marketplace files (Amazon .txt, Walmart .xlsx)
- * are shipped from the saved address, split into packages of at most each SKU's maxQty and
- * sized by the SKU presets; the template CSV carries its own sender and sizes. Rows that fail
- * validation are kept (the user fixes them in the table) and counted in a warning; a file
- * that cannot become rows at all throws OrderFileError with a message for the user.
+ * The marketplace whose file this is, by its columns: the highest `detect` score; a tie goes to the marketplace
+ * whose usual ending the file has, then to the first in the list. None → a message naming what is supported.
+ */
+export function detectMarketplace(grid: Grid, kind: OrderFileKind): MarketplacePlugin {
+  const headerRows = grid.rows.slice(0, HEADER_ROWS);
+  let best: MarketplacePlugin | null = null;
+  let bestScore = 0;
+  let bestOwnsExtension = false;
+  for (const plugin of MARKETPLACE_PLUGINS) {
+    const score = plugin.detect(headerRows);
+    // One column name in common (`City`, `SKU`) is no sign of a marketplace.
+    if (score < MIN_PARTIAL_SCORE) continue;
+    const ownsExtension = marketplaceInfo(plugin.id).extensions[0] === `.${kind}`;
+    if (score > bestScore || (score === bestScore && ownsExtension && !bestOwnsExtension)) {
+      best = plugin;
+      bestScore = score;
+      bestOwnsExtension = ownsExtension;
+    }
+  }
+  if (!best) throw new OrderFileError(UNRECOGNISED_FILE_MESSAGE);
+  return best;
+}
+
+/**
+ * Reads an order file into bulk-table rows. The marketplace is recognised by the file's columns (the
+ * registry in marketplaces/registry.ts). Marketplace exports are shipped from the saved address, split
+ * into packages of at most each SKU's maxQty and sized by the SKU presets; the template CSV carries its
+ * own sender and sizes. Rows that fail validation are kept (the user fixes them in the table) and counted
+ * in a warning; a file that cannot become rows at all throws OrderFileError with a message for the user.
  */
 export function readOrderFile(file: { name: string; data: Uint8Array | ArrayBuffer }, ctx: ReadContext): ReadResult {
   const kind = orderFileKind(file.name);
   if (!kind) throw new OrderFileError(UNSUPPORTED_FILE_MESSAGE);
-  // Refused before reading: the sender is needed for every row of a marketplace file.
+  // Refused before reading: the sender is needed for every row of a marketplace export, and only the
+  // template comes as .csv alone.
   if (kind !== 'csv') requireSender(ctx.senderAddress);
   const bytes = toBytes(file.data);
   if (bytes.length === 0) throw new OrderFileError('This file is empty');
 
-  let source: OrderSource;
-  let mapped: MappedRows;
-  if (kind === 'xlsx') {
-    source = 'walmart';
-    mapped = walmartRowsFromGrid(readWorkbookGrid(bytes));
-  } else if (kind === 'txt') {
-    source = 'amazon';
-    mapped = amazonRowsFromGrid(splitTabText(decodeText(bytes, '.txt')));
-  } else {
-    const grid = parseCsvGrid(decodeText(bytes, '.csv'));
-    ({ source, mapped } = readCsvGrid(grid));
-    if (source !== 'csv') requireSender(ctx.senderAddress);
-  }
+  const grid = decode(kind, bytes);
+  if (grid.rows.every((row) => row.every((cell) => cell.trim() === ''))) throw new OrderFileError('This file is empty');
+  const marketplace = detectMarketplace(grid, kind);
+  if (!marketplace.carriesSender) requireSender(ctx.senderAddress);
+  const source: OrderSource = marketplace.id;
+  const mapped = marketplace.read(grid);
 
   const { warnings } = mapped;
   let rows = mapped.rows;
   if (rows.length === 0) throw new OrderFileError('This file has no orders');
   if (rows.length > BULK_MAX_ROWS) throw new OrderFileError(tooManyMessage(rows.length));
 
-  if (source === 'csv') {
+  if (marketplace.carriesSender) {
     const sender = ctx.senderAddress && senderFields(ctx.senderAddress);
     if (sender) rows = rows.map((row) => (hasNoSender(row) ? { ...row, ...sender } : row));
     rows = fillFromSkuPresets(rows, ctx.skus);
@@ -93,20 +138,6 @@ export function readOrderFile(file: { name: string; data: Uint8Array | ArrayBuff
   if (doubtful > 0) warnings.push(zipFlagsWarning(doubtful));
   if (invalid > 0) warnings.push(fileValidationWarning(invalid));
   return { source, rows, warnings, zipFlags: flagged };
-}
-
-/**
- * A .csv is normally the template, but sellers also save marketplace exports as CSV; their
- * headers say which they are, and they are then read like the marketplace file.
- */
-function readCsvGrid(grid: Grid): { source: OrderSource; mapped: MappedRows } {
-  const header = grid.rows.find((row) => !isBlankRow(row));
-  if (!header) throw new OrderFileError('This file is empty');
-  if (isAmazonHeader(header.map(headerKey))) return { source: 'amazon', mapped: amazonRowsFromGrid(grid) };
-  if (grid.rows.slice(0, 50).some((row) => isWalmartHeader(row.map(headerKey)))) {
-    return { source: 'walmart', mapped: walmartRowsFromGrid(grid) };
-  }
-  return { source: 'csv', mapped: { rows: templateRowsFromGrid(grid), warnings: [] } };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Sku } from '@flatship/proto';
 import { describe, expect, it } from 'vitest';
-import { OrderFileError, readOrderFile, validateBulkRow } from '../src/index';
+import { OrderFileError, readOrderFile, UNRECOGNISED_FILE_MESSAGE, validateBulkRow } from '../src/index';
 import {
   AMAZON_HEADERS,
   amazonOrder,
@@ -329,7 +329,15 @@ describe('Amazon reports that cannot be read', () => {
     expectFileError(() => readAmazon(utf8(amazonText([]))), 'This file has no orders');
   });
 
-  it('refuses a file of unrelated columns by naming what is missing', () => {
-    expectFileError(() => readAmazon(utf8('name\tcity\nAda\tReno\n')), /^Missing columns: order-id, recipient-name/);
+  it('refuses a file of unrelated columns by naming the marketplaces it reads', () => {
+    expectFileError(() => readAmazon(utf8('name\tcity\nAda\tReno\n')), UNRECOGNISED_FILE_MESSAGE);
+    expect(UNRECOGNISED_FILE_MESSAGE).toMatch(/\(Flatship CSV template, Amazon, Walmart\)/);
+  });
+
+  it('names the missing columns of a report that is Amazon by its other columns', () => {
+    expectFileError(
+      () => readAmazon(utf8('order-id\tsku\tship-city\n1\tA\tReno\n')),
+      /^Missing columns: recipient-name, ship-address-1, ship-state, ship-postal-code/,
+    );
   });
 });

@@ -220,8 +220,14 @@ describe('reading CSV files', () => {
     expect(rows).toHaveLength(2);
   });
 
-  it('names the missing recipient columns of a file with other headers', () => {
+  it('refuses a file whose headers no marketplace knows, naming the supported ones', () => {
     expect(fileError(() => readCsv('name,address\nAda,1 Main St\n'))).toBe(
+      "This file's columns are not those of any supported order file (Flatship CSV template, Amazon, Walmart). Download the Bulk Template CSV for the template's columns",
+    );
+  });
+
+  it('names the missing recipient columns of a template missing them', () => {
+    expect(fileError(() => readCsv('Order ID,SKU,Quantity\n1,A,1\n'))).toBe(
       'Missing columns: To Name, To Street 1, To City, To State, To Zip. Download the Bulk Template CSV for the expected headers',
     );
   });

@@ -4,7 +4,7 @@ import { loadConfig } from '@flatship/kit';
 import type { BulkOrderItem } from '@flatship/proto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { OrdersConfigSchema } from '../src/config';
-import { autoConfirmTsv } from '../src/domain/bulk/bulk-files';
+import { confirmationFile } from '../src/domain/bulk/bulk-files';
 import type { BulkRowRecord } from '../src/domain/bulk/ports';
 import { type Stack, startStack } from './stack';
 import { CONFIG_ENV_REQUIRED, orderBody, postOrder, user } from './support';
@@ -75,11 +75,12 @@ test("the Amazon confirmation file names each label's own carrier", () => {
         package: { order_item_id: 'I-1', quantity: 1 },
       } as unknown as BulkOrderItem,
     }) as unknown as BulkRowRecord;
-  const lines = autoConfirmTsv([row('usps', '9400'), row('test-parcel', 'TP1'), row('gone-carrier', 'G1')])
-    .toString()
+  const rows = [row('usps', '9400'), row('test-parcel', 'TP1'), row('gone-carrier', 'G1')];
+  expect(confirmationFile('walmart', rows)).toBeNull();
+  const lines = String(confirmationFile('amazon', rows))
     .trim()
     .split('\n')
-    .map((l) => l.split('\t').slice(4, 7));
+    .map((l: string) => l.split('\t').slice(4, 7));
   expect(lines).toEqual([
     ['carrier-code', 'carrier-name', 'tracking-number'],
     ['USPS', 'USPS', '9400'],

@@ -1,6 +1,6 @@
 import { createProcessMemory } from '../port';
 import type { CarrierPlugin } from '../registry';
-import { uspsCarrierServices } from '../usps/services';
+import { USPS_MARKETPLACE_CODES, uspsCarrierServices } from '../usps/services';
 import { EASYPOST_CONFIG, easyPostConfigProblems } from './config';
 import { createEasyPostCarrier } from './easypost-carrier';
 
@@ -12,7 +12,7 @@ export const easyPostPlugin: CarrierPlugin = {
   id: 'easypost',
   courier: 'usps',
   name: 'USPS via EasyPost',
-  amazon: { carrierCode: 'USPS', carrierName: 'USPS' },
+  marketplaceCodes: USPS_MARKETPLACE_CODES,
   services: uspsCarrierServices(),
   config: EASYPOST_CONFIG,
   configProblems: easyPostConfigProblems,

@@ -1,5 +1,5 @@
 import type { CarrierPlugin } from '../registry';
-import { uspsCarrierServices } from '../usps/services';
+import { USPS_MARKETPLACE_CODES, uspsCarrierServices } from '../usps/services';
 import { createSandboxCarrier } from './sandbox-carrier';
 
 /** The built-in USPS look-alike: sells as `usps`, so its labels read like USPS ones. */
@@ -7,7 +7,7 @@ export const sandboxUspsPlugin: CarrierPlugin = {
   id: 'sandbox-usps',
   courier: 'usps',
   name: 'USPS',
-  amazon: { carrierCode: 'USPS', carrierName: 'USPS' },
+  marketplaceCodes: USPS_MARKETPLACE_CODES,
   services: uspsCarrierServices(),
   create: (settings) =>
     createSandboxCarrier({

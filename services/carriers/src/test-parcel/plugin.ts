@@ -6,7 +6,10 @@ export const testParcelPlugin: CarrierPlugin = {
   id: 'test-parcel',
   courier: 'test-parcel',
   name: 'Test Parcel',
-  amazon: { carrierCode: 'Other', carrierName: 'Test Parcel' },
+  marketplaceCodes: {
+    amazon: { carrierCode: 'Other', carrierName: 'Test Parcel' },
+    'test-market': { carrierCode: 'TPX', carrierName: 'Test Parcel Express' },
+  },
   services: TEST_PARCEL_SERVICES,
   create: (settings) => createTestParcelCarrier({ balanceCents: settings.sandboxBalanceCents }),
 };

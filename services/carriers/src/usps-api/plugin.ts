@@ -1,5 +1,5 @@
 import type { CarrierPlugin } from '../registry';
-import { uspsCarrierServices } from '../usps/services';
+import { USPS_MARKETPLACE_CODES, uspsCarrierServices } from '../usps/services';
 import { USPS_CONFIG, uspsConfigProblems, uspsSettingsOf } from './config';
 import { createUspsCarrier } from './usps-carrier';
 
@@ -12,7 +12,7 @@ export const uspsPlugin: CarrierPlugin = {
   id: 'usps',
   courier: 'usps',
   name: 'USPS',
-  amazon: { carrierCode: 'USPS', carrierName: 'USPS' },
+  marketplaceCodes: USPS_MARKETPLACE_CODES,
   services: uspsCarrierServices(),
   config: USPS_CONFIG,
   configProblems: (env) => uspsConfigProblems(env),

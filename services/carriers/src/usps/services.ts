@@ -1,3 +1,4 @@
+import type { MarketplaceCarrierCodes } from '@flatship/proto';
 import type { CarrierService } from '../port';
 
 export interface UspsServiceDefinition extends CarrierService {
@@ -64,3 +65,9 @@ export function uspsCarrierServices(): CarrierService[] {
 export function findUspsService(uid: string): UspsServiceDefinition | undefined {
   return USPS_SERVICES.find((s) => s.uid === uid);
 }
+
+/** How USPS is named in each marketplace's confirmation file (Walmart lists it as `USPS`). */
+export const USPS_MARKETPLACE_CODES: MarketplaceCarrierCodes = {
+  amazon: { carrierCode: 'USPS', carrierName: 'USPS' },
+  walmart: { carrierCode: 'USPS', carrierName: 'USPS' },
+};

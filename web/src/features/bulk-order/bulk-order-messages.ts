@@ -1,4 +1,5 @@
 import { UNSUPPORTED_FILE_MESSAGE } from '@flatship/order-files/rows';
+import { ORDER_FILES_PROMPT } from '@flatship/proto';
 
 /** Spec doc 2 §5 and §8: the bulk screen's texts. */
 export const BULK_MESSAGES = {
@@ -13,5 +14,6 @@ export const BULK_MESSAGES = {
   initFailed: 'Failed to initialize bulk order',
   processFailed: 'Failed to process bulk order',
   skuSaveFailed: 'Failed to save the SKU preset',
-  dropPrompt: 'Click or Drag & drop. Supports .csv / Amazon .txt and Walmart .xlsx',
+  /** Names every marketplace proto lists, so a new one appears by itself. */
+  dropPrompt: `Click or Drag & drop. Supports ${ORDER_FILES_PROMPT}`,
 } as const;

@@ -206,6 +206,17 @@ describe('Bulk order screen', () => {
     expect(screen.getByRole('button', { name: 'Submit' })).toBeDisabled();
   });
 
+  it('refuses a marketplace export saved as .csv, recognised by its columns, when the user has no saved address', async () => {
+    const { app } = openBulk({ addresses: [] });
+    await ready();
+    const text = 'TM Order,Buyer,Street,Town,Region,Postcode\nTM-1,Ann Buyer,1 Main St,Reno,NV,89501\n';
+    await upload(app, new File([text], 'tm-export.csv', { type: 'text/csv' }));
+    expect(await screen.findByText('Please add an address first')).toBeInTheDocument();
+    expect(bodyRows()).toHaveLength(0);
+    // Said as plainly as for an Amazon .txt, not as a file that could not be parsed.
+    expect(screen.queryByText('Error parsing file')).toBeNull();
+  });
+
   it('warns about invalid rows on load and highlights their cells', async () => {
     const { app } = openBulk();
     await ready();

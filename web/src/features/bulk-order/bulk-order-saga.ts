@@ -120,7 +120,8 @@ export function* readChosenFile(action: PayloadAction<{ fileId: string; name: st
   if (status === 'loading') yield take(initialDataLoaded.type);
   const addresses: Address[] = yield select(selectSavedAddresses);
   const skus: Sku[] = yield select(selectSkus);
-  // Marketplace files carry no sender: the first saved address ships them.
+  // Marketplace files carry no sender: the first saved address ships them (only the template comes as .csv
+  // alone; a marketplace export saved as .csv is refused by the reader once recognised).
   if (kind !== 'csv' && addresses.length === 0) {
     yield put(fileReadFailed());
     yield put(toastShown({ kind: 'error', message: ADDRESS_REQUIRED_MESSAGE }));
@@ -134,6 +135,11 @@ export function* readChosenFile(action: PayloadAction<{ fileId: string; name: st
   }
   if (!reply.ok) {
     yield put(fileReadFailed());
+    // A marketplace export recognised only by its columns (a .csv) needs the saved address too.
+    if (reply.message === ADDRESS_REQUIRED_MESSAGE) {
+      yield put(toastShown({ kind: 'error', message: ADDRESS_REQUIRED_MESSAGE }));
+      return;
+    }
     const message = reply.isFileError ? BULK_MESSAGES.parseFailed : BULK_MESSAGES.processingFailed;
     yield put(toastShown({ kind: 'error', message, detail: reply.message }));
     return;

@@ -3,24 +3,31 @@ import { type BulkFilesReply, type BulkFileType, PRINT_FILES, type PrintFormat }
 import { bufferFile, converterOf, fileNameIn, type LabelFormatDeps, labelZpls } from '../label-formats';
 import type { FileStore } from '../ports';
 import { visibleOrder } from './access';
-import { bulkFileKey } from './bulk-files';
+import { type BulkStoredFile, bulkFileKey, confirmationFileOf, confirmationFormat } from './bulk-files';
 import { BULK_MESSAGES } from './bulk-messages';
 import { fileDataOf } from './bulk-view';
 import type { BulkOrderRecord, BulkRepo } from './ports';
 
-const FILES = {
-  pdf: { file: 'labels.pdf', contentType: 'application/pdf', name: (o: BulkOrderRecord) => o.pdfName },
+interface FileSpec {
+  file(o: BulkOrderRecord): BulkStoredFile;
+  contentType(o: BulkOrderRecord): string;
+  name(o: BulkOrderRecord): string | null;
+}
+
+/** `auto-csv` is the confirmation file of the order's marketplace, saved and served as that marketplace says. */
+const FILES: Record<BulkFileType, FileSpec> = {
+  pdf: { file: () => 'labels.pdf', contentType: () => 'application/pdf', name: (o) => o.pdfName },
   'result-csv': {
-    file: 'results.csv',
-    contentType: 'text/csv; charset=utf-8',
-    name: (o: BulkOrderRecord) => o.resultCsvName,
+    file: () => 'results.csv',
+    contentType: () => 'text/csv; charset=utf-8',
+    name: (o) => o.resultCsvName,
   },
   'auto-csv': {
-    file: 'auto-confirm.tsv',
-    contentType: 'text/tab-separated-values; charset=utf-8',
-    name: (o: BulkOrderRecord) => o.autoConfirmName,
+    file: (o) => confirmationFileOf(o.source),
+    contentType: (o) => confirmationFormat(o.source).contentType,
+    name: (o) => o.autoConfirmName,
   },
-} as const;
+};
 
 const STILL_WORKING = new Set(['processing', 'generating_files', 'retrying_failed']);
 /**
@@ -45,7 +52,7 @@ export async function bulkFileAvailability(
   const has = async (type: BulkFileType) =>
     !FILES_IN_FLUX.has(o.status) &&
     FILES[type].name(o) !== null &&
-    (await exists(deps.files, bulkFileKey(o.userId, o.id, FILES[type].file)));
+    (await exists(deps.files, bulkFileKey(o.userId, o.id, FILES[type].file(o))));
   return {
     pdf: await has('pdf'),
     resultCSV: await has('result-csv'),
@@ -87,7 +94,7 @@ export async function getBulkFile(
     if (STILL_WORKING.has(o.status)) return { ready: false, message: BULK_MESSAGES.fileNotReady };
     throw new AppError('FILE_NOT_FOUND', BULK_MESSAGES.fileNotFound);
   }
-  const file = await deps.files.open(bulkFileKey(o.userId, o.id, spec.file));
+  const file = await deps.files.open(bulkFileKey(o.userId, o.id, spec.file(o)));
   if (!file) {
     if (STILL_WORKING.has(o.status)) return { ready: false, message: BULK_MESSAGES.fileNotReady };
     throw new AppError('FILE_NOT_FOUND', BULK_MESSAGES.fileNotFound);
@@ -96,7 +103,7 @@ export async function getBulkFile(
     (file.stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
     return { ready: true, ...(await mergedLabelsIn(deps, o, format)) };
   }
-  return { ready: true, ...file, fileName: name, contentType: spec.contentType };
+  return { ready: true, ...file, fileName: name, contentType: spec.contentType(o) };
 }
 
 /**

@@ -1,16 +1,35 @@
 import { findCarrierByCourier, mergePdfs } from '@flatship/carriers';
+import { marketplaceOf, type ShippedPackage } from '@flatship/order-files/marketplaces';
 import { neutralizeCell } from '@flatship/order-files/spreadsheet-cell';
-import { type BulkOrderItem, bulkFileNames } from '@flatship/proto';
+import { type BulkOrderItem, bulkFileNames, marketplaceInfo, type OrderSource } from '@flatship/proto';
 import { stringify } from 'csv-stringify/sync';
 import type { BulkRowRecord } from './ports';
 
 /** Where an order's generated files live in the file store. */
-export const bulkFileKey = (userId: string, orderId: string, file: 'labels.pdf' | 'results.csv' | 'auto-confirm.tsv') =>
+export const bulkFileKey = (userId: string, orderId: string, file: BulkStoredFile) =>
   `bulk/${userId}/${orderId}/${file}`;
 
+/** An order's files in the store; the confirmation file ends as its marketplace's does (Amazon: `auto-confirm.tsv`). */
+export type BulkStoredFile = 'labels.pdf' | 'results.csv' | `auto-confirm.${string}`;
+
+/** How the marketplace's confirmation file is saved and served; Amazon's TSV for a marketplace that takes none. */
+export const confirmationFormat = (source: OrderSource) =>
+  marketplaceInfo(source).confirmationFile ?? {
+    extension: 'tsv',
+    contentType: 'text/tab-separated-values; charset=utf-8',
+  };
+
+/** Where an order's confirmation file lives in the store, by its marketplace. */
+export const confirmationFileOf = (source: OrderSource): BulkStoredFile =>
+  `auto-confirm.${confirmationFormat(source).extension}`;
+
 /** The names the browser saves the files as (spec doc 2 §9), dated by the order (UTC). */
-export const displayNames = (createdAt: Date) => {
-  const names = bulkFileNames(createdAt.getUTCMonth() + 1, createdAt.getUTCDate());
+export const displayNames = (createdAt: Date, source: OrderSource = 'amazon') => {
+  const names = bulkFileNames(
+    createdAt.getUTCMonth() + 1,
+    createdAt.getUTCDate(),
+    confirmationFormat(source).extension,
+  );
   return { pdf: names.pdf, resultCsv: names['result-csv'], autoConfirm: names['auto-csv'] };
 };
 
@@ -90,42 +109,33 @@ export function resultsCsv(rows: BulkRowRecord[]): Buffer {
   return Buffer.from(stringify(sheetRows([RESULT_COLUMNS, ...records])));
 }
 
-export const AUTO_CONFIRM_COLUMNS = [
-  'order-id',
-  'order-item-id',
-  'quantity',
-  'ship-date',
-  'carrier-code',
-  'carrier-name',
-  'tracking-number',
-  'ship-method',
-];
-
-/** The carrier-code and carrier-name columns of a label's carrier, as the carrier declares them in the registry. */
-function amazonCarrier(courier: string): [string, string] {
-  const carrier = findCarrierByCourier(courier);
-  // A courier no longer registered still has a name: its id, which Amazon accepts as carrier-name under code Other.
-  if (!carrier) return ['Other', courier];
-  return [carrier.amazon.carrierCode, carrier.amazon.carrierName];
+/** A bought label as the marketplace's confirmation file takes it, with the carrier's codes for that marketplace. */
+function shippedPackage(source: OrderSource, r: BulkRowRecord): ShippedPackage {
+  return {
+    orderId: r.input.sender.order_id ?? '',
+    orderItemId: r.input.package.order_item_id ?? '',
+    sku: r.input.package.sku_number ?? '',
+    quantity: Number(r.input.package.quantity ?? r.parcel.quantity ?? 1),
+    shipDate: r.updatedAt.toISOString().slice(0, 10),
+    trackingNumber: r.trackingNumber ?? '',
+    courier: r.courier,
+    serviceName: r.serviceName,
+    carrier: findCarrierByCourier(r.courier)?.marketplaceCodes[source] ?? null,
+  };
 }
 
 /**
- * Amazon's shipping-confirmation upload: one line per bought label. A split
- * order item gives several lines, each with the quantity in its parcel.
+ * The file the seller uploads back to the order's marketplace (Amazon's shipping confirmation TSV), made by the
+ * marketplace from every bought label in row order (a split order item gives several); null when the marketplace
+ * takes no such file.
  */
-export function autoConfirmTsv(rows: BulkRowRecord[]): Buffer {
-  const lines = rows
+export function confirmationFile(source: OrderSource, rows: BulkRowRecord[]): Buffer | null {
+  const marketplace = marketplaceOf(source);
+  if (!marketplace.confirmationFile) return null;
+  const shipped = rows
     .filter((r) => r.status === 'completed' && r.trackingNumber)
-    .map((r) => [
-      r.input.sender.order_id ?? '',
-      r.input.package.order_item_id ?? '',
-      r.input.package.quantity ?? r.parcel.quantity ?? 1,
-      r.updatedAt.toISOString().slice(0, 10),
-      ...amazonCarrier(r.courier),
-      r.trackingNumber,
-      r.serviceName,
-    ]);
-  return Buffer.from(stringify(sheetRows([AUTO_CONFIRM_COLUMNS, ...lines]), { delimiter: '\t', quoted_match: /\t/ }));
+    .map((r) => shippedPackage(source, r));
+  return Buffer.from(marketplace.confirmationFile(shipped));
 }
 
 /** One PDF with every bought label's pages, in row order. */

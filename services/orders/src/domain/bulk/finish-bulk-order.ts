@@ -1,7 +1,15 @@
 import type { BulkStatus } from '@flatship/proto';
 import { labelFileKey } from '../files';
 import type { FileStore } from '../ports';
-import { autoConfirmTsv, bulkFileKey, displayNames, mergeLabelPdfs, resultsCsv } from './bulk-files';
+import {
+  type BulkStoredFile,
+  bulkFileKey,
+  confirmationFile,
+  confirmationFileOf,
+  displayNames,
+  mergeLabelPdfs,
+  resultsCsv,
+} from './bulk-files';
 import { progressOf } from './bulk-view';
 import type { BulkDeps } from './deps';
 import type { BulkOrderRecord, BulkRowRecord, OrderFiles } from './ports';
@@ -40,12 +48,13 @@ async function readLabelPdfs(deps: BulkDeps, orderId: string, done: BulkRowRecor
 
 /**
  * Writes every file of a settled order from its rows as they are now: the valid labels (bought, not
- * refunded) merged in row order, the results CSV, and for Amazon orders the shipping confirmation. A file
+ * refunded) merged in row order, the results CSV, and the confirmation file the order's marketplace makes (Amazon's
+ * shipping confirmation TSV), when it takes one. A file
  * the rows no longer call for (every label refunded) is removed, so an earlier version cannot be served.
  */
 async function writeOrderFiles(deps: BulkDeps, order: BulkOrderRecord, rows: BulkRowRecord[]): Promise<OrderFiles> {
-  const names = displayNames(order.createdAt);
-  const key = (file: 'labels.pdf' | 'results.csv' | 'auto-confirm.tsv') => bulkFileKey(order.userId, order.id, file);
+  const names = displayNames(order.createdAt, order.source);
+  const key = (file: BulkStoredFile) => bulkFileKey(order.userId, order.id, file);
   const done = rows.filter((r) => r.status === 'completed' && r.pdfName);
 
   let pdfName: string | null = null;
@@ -57,11 +66,12 @@ async function writeOrderFiles(deps: BulkDeps, order: BulkOrderRecord, rows: Bul
   }
   await deps.files.put(key('results.csv'), resultsCsv(rows));
   let autoConfirmName: string | null = null;
-  if (order.source === 'amazon' && done.length > 0) {
-    await deps.files.put(key('auto-confirm.tsv'), autoConfirmTsv(rows));
+  const confirmation = done.length > 0 ? confirmationFile(order.source, rows) : null;
+  if (confirmation) {
+    await deps.files.put(key(confirmationFileOf(order.source)), confirmation);
     autoConfirmName = names.autoConfirm;
   } else {
-    await deps.files.remove(key('auto-confirm.tsv'));
+    await deps.files.remove(key(confirmationFileOf(order.source)));
   }
   return { pdfName, resultCsvName: names.resultCsv, autoConfirmName };
 }
@@ -98,10 +108,10 @@ export async function finishBulkOrder(
 
 /** Whether the files an order's names promise are all in the store (fix regenerates them when not). */
 export async function hasAllFiles(files: FileStore, order: BulkOrderRecord): Promise<boolean> {
-  const expected: ['labels.pdf' | 'results.csv' | 'auto-confirm.tsv', string | null][] = [
+  const expected: [BulkStoredFile, string | null][] = [
     ['labels.pdf', order.pdfName],
     ['results.csv', order.resultCsvName],
-    ['auto-confirm.tsv', order.autoConfirmName],
+    [confirmationFileOf(order.source), order.autoConfirmName],
   ];
   for (const [file, name] of expected) {
     if (!name) continue;

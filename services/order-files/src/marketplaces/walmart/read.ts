@@ -1,11 +1,11 @@
 import { type CellObject, read, type WorkBook, type WorkSheet } from '@e965/xlsx';
-import type { MappedRows } from './amazon';
-import { type BulkRow, emptyBulkRow } from './bulk-row';
-import { isZip, toBytes } from './decode';
-import { joinProblems, OrderFileError } from './errors';
-import { cellAt, columnOf, type Grid, headerKey, isBlankRow, missingColumnsMessage, parseQuantity } from './grid';
-import { readSimpleWorkbook } from './simple-xlsx';
-import { normalizePhone, normalizeState, repairFileZip } from './states';
+import { type BulkRow, emptyBulkRow } from '../../bulk-row';
+import { isZip, toBytes } from '../../decode';
+import { joinProblems, OrderFileError } from '../../errors';
+import { cellAt, columnOf, type Grid, headerKey, isBlankRow, missingColumnsMessage, parseQuantity } from '../../grid';
+import { readSimpleWorkbook } from '../../simple-xlsx';
+import { normalizePhone, normalizeState, repairFileZip } from '../../states';
+import { DETECT_SURE, type MappedRows } from '../types';
 
 /** Columns of Walmart Seller Center's order export ("Po Details"), by header name. */
 const COLUMNS = {
@@ -170,4 +170,23 @@ export function readWorkbookGridWithSheetJs(bytes: Uint8Array): Grid {
       return h >= 0 && isWalmartHeader(grid.rows[h]!.map(headerKey));
     }) ?? grids[0]!
   );
+}
+
+/**
+ * DETECT_SURE for a Walmart header in the first rows, else how many of Walmart's columns the likeliest header
+ * names. Only rows up to the first with three filled cells are looked at: a title or notes may sit above the
+ * header, never a table, so another marketplace's data rows are not read through.
+ */
+export function walmartScore(headerRows: readonly string[][]): number {
+  let best = 0;
+  for (const row of headerRows) {
+    let filled = 0;
+    for (const cell of row) if (cell.trim() !== '') filled++;
+    if (filled === 0) continue;
+    const keys = row.map(headerKey);
+    if (isWalmartHeader(keys)) return DETECT_SURE;
+    best = Math.max(best, Object.values(COLUMNS).filter((names) => columnOf(keys, names) >= 0).length);
+    if (filled >= 3) break;
+  }
+  return best;
 }

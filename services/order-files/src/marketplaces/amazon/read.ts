@@ -1,7 +1,8 @@
-import { type BulkRow, emptyBulkRow } from './bulk-row';
-import { joinProblems, OrderFileError } from './errors';
-import { cellAt, columnOf, type Grid, headerKey, isBlankRow, missingColumnsMessage, parseQuantity } from './grid';
-import { normalizeCountry, normalizePhone, normalizeState, normalizeZip } from './states';
+import { type BulkRow, emptyBulkRow } from '../../bulk-row';
+import { joinProblems, OrderFileError } from '../../errors';
+import { cellAt, columnOf, type Grid, headerKey, isBlankRow, missingColumnsMessage, parseQuantity } from '../../grid';
+import { normalizeCountry, normalizePhone, normalizeState, normalizeZip } from '../../states';
+import { DETECT_SURE, type MappedRows } from '../types';
 
 /**
  * Amazon's order reports are tab-delimited with no quoting at all: a `"` in a product name is
@@ -44,11 +45,6 @@ const REQUIRED: (keyof typeof COLUMNS)[] = ['orderId', 'recipientName', 'address
 /** order-id and ship-address-1 together appear in no other format this module reads. */
 export const isAmazonHeader = (keys: string[]): boolean =>
   keys.includes(headerKey('order-id')) && keys.includes(headerKey('ship-address-1'));
-
-export interface MappedRows {
-  rows: BulkRow[];
-  warnings: string[];
-}
 
 const isFilled = (cell: string): boolean => cell !== '';
 
@@ -111,4 +107,13 @@ export function amazonRowsFromGrid(grid: Grid): MappedRows {
     );
   }
   return { rows, warnings };
+}
+
+/** DETECT_SURE for an Amazon header (the first filled row), else how many of Amazon's columns it names. */
+export function amazonScore(headerRows: readonly string[][]): number {
+  const header = headerRows.find((row) => !isBlankRow(row));
+  if (!header) return 0;
+  const keys = header.map(headerKey);
+  if (isAmazonHeader(keys)) return DETECT_SURE;
+  return Object.values(COLUMNS).filter((names) => columnOf(keys, names) >= 0).length;
 }

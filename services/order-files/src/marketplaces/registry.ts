@@ -1,0 +1,23 @@
+import { MARKETPLACES, type OrderSource } from '@flatship/proto';
+import { amazonMarketplace } from './amazon';
+import { flatshipCsvMarketplace } from './flatship-csv';
+import { testMarketplace } from './test-market';
+import type { MarketplacePlugin } from './types';
+import { walmartMarketplace } from './walmart';
+
+/**
+ * Every marketplace's code, by id. Typed against proto's `MARKETPLACES` (the one list of ids, which proto keeps
+ * because it cannot import these readers): a marketplace listed there without a plugin here, or here without an
+ * entry there, does not compile.
+ */
+const PLUGINS: { readonly [Id in OrderSource]: MarketplacePlugin<Id> } = {
+  csv: flatshipCsvMarketplace,
+  amazon: amazonMarketplace,
+  walmart: walmartMarketplace,
+  'test-market': testMarketplace,
+};
+
+/** Every marketplace, in proto's order. */
+export const MARKETPLACE_PLUGINS: readonly MarketplacePlugin[] = MARKETPLACES.map((m) => PLUGINS[m.id]);
+
+export const marketplaceOf = (id: OrderSource): MarketplacePlugin => PLUGINS[id];
