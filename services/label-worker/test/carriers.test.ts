@@ -1,4 +1,4 @@
-import { readOrderFile, toBulkOrderItem, validateBulkRows } from '@flatship/order-files';
+import { MARKETPLACE_PLUGINS, readOrderFile, toBulkOrderItem, validateBulkRows } from '@flatship/order-files';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { mugPreset, savedAddress, utf8 } from '../../order-files/test/helpers';
 import { bulkItems, newOrderId, processBulk } from '../../orders/test/bulk-support';
@@ -64,9 +64,13 @@ test('a test marketplace file becomes a bulk order and its confirmation file', a
   ].join('\n');
   const read = readOrderFile(
     { name: 'tm-export.csv', data: utf8(file) },
-    { senderAddress: savedAddress, skus: [mugPreset] },
+    { senderAddress: savedAddress, skus: [mugPreset], marketplaces: MARKETPLACE_PLUGINS },
   );
   expect(read.source).toBe('test-market');
+  // A customer's upload of the same file is not taken for the test-only marketplace.
+  expect(() =>
+    readOrderFile({ name: 'tm-export.csv', data: utf8(file) }, { senderAddress: savedAddress, skus: [mugPreset] }),
+  ).toThrow(/not those of any supported order file/);
   expect(read.warnings).toEqual(['1 row(s) already shipped were left out']);
   // Three units of a SKU packed two to a box: TM-1002 ships as two parcels (the table sorts by SKU, fullest first).
   expect(read.rows.map((r) => [r.orderId, r.quantity, r.ToStateProvince, r.ToZipPostal, r.FromCity])).toEqual([

@@ -13,7 +13,7 @@ import { OrderFileError } from './errors';
 import { type OrderFileKind, orderFileKind, UNSUPPORTED_FILE_MESSAGE } from './file-kind';
 import type { Grid } from './grid';
 import { splitTabText } from './marketplaces/amazon/read';
-import { MARKETPLACE_PLUGINS } from './marketplaces/registry';
+import { LISTED_MARKETPLACE_PLUGINS } from './marketplaces/registry';
 import type { MarketplacePlugin } from './marketplaces/types';
 import { readWorkbookGrid } from './marketplaces/walmart/read';
 import { requireSender, senderFields } from './sender';
@@ -25,6 +25,11 @@ export interface ReadContext {
   /** The user's first saved address: the sender of marketplace orders. */
   senderAddress: Address | null;
   skus: Sku[];
+  /**
+   * The marketplaces a file may be recognised as: the listed ones when absent. A test-only marketplace is
+   * recognised only where a test names it, never in a customer's upload.
+   */
+  marketplaces?: readonly MarketplacePlugin[];
 }
 
 export interface ReadResult {
@@ -64,12 +69,16 @@ function decode(kind: OrderFileKind, bytes: Uint8Array): Grid {
  * The marketplace whose file this is, by its columns: the highest `detect` score; a tie goes to the marketplace
  * whose usual ending the file has, then to the first in the list. None → a message naming what is supported.
  */
-export function detectMarketplace(grid: Grid, kind: OrderFileKind): MarketplacePlugin {
+export function detectMarketplace(
+  grid: Grid,
+  kind: OrderFileKind,
+  marketplaces: readonly MarketplacePlugin[] = LISTED_MARKETPLACE_PLUGINS,
+): MarketplacePlugin {
   const headerRows = grid.rows.slice(0, HEADER_ROWS);
   let best: MarketplacePlugin | null = null;
   let bestScore = 0;
   let bestOwnsExtension = false;
-  for (const plugin of MARKETPLACE_PLUGINS) {
+  for (const plugin of marketplaces) {
     const score = plugin.detect(headerRows);
     // One column name in common (`City`, `SKU`) is no sign of a marketplace.
     if (score < MIN_PARTIAL_SCORE) continue;
@@ -102,7 +111,7 @@ export function readOrderFile(file: { name: string; data: Uint8Array | ArrayBuff
 
   const grid = decode(kind, bytes);
   if (grid.rows.every((row) => row.every((cell) => cell.trim() === ''))) throw new OrderFileError('This file is empty');
-  const marketplace = detectMarketplace(grid, kind);
+  const marketplace = detectMarketplace(grid, kind, ctx.marketplaces);
   if (!marketplace.carriesSender) requireSender(ctx.senderAddress);
   const source: OrderSource = marketplace.id;
   const mapped = marketplace.read(grid);

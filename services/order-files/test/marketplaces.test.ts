@@ -89,10 +89,13 @@ describe('recognising a file by its columns', () => {
 
   it('refuses a marketplace export saved as .csv when there is no saved address to ship from', () => {
     const text = 'TM Order,Buyer,Street,Town,Region,Postcode\nTM-1,Ann,1 Main St,Reno,NV,89501\n';
-    expect(() => readOrderFile({ name: 'tm.csv', data: utf8(text) }, ctx({ senderAddress: null }))).toThrow(
+    const tests = { marketplaces: MARKETPLACE_PLUGINS };
+    expect(() => readOrderFile({ name: 'tm.csv', data: utf8(text) }, ctx({ senderAddress: null, ...tests }))).toThrow(
       'Please add an address first',
     );
-    expect(sourceOf('tm.csv', text)).toBe('test-market');
+    expect(readOrderFile({ name: 'tm.csv', data: utf8(text) }, ctx(tests)).source).toBe('test-market');
+    // Only where a test names it: a customer's upload is never read as the test-only marketplace.
+    expect(() => sourceOf('tm.csv', text)).toThrow(UNRECOGNISED_FILE_MESSAGE);
   });
 });
 

@@ -20,4 +20,9 @@ const PLUGINS: { readonly [Id in OrderSource]: MarketplacePlugin<Id> } = {
 /** Every marketplace, in proto's order. */
 export const MARKETPLACE_PLUGINS: readonly MarketplacePlugin[] = MARKETPLACES.map((m) => PLUGINS[m.id]);
 
+/** The marketplaces a customer's upload is recognised as: all but the test-only ones. */
+export const LISTED_MARKETPLACE_PLUGINS: readonly MarketplacePlugin[] = MARKETPLACE_PLUGINS.filter(
+  (p) => MARKETPLACES.find((m) => m.id === p.id)?.listed,
+);
+
 export const marketplaceOf = (id: OrderSource): MarketplacePlugin => PLUGINS[id];

@@ -1,7 +1,10 @@
 import type { Migration } from '@flatship/kit';
-import { BULK_STATUSES, ORDER_SOURCES } from '@flatship/proto';
+import { BULK_STATUSES } from '@flatship/proto';
 
 const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
+
+/** The order sources when this ran; 0018 replaced the list with a check of the id's form. */
+const ORDER_SOURCES_0003 = ['csv', 'amazon', 'walmart'];
 
 /**
  * Bulk orders, and their shipments as rows of `labels`. A bulk order is
@@ -19,7 +22,7 @@ export const createBulkOrders: Migration = {
         status text not null default 'processing'
           constraint bulk_orders_status_check check (status in (${list(BULK_STATUSES)})),
         source text not null default 'csv'
-          constraint bulk_orders_source_check check (source in (${list(ORDER_SOURCES)})),
+          constraint bulk_orders_source_check check (source in (${list(ORDER_SOURCES_0003)})),
         file_name text,
         total_count integer not null default 0 check (total_count >= 0),
         processed_count integer not null default 0 check (processed_count >= 0),

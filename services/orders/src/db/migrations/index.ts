@@ -16,6 +16,7 @@ import { addLabelRefunds } from './0014-label-refunds';
 import { addPrintSettings } from './0015-print-settings';
 import { addScanForms } from './0016-scan-forms';
 import { addLabelTrackingChecks } from './0017-label-tracking-checks';
+import { widenMarketplaceSources } from './0018-marketplace-sources';
 
 export { ORDERS_SCHEMA } from './schema';
 
@@ -38,4 +39,5 @@ export const migrations: Migration[] = [
   addPrintSettings,
   addScanForms,
   addLabelTrackingChecks,
+  widenMarketplaceSources,
 ];
