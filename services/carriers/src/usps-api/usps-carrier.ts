@@ -624,7 +624,10 @@ export function createUspsCarrier(options: UspsCarrierOptions): ClosableCarrier 
         trackingNumbers: result.trackingNumbers,
         pdf: result.pdf.toString('base64'),
       };
-      await options.memory.put(scanFormMemoryKey(req.idempotencyKey), JSON.stringify(kept));
+      // USPS made the form: failing to remember it must not lose it now, only its replay after a crash.
+      await options.memory.put(scanFormMemoryKey(req.idempotencyKey), JSON.stringify(kept)).catch((err: unknown) => {
+        log.warn({ operation: 'scan_form', reason: describe(err) }, 'USPS SCAN form could not be kept for replay');
+      });
     }
     return result;
   }

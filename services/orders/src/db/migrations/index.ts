@@ -17,6 +17,7 @@ import { addPrintSettings } from './0015-print-settings';
 import { addScanForms } from './0016-scan-forms';
 import { addLabelTrackingChecks } from './0017-label-tracking-checks';
 import { widenMarketplaceSources } from './0018-marketplace-sources';
+import { widenCarrierMemory } from './0019-carrier-memory-forms';
 
 export { ORDERS_SCHEMA } from './schema';
 
@@ -40,4 +41,5 @@ export const migrations: Migration[] = [
   addScanForms,
   addLabelTrackingChecks,
   widenMarketplaceSources,
+  widenCarrierMemory,
 ];
