@@ -104,6 +104,7 @@ describe('confirmation files', () => {
     orderId: '112-1',
     orderItemId: '0001',
     sku: 'MUG',
+    description: 'Mug',
     quantity: 2,
     shipDate: '2026-03-04',
     trackingNumber: '9400100000000000000000',
