@@ -30,8 +30,18 @@ type Column = keyof typeof COLUMNS;
 
 const REQUIRED: Column[] = ['orderNumber', 'itemNumber', 'name', 'address1', 'city', 'zip', 'quantity'];
 
-/** How far down `read` looks for the header (a `sep=,` line and a line of bare commas come first). */
-const HEADER_SEARCH_ROWS = 50;
+/**
+ * The header is among the first filled rows (only a `sep=,` line may come before it; a line of bare commas is
+ * blank): no data row is ever matched against column names.
+ */
+const HEADER_CANDIDATES = 3;
+
+/** Indexes of the first filled rows of `rows`, where the header may be. */
+function headerCandidates(rows: readonly string[][]): number[] {
+  const found: number[] = [];
+  for (let i = 0; i < rows.length && found.length < HEADER_CANDIDATES; i++) if (!isBlankRow(rows[i]!)) found.push(i);
+  return found;
+}
 
 const keyed = (names: readonly string[]) => names.map(headerKey);
 const ORDER_NUMBER = headerKey('Order Number');
@@ -45,12 +55,11 @@ const isEbayHeader = (keys: string[]): boolean =>
 const columnCount = (keys: string[]): number =>
   Object.values(COLUMNS).filter((names) => columnOf(keys, names) >= 0).length;
 
-/** DETECT_SURE when one of the first rows is eBay's header, else how many of eBay's columns the best of them names. */
+/** DETECT_SURE when one of the first filled rows is eBay's header, else how many of eBay's columns the best of them names. */
 export function ebayScore(headerRows: readonly string[][]): number {
   let best = 0;
-  for (const row of headerRows) {
-    if (isBlankRow(row)) continue;
-    const keys = row.map(headerKey);
+  for (const i of headerCandidates(headerRows)) {
+    const keys = headerRows[i]!.map(headerKey);
     if (isEbayHeader(keys)) return DETECT_SURE;
     best = Math.max(best, columnCount(keys));
   }
@@ -65,11 +74,8 @@ const isFooter = (cells: string[]): boolean =>
 function findHeader(grid: Grid): number {
   let best = -1;
   let bestCount = 0;
-  const end = Math.min(grid.rows.length, HEADER_SEARCH_ROWS);
-  for (let i = 0; i < end; i++) {
-    const row = grid.rows[i]!;
-    if (isBlankRow(row)) continue;
-    const keys = row.map(headerKey);
+  for (const i of headerCandidates(grid.rows)) {
+    const keys = grid.rows[i]!.map(headerKey);
     if (isEbayHeader(keys)) return i;
     const count = columnCount(keys);
     if (count > bestCount) {
