@@ -34,6 +34,14 @@ export const MARKETPLACES = [
   },
   { id: 'walmart', name: 'Walmart', fileLabel: 'Walmart .xlsx', extensions: ['.xlsx', '.csv'], listed: true },
   {
+    id: 'ebay',
+    name: 'eBay',
+    fileLabel: 'eBay .csv',
+    extensions: ['.csv'],
+    listed: true,
+    confirmationFile: { extension: 'csv', contentType: 'text/csv; charset=utf-8' },
+  },
+  {
     id: 'test-market',
     name: 'Test Market',
     fileLabel: 'Test Market .csv',

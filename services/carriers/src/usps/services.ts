@@ -70,4 +70,5 @@ export function findUspsService(uid: string): UspsServiceDefinition | undefined 
 export const USPS_MARKETPLACE_CODES: MarketplaceCarrierCodes = {
   amazon: { carrierCode: 'USPS', carrierName: 'USPS' },
   walmart: { carrierCode: 'USPS', carrierName: 'USPS' },
+  ebay: { carrierCode: 'USPS', carrierName: 'USPS' },
 };

@@ -1,5 +1,6 @@
 import { MARKETPLACES, type OrderSource } from '@flatship/proto';
 import { amazonMarketplace } from './amazon';
+import { ebayMarketplace } from './ebay';
 import { flatshipCsvMarketplace } from './flatship-csv';
 import { testMarketplace } from './test-market';
 import type { MarketplacePlugin } from './types';
@@ -14,6 +15,7 @@ const PLUGINS: { readonly [Id in OrderSource]: MarketplacePlugin<Id> } = {
   csv: flatshipCsvMarketplace,
   amazon: amazonMarketplace,
   walmart: walmartMarketplace,
+  ebay: ebayMarketplace,
   'test-market': testMarketplace,
 };
 

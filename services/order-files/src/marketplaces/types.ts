@@ -16,6 +16,8 @@ export interface ShippedPackage {
   orderId: string;
   orderItemId: string;
   sku: string;
+  /** The package's description: the marketplace's item title unless a SKU preset gave one. */
+  description: string;
   /** Items in this parcel (a split order item gives several parcels). */
   quantity: number;
   /** When the label was bought, `YYYY-MM-DD` (UTC). */

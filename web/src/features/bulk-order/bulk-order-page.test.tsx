@@ -167,7 +167,9 @@ describe('Bulk order screen', () => {
       'href',
       '/api/orders/file/template',
     );
-    expect(screen.getByText('Click or Drag & drop. Supports .csv / Amazon .txt and Walmart .xlsx')).toBeInTheDocument();
+    expect(
+      screen.getByText('Click or Drag & drop. Supports .csv / Amazon .txt, Walmart .xlsx and eBay .csv'),
+    ).toBeInTheDocument();
     expect(screen.getByTestId('bulk-file-input')).toHaveAttribute('accept', '.csv,.txt,.xlsx');
     expect(screen.getByRole('button', { name: 'Submit' })).toBeDisabled();
     expect(countText()).toBe('0');
@@ -210,9 +212,8 @@ describe('Bulk order screen', () => {
     const { app } = openBulk({ addresses: [] });
     await ready();
     const text =
-      'order-id,order-item-id,sku,quantity-purchased,recipient-name,ship-address-1,ship-city,ship-state,ship-postal-code\n' +
-      '112-1,4820,MUG-11OZ-WHT,1,Ann Buyer,1 Main St,Reno,NV,89501\n';
-    await upload(app, new File([text], 'amazon-export.csv', { type: 'text/csv' }));
+      'Order Number,Item Number,Ship To Name,Ship To Address 1,Ship To City,Ship To State,Ship To Zip,Quantity\n12-1,3355,Ann Buyer,1 Main St,Reno,NV,89501,1\n';
+    await upload(app, new File([text], 'eBay-orders.csv', { type: 'text/csv' }));
     expect(await screen.findByText('Please add an address first')).toBeInTheDocument();
     expect(bodyRows()).toHaveLength(0);
     // Said as plainly as for an Amazon .txt, not as a file that could not be parsed.
