@@ -1,3 +1,4 @@
+import { ORDER_FILES_CHOICE } from '@flatship/proto';
 import { OrderFileError } from './errors';
 
 export function toBytes(data: Uint8Array | ArrayBuffer): Uint8Array {
@@ -33,9 +34,7 @@ export function decodeText(data: Uint8Array | ArrayBuffer, kind: string): string
     }
   }
   if (looksBinary(text)) {
-    throw new OrderFileError(
-      `This file is not a ${kind} text file. Please upload a .csv, Amazon .txt or Walmart .xlsx file`,
-    );
+    throw new OrderFileError(`This file is not a ${kind} text file. Please upload ${ORDER_FILES_CHOICE}`);
   }
   return text;
 }

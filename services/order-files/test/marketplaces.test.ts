@@ -23,7 +23,7 @@ const sourceOf = (name: string, text: string) => readOrderFile({ name, data: utf
 describe('the marketplace registry', () => {
   it('has one plugin per marketplace of proto’s list, in its order, and a confirmation file where proto says', () => {
     expect(MARKETPLACE_PLUGINS.map((p) => p.id)).toEqual([...ORDER_SOURCES]);
-    expect(ORDER_SOURCES).toEqual(['csv', 'amazon', 'walmart', 'test-market']);
+    expect(ORDER_SOURCES).toEqual(['csv', 'amazon', 'walmart', 'tiktok', 'test-market']);
     for (const info of MARKETPLACES) {
       expect(typeof marketplaceOf(info.id).confirmationFile, info.id).toBe(
         'confirmationFile' in info ? 'function' : 'undefined',
@@ -32,10 +32,10 @@ describe('the marketplace registry', () => {
   });
 
   it('offers the listed marketplaces on the bulk screen, and not the test one', () => {
-    expect(LISTED_MARKETPLACES.map((m) => m.id)).toEqual(['csv', 'amazon', 'walmart']);
-    expect(ORDER_FILES_PROMPT).toBe('.csv / Amazon .txt and Walmart .xlsx');
+    expect(LISTED_MARKETPLACES.map((m) => m.id)).toEqual(['csv', 'amazon', 'walmart', 'tiktok']);
+    expect(ORDER_FILES_PROMPT).toBe('.csv / Amazon .txt, Walmart .xlsx and TikTok Shop .csv/.xlsx');
     expect(ORDER_FILE_EXTENSIONS).toEqual(['.csv', '.txt', '.xlsx']);
-    expect(UNRECOGNISED_FILE_MESSAGE).toContain('(Flatship CSV template, Amazon, Walmart)');
+    expect(UNRECOGNISED_FILE_MESSAGE).toContain('(Flatship CSV template, Amazon, Walmart, TikTok Shop)');
   });
 });
 
@@ -104,6 +104,7 @@ describe('confirmation files', () => {
     orderId: '112-1',
     orderItemId: '0001',
     sku: 'MUG',
+    reference1: '',
     quantity: 2,
     shipDate: '2026-03-04',
     trackingNumber: '9400100000000000000000',

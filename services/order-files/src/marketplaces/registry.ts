@@ -2,6 +2,7 @@ import { MARKETPLACES, type OrderSource } from '@flatship/proto';
 import { amazonMarketplace } from './amazon';
 import { flatshipCsvMarketplace } from './flatship-csv';
 import { testMarketplace } from './test-market';
+import { tiktokMarketplace } from './tiktok';
 import type { MarketplacePlugin } from './types';
 import { walmartMarketplace } from './walmart';
 
@@ -14,6 +15,7 @@ const PLUGINS: { readonly [Id in OrderSource]: MarketplacePlugin<Id> } = {
   csv: flatshipCsvMarketplace,
   amazon: amazonMarketplace,
   walmart: walmartMarketplace,
+  tiktok: tiktokMarketplace,
   'test-market': testMarketplace,
 };
 

@@ -167,7 +167,9 @@ describe('Bulk order screen', () => {
       'href',
       '/api/orders/file/template',
     );
-    expect(screen.getByText('Click or Drag & drop. Supports .csv / Amazon .txt and Walmart .xlsx')).toBeInTheDocument();
+    expect(
+      screen.getByText('Click or Drag & drop. Supports .csv / Amazon .txt, Walmart .xlsx and TikTok Shop .csv/.xlsx'),
+    ).toBeInTheDocument();
     expect(screen.getByTestId('bulk-file-input')).toHaveAttribute('accept', '.csv,.txt,.xlsx');
     expect(screen.getByRole('button', { name: 'Submit' })).toBeDisabled();
     expect(countText()).toBe('0');

@@ -115,6 +115,7 @@ function shippedPackage(source: OrderSource, r: BulkRowRecord): ShippedPackage {
     orderId: r.input.sender.order_id ?? '',
     orderItemId: r.input.package.order_item_id ?? '',
     sku: r.input.package.sku_number ?? '',
+    reference1: r.input.package.package_reference1 ?? '',
     quantity: Number(r.input.package.quantity ?? r.parcel.quantity ?? 1),
     shipDate: r.updatedAt.toISOString().slice(0, 10),
     trackingNumber: r.trackingNumber ?? '',
