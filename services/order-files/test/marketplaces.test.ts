@@ -131,8 +131,7 @@ describe('confirmation files', () => {
     expect(AMAZON_HEADERS).toContain('order-item-id');
   });
 
-  it('Walmart and the template take none yet', () => {
-    expect(marketplaceOf('walmart').confirmationFile).toBeUndefined();
+  it('the template takes none', () => {
     expect(marketplaceOf('csv').confirmationFile).toBeUndefined();
   });
 });
