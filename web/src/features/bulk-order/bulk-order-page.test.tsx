@@ -211,8 +211,9 @@ describe('Bulk order screen', () => {
   it('refuses a marketplace export saved as .csv, recognised by its columns, when the user has no saved address', async () => {
     const { app } = openBulk({ addresses: [] });
     await ready();
-    const text = 'TM Order,Buyer,Street,Town,Region,Postcode\nTM-1,Ann Buyer,1 Main St,Reno,NV,89501\n';
-    await upload(app, new File([text], 'tm-export.csv', { type: 'text/csv' }));
+    const text =
+      'Order ID,Order Substatus,Quantity,Recipient,Address Line 1,City,State,Zipcode\n576001,Awaiting shipment,1,Ann Buyer,1 Main St,Reno,NV,89501\n';
+    await upload(app, new File([text], 'tiktok-export.csv', { type: 'text/csv' }));
     expect(await screen.findByText('Please add an address first')).toBeInTheDocument();
     expect(bodyRows()).toHaveLength(0);
     // Said as plainly as for an Amazon .txt, not as a file that could not be parsed.
