@@ -16,6 +16,7 @@ const STATE_NAMES: Record<string, string> = { TX: 'Texas', CA: 'California', NY:
 function tiktokRows(items: BulkOrderItem[], header: string[]): string[][] {
   return items.map((item, i) => {
     const r = item.receiver;
+    const state = r.receiver_state_province ?? '';
     const value: Record<string, string> = {
       'Order ID': `${576_461_413_000_000_000n + BigInt(i)}\t`,
       'Order Status': 'To ship',
@@ -27,15 +28,15 @@ function tiktokRows(items: BulkOrderItem[], header: string[]): string[][] {
       'Created Time': '10/02/2025 9:14:07 AM\t',
       'Paid Time': '10/02/2025 9:14:31 AM\t',
       'Fulfillment Type': 'Fulfillment by seller',
-      Recipient: r.receiver_name,
+      Recipient: r.receiver_name ?? '',
       'Phone #': `(+1)${String(r.receiver_phone ?? '')
         .replace(/\D/g, '')
         .slice(-10)}`,
       Country: 'United States',
-      State: STATE_NAMES[r.receiver_state_province] ?? r.receiver_state_province,
-      City: r.receiver_city,
-      Zipcode: r.receiver_zip_postal,
-      'Address Line 1': r.receiver_address1,
+      State: STATE_NAMES[state] ?? state,
+      City: r.receiver_city ?? '',
+      Zipcode: r.receiver_zip_postal ?? '',
+      'Address Line 1': r.receiver_address1 ?? '',
       'Address Line 2': r.receiver_address2 ?? '',
     };
     return header.map((h) => value[h] ?? '');

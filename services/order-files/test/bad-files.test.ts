@@ -53,7 +53,7 @@ describe('files that cannot be read', () => {
 
   it('refuses binary garbage named .xlsx', () => {
     expect(fileError('orders.xlsx', garbage(4096))).toBe(
-      'This file is not an Excel .xlsx workbook. Please upload the Walmart order export as .xlsx',
+      'This file is not an Excel .xlsx workbook. Please upload the Walmart or TikTok Shop order export as .xlsx',
     );
   });
 

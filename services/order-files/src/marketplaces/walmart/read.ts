@@ -1,4 +1,5 @@
 import { type CellObject, read, type WorkBook, type WorkSheet } from '@e965/xlsx';
+import { LISTED_MARKETPLACES } from '@flatship/proto';
 import { type BulkRow, emptyBulkRow } from '../../bulk-row';
 import { isZip, toBytes } from '../../decode';
 import { joinProblems, OrderFileError } from '../../errors';
@@ -129,6 +130,12 @@ function sheetGrid(sheet: WorkSheet): Grid {
   return grid;
 }
 
+/** The marketplaces whose export comes as a workbook: `Walmart or TikTok Shop`. */
+const XLSX_EXPORTERS = ((names: string[]) =>
+  names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`)(
+  LISTED_MARKETPLACES.filter((m) => m.extensions.includes('.xlsx')).map((m) => m.name),
+);
+
 /**
  * The order sheet's cells as text. The common shape (one sheet, text and General numbers) is read
  * by the fast reader of simple-xlsx.ts; every other workbook by SheetJS, which gives the same grid.
@@ -138,7 +145,7 @@ export function readWorkbookGrid(data: Uint8Array | ArrayBuffer, chooseSheet: Ch
   // SheetJS reads almost anything (CSV, HTML, plain text) as a sheet, so a workbook is recognised by its ZIP container.
   if (!isZip(bytes)) {
     throw new OrderFileError(
-      'This file is not an Excel .xlsx workbook. Please upload the Walmart order export as .xlsx',
+      `This file is not an Excel .xlsx workbook. Please upload the ${XLSX_EXPORTERS} order export as .xlsx`,
     );
   }
   return readSimpleWorkbook(bytes) ?? readWorkbookGridWithSheetJs(bytes, chooseSheet);
