@@ -35,7 +35,7 @@ function tiktokRows(items: BulkOrderItem[], header: string[]): string[][] {
       Country: 'United States',
       State: STATE_NAMES[state] ?? state,
       City: r.receiver_city ?? '',
-      Zipcode: r.receiver_zip_postal ?? '',
+      Zipcode: String(r.receiver_zip_postal ?? ''),
       'Address Line 1': r.receiver_address1 ?? '',
       'Address Line 2': r.receiver_address2 ?? '',
     };
