@@ -22,6 +22,9 @@ export interface MarketplaceInfo {
   readonly confirmationFile?: { readonly extension: string; readonly contentType: string };
 }
 
+/** How an Excel workbook is served (Walmart's and TikTok Shop's tracking uploads). */
+const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
 export const MARKETPLACES = [
   { id: 'csv', name: 'Flatship CSV template', fileLabel: '.csv', extensions: ['.csv'], listed: true },
   {
@@ -32,7 +35,22 @@ export const MARKETPLACES = [
     listed: true,
     confirmationFile: { extension: 'tsv', contentType: 'text/tab-separated-values; charset=utf-8' },
   },
-  { id: 'walmart', name: 'Walmart', fileLabel: 'Walmart .xlsx', extensions: ['.xlsx', '.csv'], listed: true },
+  {
+    id: 'walmart',
+    name: 'Walmart',
+    fileLabel: 'Walmart .xlsx',
+    extensions: ['.xlsx', '.csv'],
+    listed: true,
+    confirmationFile: { extension: 'xlsx', contentType: XLSX_CONTENT_TYPE },
+  },
+  {
+    id: 'tiktok',
+    name: 'TikTok Shop',
+    fileLabel: 'TikTok Shop .csv/.xlsx',
+    extensions: ['.csv', '.xlsx'],
+    listed: true,
+    confirmationFile: { extension: 'xlsx', contentType: XLSX_CONTENT_TYPE },
+  },
   {
     id: 'ebay',
     name: 'eBay',

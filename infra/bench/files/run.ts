@@ -18,6 +18,7 @@ import { amazonRows } from '../bulk/rows';
 import { median } from '../stats';
 import { browserMedians, chromiumAvailable } from './browser';
 import { ebayFile } from './ebay';
+import { tiktokCsvFile, tiktokXlsxFile } from './tiktok';
 
 const TARGET_MS = 250;
 // The repository's copies of the marketplace samples (the order-files tests check they match the shared originals).
@@ -177,6 +178,8 @@ const files = [
   { format: 'Walmart .xlsx', name: 'orders.xlsx', data: walmartFile() },
   { format: 'template .csv', name: 'orders.csv', data: csvFile() },
   { format: 'eBay .csv', name: 'ebay-orders.csv', data: ebayFile(items, FIXTURES) },
+  { format: 'TikTok Shop .csv', name: 'tiktok.csv', data: tiktokCsvFile(items, FIXTURES) },
+  { format: 'TikTok Shop .xlsx', name: 'tiktok.xlsx', data: tiktokXlsxFile(items, FIXTURES) },
 ];
 
 type Reader = typeof readOrderFile;

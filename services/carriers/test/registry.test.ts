@@ -90,6 +90,10 @@ describe('carrier registry', () => {
       carrierCode: 'USPS',
       carrierName: 'USPS',
     });
+    // Every USPS-selling plugin names USPS as TikTok Shop lists it.
+    for (const plugin of CARRIER_PLUGINS.filter((p) => p.courier === 'usps')) {
+      expect(plugin.marketplaceCodes.tiktok, plugin.id).toEqual({ carrierCode: 'USPS', carrierName: 'USPS' });
+    }
     expect(findCarrierByCourier('test-parcel')?.name).toBe('Test Parcel');
     expect(findCarrierByCourier('dhl')).toBeNull();
     expect(courierOfService('usps_priority_mail_express')).toBe('usps');

@@ -107,12 +107,34 @@ export function rowsToCsv(
   return unparse([headers, ...data]);
 }
 
+const DELIMITERS = [',', ';', '\t'] as const;
+
+/**
+ * The delimiter the header line uses most (commas win a tie), or Papa's guess when it names none. Judged on the
+ * header because data cells may hold a delimiter unquoted: TikTok Shop ends ids and times with a literal tab, which
+ * made Papa's guess (the most even field count over ten lines, a short file's blank last line included) pick tabs.
+ */
+function headerDelimiter(text: string): { delimiter: string } | { delimitersToGuess: string[] } {
+  const header = /^[^\S\r\n]*\S[^\r\n]*/m.exec(text)?.[0] ?? '';
+  let best: string | null = null;
+  let bestCount = 0;
+  for (const d of DELIMITERS) {
+    const count = header.split(d).length - 1;
+    if (count > bestCount) {
+      best = d;
+      bestCount = count;
+    }
+  }
+  return best ? { delimiter: best } : { delimitersToGuess: [...DELIMITERS] };
+}
+
 /** Quotes, embedded commas and line breaks are the parser's job; semicolon and tab files from other locales are detected. */
 export function parseCsvGrid(text: string): Grid {
-  const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), {
+  const body = text.replace(/^\uFEFF/, '');
+  const parsed = Papa.parse<string[]>(body, {
     header: false,
     skipEmptyLines: false,
-    delimitersToGuess: [',', ';', '\t'],
+    ...headerDelimiter(body),
   });
   const grid: Grid = { rows: [], rowNumbers: [] };
   parsed.data.forEach((row, i) => {

@@ -59,10 +59,30 @@ export const UNRECOGNISED_FILE_MESSAGE = `This file's columns are not those of a
 ).join(', ')}). Download the Bulk Template CSV for the template's columns`;
 
 /** The file as cells: the decoder is chosen by the name's ending (a workbook or text), never the marketplace. */
-function decode(kind: OrderFileKind, bytes: Uint8Array): Grid {
-  if (kind === 'xlsx') return readWorkbookGrid(bytes);
+function decode(kind: OrderFileKind, bytes: Uint8Array, marketplaces: readonly MarketplacePlugin[]): Grid {
+  if (kind === 'xlsx') return readWorkbookGrid(bytes, (grids) => sheetOfOrders(grids, marketplaces));
   if (kind === 'txt') return splitTabText(decodeText(bytes, '.txt'));
   return parseCsvGrid(decodeText(bytes, '.csv'));
+}
+
+/**
+ * The sheet of a several-sheet workbook whose header a marketplace is surest of (TikTok Shop's `OrderSKUList`,
+ * Walmart's `Po Details`, wherever they sit); the first sheet when none counts, whose reader names what is missing.
+ */
+function sheetOfOrders(grids: readonly Grid[], marketplaces: readonly MarketplacePlugin[]): Grid {
+  let best = grids[0]!;
+  let bestScore = MIN_PARTIAL_SCORE - 1;
+  for (const grid of grids) {
+    const headerRows = grid.rows.slice(0, HEADER_ROWS);
+    for (const plugin of marketplaces) {
+      const score = plugin.detect(headerRows);
+      if (score > bestScore) {
+        best = grid;
+        bestScore = score;
+      }
+    }
+  }
+  return best;
 }
 
 /**
@@ -109,7 +129,7 @@ export function readOrderFile(file: { name: string; data: Uint8Array | ArrayBuff
   const bytes = toBytes(file.data);
   if (bytes.length === 0) throw new OrderFileError('This file is empty');
 
-  const grid = decode(kind, bytes);
+  const grid = decode(kind, bytes, ctx.marketplaces ?? LISTED_MARKETPLACE_PLUGINS);
   if (grid.rows.every((row) => row.every((cell) => cell.trim() === ''))) throw new OrderFileError('This file is empty');
   const marketplace = detectMarketplace(grid, kind, ctx.marketplaces);
   if (!marketplace.carriesSender) requireSender(ctx.senderAddress);

@@ -155,6 +155,21 @@ const FIELD_ORDER: readonly (keyof BulkRow)[] = [
 ];
 const rank = (field: keyof BulkRow) => FIELD_ORDER.indexOf(field);
 
+/**
+ * A marketplace that hides the buyer until an order may ship (TikTok Shop: `J*** D***`, `(+1)312****54`) exports
+ * asterisks where the recipient's details are; a label must never be bought to them.
+ */
+const MASKED = /\*{2,}/;
+const MASKABLE: [BulkRowTextField, string][] = [
+  ['ToRecipientName', 'Recipient name'],
+  ['ToPhone', 'Recipient phone'],
+  ['ToStreet1', 'Recipient street'],
+  ['ToStreet2', 'Recipient street 2'],
+  ['ToZipPostal', 'Recipient zip'],
+];
+const maskedMessage = (label: string, value: string): string =>
+  `${label} is masked by the marketplace (${value.trim()}): export the order after it is ready to ship, or enter it`;
+
 /** One problem of a row: the cell it belongs to and the message the user reads. */
 export interface BulkRowProblem {
   field: keyof BulkRow;
@@ -182,6 +197,12 @@ export function bulkRowProblems(row: BulkRow, rules: RowRules = {}): BulkRowProb
       badText.add(field);
       problems.push({ field, message: `${label} must be at most ${MAX_TEXT} characters` });
     }
+  }
+  for (const [field, label] of MASKABLE) {
+    if (badText?.has(field) || !MASKED.test(r[field])) continue;
+    badText ??= new Set();
+    badText.add(field);
+    problems.push({ field, message: maskedMessage(label, row[field]) });
   }
   const { carriers, serviceMissingMessage } = rules;
   if (serviceMissingMessage !== undefined) {

@@ -26,7 +26,7 @@ function garbage(length: number, seed = 7): Uint8Array {
 describe('files that cannot be read', () => {
   it.each(['orders.pdf', 'orders.xls', 'orders', 'orders.csv.zip', 'orders.tsv'])('refuses %s by its name', (name) => {
     expect(fileError(name, utf8('a,b\n1,2\n'))).toBe(
-      'Unsupported file type. Please upload a .csv, Amazon .txt, Walmart .xlsx or eBay .csv file',
+      'Unsupported file type. Please upload a .csv, Amazon .txt, Walmart .xlsx, TikTok Shop .csv/.xlsx or eBay .csv file',
     );
   });
 
@@ -44,16 +44,16 @@ describe('files that cannot be read', () => {
 
   it('refuses binary garbage named .csv or .txt', () => {
     expect(fileError('orders.csv', garbage(4096))).toBe(
-      'This file is not a .csv text file. Please upload a .csv, Amazon .txt, Walmart .xlsx or eBay .csv file',
+      'This file is not a .csv text file. Please upload a .csv, Amazon .txt, Walmart .xlsx, TikTok Shop .csv/.xlsx or eBay .csv file',
     );
     expect(fileError('orders.txt', garbage(4096, 99))).toBe(
-      'This file is not a .txt text file. Please upload a .csv, Amazon .txt, Walmart .xlsx or eBay .csv file',
+      'This file is not a .txt text file. Please upload a .csv, Amazon .txt, Walmart .xlsx, TikTok Shop .csv/.xlsx or eBay .csv file',
     );
   });
 
   it('refuses binary garbage named .xlsx', () => {
     expect(fileError('orders.xlsx', garbage(4096))).toBe(
-      'This file is not an Excel .xlsx workbook. Please upload the Walmart order export as .xlsx',
+      'This file is not an Excel .xlsx workbook. Please upload the Walmart or TikTok Shop order export as .xlsx',
     );
   });
 

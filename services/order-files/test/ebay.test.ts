@@ -173,6 +173,7 @@ describe('eBay tracking upload', () => {
     orderId: '12-10232-40002',
     orderItemId: '335512340001-2894561230022',
     sku: 'mug-11oz-wht',
+    reference1: '',
     description: 'Ceramic Mug, 11 oz "Classic" White',
     quantity: 2,
     shipDate: '2026-09-18',

@@ -23,7 +23,7 @@ const sourceOf = (name: string, text: string) => readOrderFile({ name, data: utf
 describe('the marketplace registry', () => {
   it('has one plugin per marketplace of proto’s list, in its order, and a confirmation file where proto says', () => {
     expect(MARKETPLACE_PLUGINS.map((p) => p.id)).toEqual([...ORDER_SOURCES]);
-    expect(ORDER_SOURCES).toEqual(['csv', 'amazon', 'walmart', 'ebay', 'test-market']);
+    expect(ORDER_SOURCES).toEqual(['csv', 'amazon', 'walmart', 'tiktok', 'ebay', 'test-market']);
     for (const info of MARKETPLACES) {
       expect(typeof marketplaceOf(info.id).confirmationFile, info.id).toBe(
         'confirmationFile' in info ? 'function' : 'undefined',
@@ -32,10 +32,10 @@ describe('the marketplace registry', () => {
   });
 
   it('offers the listed marketplaces on the bulk screen, and not the test one', () => {
-    expect(LISTED_MARKETPLACES.map((m) => m.id)).toEqual(['csv', 'amazon', 'walmart', 'ebay']);
-    expect(ORDER_FILES_PROMPT).toBe('.csv / Amazon .txt, Walmart .xlsx and eBay .csv');
+    expect(LISTED_MARKETPLACES.map((m) => m.id)).toEqual(['csv', 'amazon', 'walmart', 'tiktok', 'ebay']);
+    expect(ORDER_FILES_PROMPT).toBe('.csv / Amazon .txt, Walmart .xlsx, TikTok Shop .csv/.xlsx and eBay .csv');
     expect(ORDER_FILE_EXTENSIONS).toEqual(['.csv', '.txt', '.xlsx']);
-    expect(UNRECOGNISED_FILE_MESSAGE).toContain('(Flatship CSV template, Amazon, Walmart, eBay)');
+    expect(UNRECOGNISED_FILE_MESSAGE).toContain('(Flatship CSV template, Amazon, Walmart, TikTok Shop, eBay)');
   });
 });
 
@@ -105,6 +105,7 @@ describe('confirmation files', () => {
     orderItemId: '0001',
     sku: 'MUG',
     description: 'Mug',
+    reference1: '',
     quantity: 2,
     shipDate: '2026-03-04',
     trackingNumber: '9400100000000000000000',
@@ -131,8 +132,7 @@ describe('confirmation files', () => {
     expect(AMAZON_HEADERS).toContain('order-item-id');
   });
 
-  it('Walmart and the template take none yet', () => {
-    expect(marketplaceOf('walmart').confirmationFile).toBeUndefined();
+  it('the template takes none', () => {
     expect(marketplaceOf('csv').confirmationFile).toBeUndefined();
   });
 });

@@ -175,7 +175,7 @@ describe('Walmart sheets', () => {
 
   it('refuses a text file named .xlsx', () => {
     expect(fileError(() => readWalmart(utf8('PO#,Customer Name\n1,Ada\n')))).toBe(
-      'This file is not an Excel .xlsx workbook. Please upload the Walmart order export as .xlsx',
+      'This file is not an Excel .xlsx workbook. Please upload the Walmart or TikTok Shop order export as .xlsx',
     );
   });
 

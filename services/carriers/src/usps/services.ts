@@ -71,4 +71,6 @@ export const USPS_MARKETPLACE_CODES: MarketplaceCarrierCodes = {
   amazon: { carrierCode: 'USPS', carrierName: 'USPS' },
   walmart: { carrierCode: 'USPS', carrierName: 'USPS' },
   ebay: { carrierCode: 'USPS', carrierName: 'USPS' },
+  // TikTok Shop's US shipping provider list names it `USPS`.
+  tiktok: { carrierCode: 'USPS', carrierName: 'USPS' },
 };

@@ -3,6 +3,7 @@ import { amazonMarketplace } from './amazon';
 import { ebayMarketplace } from './ebay';
 import { flatshipCsvMarketplace } from './flatship-csv';
 import { testMarketplace } from './test-market';
+import { tiktokMarketplace } from './tiktok';
 import type { MarketplacePlugin } from './types';
 import { walmartMarketplace } from './walmart';
 
@@ -16,6 +17,7 @@ const PLUGINS: { readonly [Id in OrderSource]: MarketplacePlugin<Id> } = {
   amazon: amazonMarketplace,
   walmart: walmartMarketplace,
   ebay: ebayMarketplace,
+  tiktok: tiktokMarketplace,
   'test-market': testMarketplace,
 };
 

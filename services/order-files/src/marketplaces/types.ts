@@ -18,6 +18,8 @@ export interface ShippedPackage {
   sku: string;
   /** The package's description: the marketplace's item title unless a SKU preset gave one. */
   description: string;
+  /** The row's Reference 1: Walmart's reader keeps the customer order number (`Order#`) there, which its file echoes. */
+  reference1: string;
   /** Items in this parcel (a split order item gives several parcels). */
   quantity: number;
   /** When the label was bought, `YYYY-MM-DD` (UTC). */

@@ -168,7 +168,9 @@ describe('Bulk order screen', () => {
       '/api/orders/file/template',
     );
     expect(
-      screen.getByText('Click or Drag & drop. Supports .csv / Amazon .txt, Walmart .xlsx and eBay .csv'),
+      screen.getByText(
+        'Click or Drag & drop. Supports .csv / Amazon .txt, Walmart .xlsx, TikTok Shop .csv/.xlsx and eBay .csv',
+      ),
     ).toBeInTheDocument();
     expect(screen.getByTestId('bulk-file-input')).toHaveAttribute('accept', '.csv,.txt,.xlsx');
     expect(screen.getByRole('button', { name: 'Submit' })).toBeDisabled();

@@ -1,4 +1,5 @@
 import { type CellObject, read, type WorkBook, type WorkSheet } from '@e965/xlsx';
+import { LISTED_MARKETPLACES } from '@flatship/proto';
 import { type BulkRow, emptyBulkRow } from '../../bulk-row';
 import { isZip, toBytes } from '../../decode';
 import { joinProblems, OrderFileError } from '../../errors';
@@ -129,23 +130,29 @@ function sheetGrid(sheet: WorkSheet): Grid {
   return grid;
 }
 
+/** The marketplaces whose export comes as a workbook: `Walmart or TikTok Shop`. */
+const XLSX_EXPORTERS = ((names: string[]) =>
+  names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`)(
+  LISTED_MARKETPLACES.filter((m) => m.extensions.includes('.xlsx')).map((m) => m.name),
+);
+
 /**
  * The order sheet's cells as text. The common shape (one sheet, text and General numbers) is read
  * by the fast reader of simple-xlsx.ts; every other workbook by SheetJS, which gives the same grid.
  */
-export function readWorkbookGrid(data: Uint8Array | ArrayBuffer): Grid {
+export function readWorkbookGrid(data: Uint8Array | ArrayBuffer, chooseSheet: ChooseSheet = walmartSheet): Grid {
   const bytes = toBytes(data);
   // SheetJS reads almost anything (CSV, HTML, plain text) as a sheet, so a workbook is recognised by its ZIP container.
   if (!isZip(bytes)) {
     throw new OrderFileError(
-      'This file is not an Excel .xlsx workbook. Please upload the Walmart order export as .xlsx',
+      `This file is not an Excel .xlsx workbook. Please upload the ${XLSX_EXPORTERS} order export as .xlsx`,
     );
   }
-  return readSimpleWorkbook(bytes) ?? readWorkbookGridWithSheetJs(bytes);
+  return readSimpleWorkbook(bytes) ?? readWorkbookGridWithSheetJs(bytes, chooseSheet);
 }
 
 /** The grid SheetJS makes of a workbook (a ZIP container), whatever its shape. */
-export function readWorkbookGridWithSheetJs(bytes: Uint8Array): Grid {
+export function readWorkbookGridWithSheetJs(bytes: Uint8Array, chooseSheet: ChooseSheet = walmartSheet): Grid {
   let workbook: WorkBook;
   try {
     workbook = read(bytes, {
@@ -163,14 +170,21 @@ export function readWorkbookGridWithSheetJs(bytes: Uint8Array): Grid {
     .filter((s): s is WorkSheet => !!s)
     .map(sheetGrid);
   if (grids.length === 0) throw new OrderFileError('This .xlsx file has no sheets');
-  // The order export's sheet is the one with a Walmart header; otherwise the first sheet explains what is missing.
-  return (
-    grids.find((grid) => {
-      const h = findHeaderRow(grid);
-      return h >= 0 && isWalmartHeader(grid.rows[h]!.map(headerKey));
-    }) ?? grids[0]!
-  );
+  return chooseSheet(grids);
 }
+
+/**
+ * Which of a workbook's sheets holds the orders (the fast reader takes only one-sheet workbooks, so this runs only
+ * for the others). The caller's marketplaces choose (`read-order-file.ts` asks each one's `detect`).
+ */
+export type ChooseSheet = (grids: readonly Grid[]) => Grid;
+
+/** The sheet with a Walmart header; otherwise the first sheet, whose reader explains what is missing. */
+const walmartSheet: ChooseSheet = (grids) =>
+  grids.find((grid) => {
+    const h = findHeaderRow(grid);
+    return h >= 0 && isWalmartHeader(grid.rows[h]!.map(headerKey));
+  }) ?? grids[0]!;
 
 /**
  * DETECT_SURE for a Walmart header in the first rows, else how many of Walmart's columns the likeliest header

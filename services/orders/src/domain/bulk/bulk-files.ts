@@ -116,6 +116,7 @@ function shippedPackage(source: OrderSource, r: BulkRowRecord): ShippedPackage {
     orderItemId: r.input.package.order_item_id ?? '',
     sku: r.input.package.sku_number ?? '',
     description: r.input.package.package_description ?? '',
+    reference1: r.input.package.package_reference1 ?? '',
     quantity: Number(r.input.package.quantity ?? r.parcel.quantity ?? 1),
     shipDate: r.updatedAt.toISOString().slice(0, 10),
     trackingNumber: r.trackingNumber ?? '',
