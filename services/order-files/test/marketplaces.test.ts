@@ -23,7 +23,7 @@ const sourceOf = (name: string, text: string) => readOrderFile({ name, data: utf
 describe('the marketplace registry', () => {
   it('has one plugin per marketplace of proto’s list, in its order, and a confirmation file where proto says', () => {
     expect(MARKETPLACE_PLUGINS.map((p) => p.id)).toEqual([...ORDER_SOURCES]);
-    expect(ORDER_SOURCES).toEqual(['csv', 'amazon', 'walmart', 'test-market']);
+    expect(ORDER_SOURCES).toEqual(['csv', 'amazon', 'walmart', 'shopify', 'etsy', 'test-market']);
     for (const info of MARKETPLACES) {
       expect(typeof marketplaceOf(info.id).confirmationFile, info.id).toBe(
         'confirmationFile' in info ? 'function' : 'undefined',
@@ -32,10 +32,10 @@ describe('the marketplace registry', () => {
   });
 
   it('offers the listed marketplaces on the bulk screen, and not the test one', () => {
-    expect(LISTED_MARKETPLACES.map((m) => m.id)).toEqual(['csv', 'amazon', 'walmart']);
-    expect(ORDER_FILES_PROMPT).toBe('.csv / Amazon .txt and Walmart .xlsx');
+    expect(LISTED_MARKETPLACES.map((m) => m.id)).toEqual(['csv', 'amazon', 'walmart', 'shopify', 'etsy']);
+    expect(ORDER_FILES_PROMPT).toBe('.csv / Amazon .txt, Walmart .xlsx, Shopify .csv and Etsy .csv');
     expect(ORDER_FILE_EXTENSIONS).toEqual(['.csv', '.txt', '.xlsx']);
-    expect(UNRECOGNISED_FILE_MESSAGE).toContain('(Flatship CSV template, Amazon, Walmart)');
+    expect(UNRECOGNISED_FILE_MESSAGE).toContain('(Flatship CSV template, Amazon, Walmart, Shopify, Etsy)');
   });
 });
 

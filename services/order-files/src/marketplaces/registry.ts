@@ -1,6 +1,8 @@
 import { MARKETPLACES, type OrderSource } from '@flatship/proto';
 import { amazonMarketplace } from './amazon';
+import { etsyMarketplace } from './etsy';
 import { flatshipCsvMarketplace } from './flatship-csv';
+import { shopifyMarketplace } from './shopify';
 import { testMarketplace } from './test-market';
 import type { MarketplacePlugin } from './types';
 import { walmartMarketplace } from './walmart';
@@ -14,6 +16,8 @@ const PLUGINS: { readonly [Id in OrderSource]: MarketplacePlugin<Id> } = {
   csv: flatshipCsvMarketplace,
   amazon: amazonMarketplace,
   walmart: walmartMarketplace,
+  shopify: shopifyMarketplace,
+  etsy: etsyMarketplace,
   'test-market': testMarketplace,
 };
 
