@@ -167,7 +167,9 @@ describe('Bulk order screen', () => {
       'href',
       '/api/orders/file/template',
     );
-    expect(screen.getByText('Click or Drag & drop. Supports .csv / Amazon .txt and Walmart .xlsx')).toBeInTheDocument();
+    expect(
+      screen.getByText('Click or Drag & drop. Supports .csv / Amazon .txt, Walmart .xlsx, Shopify .csv and Etsy .csv'),
+    ).toBeInTheDocument();
     expect(screen.getByTestId('bulk-file-input')).toHaveAttribute('accept', '.csv,.txt,.xlsx');
     expect(screen.getByRole('button', { name: 'Submit' })).toBeDisabled();
     expect(countText()).toBe('0');
@@ -209,8 +211,9 @@ describe('Bulk order screen', () => {
   it('refuses a marketplace export saved as .csv, recognised by its columns, when the user has no saved address', async () => {
     const { app } = openBulk({ addresses: [] });
     await ready();
-    const text = 'TM Order,Buyer,Street,Town,Region,Postcode\nTM-1,Ann Buyer,1 Main St,Reno,NV,89501\n';
-    await upload(app, new File([text], 'tm-export.csv', { type: 'text/csv' }));
+    const text =
+      'Name,Lineitem quantity,Lineitem sku,Shipping Name,Shipping Address1,Shipping City,Shipping Zip,Shipping Province\n#1001,1,mug,Ann Buyer,1 Main St,Reno,89501,NV\n';
+    await upload(app, new File([text], 'orders_export.csv', { type: 'text/csv' }));
     expect(await screen.findByText('Please add an address first')).toBeInTheDocument();
     expect(bodyRows()).toHaveLength(0);
     // Said as plainly as for an Amazon .txt, not as a file that could not be parsed.
