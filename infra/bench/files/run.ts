@@ -17,6 +17,7 @@ import type { Address, Sku } from '@flatship/proto';
 import { amazonRows } from '../bulk/rows';
 import { median } from '../stats';
 import { browserMedians, chromiumAvailable } from './browser';
+import { etsyFile, shopifyFile } from './shopify-etsy';
 
 const TARGET_MS = 250;
 // The repository's copies of the marketplace samples (the order-files tests check they match the shared originals).
@@ -175,6 +176,8 @@ const files = [
   { format: 'Amazon .txt (TSV)', name: 'orders.txt', data: amazonFile() },
   { format: 'Walmart .xlsx', name: 'orders.xlsx', data: walmartFile() },
   { format: 'template .csv', name: 'orders.csv', data: csvFile() },
+  { format: 'Shopify .csv', name: 'orders_export.csv', data: shopifyFile(FIXTURES, items) },
+  { format: 'Etsy (Excel .txt)', name: 'EtsySoldOrders.txt', data: etsyFile(FIXTURES, items) },
 ];
 
 type Reader = typeof readOrderFile;
