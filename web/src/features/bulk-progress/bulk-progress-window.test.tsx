@@ -315,4 +315,17 @@ describe('bulk progress window', () => {
     renderApp('/main/dashboard', { token: 'good-token' });
     expect(await screen.findByRole('dialog')).toBeInTheDocument();
   });
+  it('remembers the order’s marketplace across a reload, so the no-tracking-file note still shows', async () => {
+    const first = await openWindow({}, 'etsy');
+    first.unmount();
+    const again = renderApp('/main/dashboard', { token: 'good-token' });
+    await screen.findByRole('dialog');
+    expect(again.store.getState().bulkProgress.source).toBe('etsy');
+    act(() => {
+      again.store.dispatch(progressUpdated({ processedCount: 4, status: 'completed', fileData: files }));
+    });
+    expect(
+      within(dialog()).getByText('Etsy takes no tracking file: mark orders shipped in Shop Manager.'),
+    ).toBeInTheDocument();
+  });
 });
