@@ -22,7 +22,7 @@ help:
 	@echo "make bench   bulk-order benchmark on the embedded stack (RUNS=3 ROWS=1000); prints figures, not part of make test"
 	@echo "make bench-carrier   1,000 labels bought from a fake EasyPost (300 ms, 50 buys/s, 429 above) through the stack (RUNS=3); prints time, busiest second, 429s"
 	@echo "make bench-rankings   user volume rankings over 1,000,000 labels; prints the month and year query times"
-	@echo "make bench-files   reads and validates 10,000-package Amazon, Walmart, eBay and CSV files; prints ms per format against 250 ms"
+	@echo "make bench-files   reads and validates 10,000-package Amazon, Walmart, eBay, TikTok Shop, Shopify, Etsy and CSV files; prints ms per format against 250 ms"
 	@echo "make bench-web   in Chromium: gzip JS/CSS the landing and each route load (against 100 KB), landing paint vs app JS on Fast 3G"
 	@echo "make bench-totals   one user's money read (what verify shows) and one ledger append with 10,000 entries (BASELINE=<checkout> measures it too)"
 	@echo "make bench-api   gateway overhead, quotes and mixed traffic at concurrency 50 (BASELINE=<checkout> measures it too); prints req/s, p50/p99, CPU per 1,000 requests"

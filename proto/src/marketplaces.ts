@@ -20,13 +20,25 @@ export interface MarketplaceInfo {
   readonly listed: boolean;
   /** The file the seller uploads back to the marketplace, when it takes one: how it is saved and served. */
   readonly confirmationFile?: { readonly extension: string; readonly contentType: string };
+  /**
+   * For a marketplace that takes no tracking file: what the seller does instead, shown where the Auto-Confirm
+   * download would be (progress window, Batch Orders). Unused when it has a `confirmationFile`.
+   */
+  readonly noConfirmationFileNote?: string;
 }
 
 /** How an Excel workbook is served (Walmart's and TikTok Shop's tracking uploads). */
 const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 export const MARKETPLACES = [
-  { id: 'csv', name: 'Flatship CSV template', fileLabel: '.csv', extensions: ['.csv'], listed: true },
+  {
+    id: 'csv',
+    name: 'Flatship CSV template',
+    fileLabel: '.csv',
+    extensions: ['.csv'],
+    listed: true,
+    noConfirmationFileNote: 'A CSV template order has no tracking file: the Results CSV lists every tracking number.',
+  },
   {
     id: 'amazon',
     name: 'Amazon',
@@ -60,6 +72,22 @@ export const MARKETPLACES = [
     confirmationFile: { extension: 'csv', contentType: 'text/csv; charset=utf-8' },
   },
   {
+    id: 'shopify',
+    name: 'Shopify',
+    fileLabel: 'Shopify .csv',
+    extensions: ['.csv'],
+    listed: true,
+    noConfirmationFileNote: 'Shopify takes no tracking file: mark orders shipped in Shopify (or with a Shopify app).',
+  },
+  {
+    id: 'etsy',
+    name: 'Etsy',
+    fileLabel: 'Etsy .csv',
+    extensions: ['.csv', '.txt'],
+    listed: true,
+    noConfirmationFileNote: 'Etsy takes no tracking file: mark orders shipped in Shop Manager.',
+  },
+  {
     id: 'test-market',
     name: 'Test Market',
     fileLabel: 'Test Market .csv',
@@ -75,6 +103,15 @@ export const ORDER_SOURCES: readonly OrderSource[] = MARKETPLACES.map((m) => m.i
 
 export const marketplaceInfo = (id: OrderSource): MarketplaceInfo =>
   MARKETPLACES.find((m) => m.id === id) as MarketplaceInfo;
+
+/**
+ * What to say where the Auto-Confirm download would be, for an order from `source`: the marketplace's note when it
+ * takes no tracking file; null when it takes one (or the source is unknown).
+ */
+export function noConfirmationFileNote(source: string | null | undefined): string | null {
+  const info = MARKETPLACES.find((m) => m.id === source) as MarketplaceInfo | undefined;
+  return info && !info.confirmationFile ? (info.noConfirmationFileNote ?? null) : null;
+}
 
 /** The marketplaces the bulk screen offers, in list order. */
 export const LISTED_MARKETPLACES: readonly MarketplaceInfo[] = MARKETPLACES.filter((m) => m.listed);

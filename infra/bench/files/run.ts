@@ -18,6 +18,7 @@ import { amazonRows } from '../bulk/rows';
 import { median } from '../stats';
 import { browserMedians, chromiumAvailable } from './browser';
 import { ebayFile } from './ebay';
+import { etsyFile, shopifyFile } from './shopify-etsy';
 import { tiktokCsvFile, tiktokXlsxFile } from './tiktok';
 
 const TARGET_MS = 250;
@@ -180,6 +181,8 @@ const files = [
   { format: 'eBay .csv', name: 'ebay-orders.csv', data: ebayFile(items, FIXTURES) },
   { format: 'TikTok Shop .csv', name: 'tiktok.csv', data: tiktokCsvFile(items, FIXTURES) },
   { format: 'TikTok Shop .xlsx', name: 'tiktok.xlsx', data: tiktokXlsxFile(items, FIXTURES) },
+  { format: 'Shopify .csv', name: 'orders_export.csv', data: shopifyFile(FIXTURES, items) },
+  { format: 'Etsy (Excel .txt)', name: 'EtsySoldOrders.txt', data: etsyFile(FIXTURES, items) },
 ];
 
 type Reader = typeof readOrderFile;

@@ -213,7 +213,9 @@ describe('a 50-row order', () => {
     expect(files).toMatchObject({ pdf: true, resultCSV: true, autoConfirm: false });
     const auto = await download(u, 'auto-csv', orderId);
     expect(auto.statusCode).toBe(404);
-    expect(auto.json().message).toBe('File not found');
+    expect(auto.json().message).toBe(
+      'A CSV template order has no tracking file: the Results CSV lists every tracking number.',
+    );
   });
 
   test('progress went out throttled: a few events a second at most, the last one final with its files', async () => {

@@ -26,7 +26,7 @@ function garbage(length: number, seed = 7): Uint8Array {
 describe('files that cannot be read', () => {
   it.each(['orders.pdf', 'orders.xls', 'orders', 'orders.csv.zip', 'orders.tsv'])('refuses %s by its name', (name) => {
     expect(fileError(name, utf8('a,b\n1,2\n'))).toBe(
-      'Unsupported file type. Please upload a .csv, Amazon .txt, Walmart .xlsx, TikTok Shop .csv/.xlsx or eBay .csv file',
+      'Unsupported file type. Please upload a .csv, Amazon .txt, Walmart .xlsx, TikTok Shop .csv/.xlsx, eBay .csv, Shopify .csv or Etsy .csv file',
     );
   });
 

@@ -222,7 +222,7 @@ describe('reading CSV files', () => {
 
   it('refuses a file whose headers no marketplace knows, naming the supported ones', () => {
     expect(fileError(() => readCsv('name,address\nAda,1 Main St\n'))).toBe(
-      "This file's columns are not those of any supported order file (Flatship CSV template, Amazon, Walmart, TikTok Shop, eBay). Download the Bulk Template CSV for the template's columns",
+      "This file's columns are not those of any supported order file (Flatship CSV template, Amazon, Walmart, TikTok Shop, eBay, Shopify, Etsy). Download the Bulk Template CSV for the template's columns",
     );
   });
 

@@ -23,7 +23,7 @@ const sourceOf = (name: string, text: string) => readOrderFile({ name, data: utf
 describe('the marketplace registry', () => {
   it('has one plugin per marketplace of proto’s list, in its order, and a confirmation file where proto says', () => {
     expect(MARKETPLACE_PLUGINS.map((p) => p.id)).toEqual([...ORDER_SOURCES]);
-    expect(ORDER_SOURCES).toEqual(['csv', 'amazon', 'walmart', 'tiktok', 'ebay', 'test-market']);
+    expect(ORDER_SOURCES).toEqual(['csv', 'amazon', 'walmart', 'tiktok', 'ebay', 'shopify', 'etsy', 'test-market']);
     for (const info of MARKETPLACES) {
       expect(typeof marketplaceOf(info.id).confirmationFile, info.id).toBe(
         'confirmationFile' in info ? 'function' : 'undefined',
@@ -32,10 +32,22 @@ describe('the marketplace registry', () => {
   });
 
   it('offers the listed marketplaces on the bulk screen, and not the test one', () => {
-    expect(LISTED_MARKETPLACES.map((m) => m.id)).toEqual(['csv', 'amazon', 'walmart', 'tiktok', 'ebay']);
-    expect(ORDER_FILES_PROMPT).toBe('.csv / Amazon .txt, Walmart .xlsx, TikTok Shop .csv/.xlsx and eBay .csv');
+    expect(LISTED_MARKETPLACES.map((m) => m.id)).toEqual([
+      'csv',
+      'amazon',
+      'walmart',
+      'tiktok',
+      'ebay',
+      'shopify',
+      'etsy',
+    ]);
+    expect(ORDER_FILES_PROMPT).toBe(
+      '.csv / Amazon .txt, Walmart .xlsx, TikTok Shop .csv/.xlsx, eBay .csv, Shopify .csv and Etsy .csv',
+    );
     expect(ORDER_FILE_EXTENSIONS).toEqual(['.csv', '.txt', '.xlsx']);
-    expect(UNRECOGNISED_FILE_MESSAGE).toContain('(Flatship CSV template, Amazon, Walmart, TikTok Shop, eBay)');
+    expect(UNRECOGNISED_FILE_MESSAGE).toContain(
+      '(Flatship CSV template, Amazon, Walmart, TikTok Shop, eBay, Shopify, Etsy)',
+    );
   });
 });
 

@@ -1,7 +1,9 @@
 import { MARKETPLACES, type OrderSource } from '@flatship/proto';
 import { amazonMarketplace } from './amazon';
 import { ebayMarketplace } from './ebay';
+import { etsyMarketplace } from './etsy';
 import { flatshipCsvMarketplace } from './flatship-csv';
+import { shopifyMarketplace } from './shopify';
 import { testMarketplace } from './test-market';
 import { tiktokMarketplace } from './tiktok';
 import type { MarketplacePlugin } from './types';
@@ -18,6 +20,8 @@ const PLUGINS: { readonly [Id in OrderSource]: MarketplacePlugin<Id> } = {
   walmart: walmartMarketplace,
   ebay: ebayMarketplace,
   tiktok: tiktokMarketplace,
+  shopify: shopifyMarketplace,
+  etsy: etsyMarketplace,
   'test-market': testMarketplace,
 };
 

@@ -1,5 +1,5 @@
 import type { BatchOrdersReply, BulkFixReply, BulkForceRecoveryReply } from '@flatship/proto';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { useFakeClock } from '../../test/fake-clock';
@@ -7,6 +7,7 @@ import { makeBatchOrder, makeUser } from '../../test/fixtures';
 import { api, downloadLinkHandler, verifyHandler } from '../../test/handlers';
 import { setupTestServer } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
+import { progressUpdated } from '../bulk-progress/bulk-progress-slice';
 import type { BatchOrder } from './batch-orders-api';
 
 const server = setupTestServer(verifyHandler(makeUser()), downloadLinkHandler());
@@ -49,6 +50,42 @@ describe('Batch Orders page', () => {
     expect(within(first).getByRole('button', { name: 'PDF' })).toBeInTheDocument();
     expect(within(first).getByRole('button', { name: 'Result CSV' })).toBeInTheDocument();
     expect(within(first).queryByRole('button', { name: 'Auto Confirm' })).toBeNull();
+  });
+
+  it('says in place of Auto Confirm that an Etsy order takes no tracking file, and its progress window says so too', async () => {
+    const etsy = batch(1, { source: 'etsy' });
+    server.use(http.get(api('orders/bulk/u-1'), () => listed([etsy])));
+    const { unmount } = renderApp('/main/batch-orders', { token: 'good-token' });
+    const NOTE = 'Etsy takes no tracking file: mark orders shipped in Shop Manager.';
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    const row = rows()[0] as HTMLElement;
+    expect(within(row).getByText(NOTE)).toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: 'Auto Confirm' })).toBeNull();
+    expect(within(row).getByRole('button', { name: 'Result CSV' })).toBeInTheDocument();
+    unmount();
+
+    // A running Etsy order's progress window knows its marketplace from the list, and says so once it is done.
+    const running = batch(2, {
+      source: 'etsy',
+      status: 'processing',
+      processedCount: 1,
+      pdfName: null,
+      resultCSVName: null,
+    });
+    server.use(http.get(api('orders/bulk/u-1'), () => listed([running])));
+    const again = renderApp('/main/batch-orders', { token: 'good-token' });
+    await again.user.click(await screen.findByRole('button', { name: 'View Progress' }));
+    expect(again.store.getState().bulkProgress.source).toBe('etsy');
+    act(() => {
+      again.store.dispatch(
+        progressUpdated({
+          processedCount: 4,
+          status: 'completed',
+          fileData: { pdfName: 'b-2.pdf', resultCSVName: 'b-2.csv', autoConfirmCSVName: null },
+        }),
+      );
+    });
+    expect(within(await screen.findByRole('dialog')).getByText(NOTE)).toBeInTheDocument();
   });
 
   it("says 'No batch orders found' for none and 'Failed to fetch batch orders' on failure", async () => {

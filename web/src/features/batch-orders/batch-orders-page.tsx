@@ -47,7 +47,7 @@ export function BatchOrdersPage() {
   }, [userId, dispatch]);
 
   const showProgress = (order: BatchOrder) => {
-    dispatch(progressWindowShown({ orderId: order._id, startTime: Date.now() }));
+    dispatch(progressWindowShown({ orderId: order._id, startTime: Date.now(), source: order.source }));
     // What the list knows already; the live connection brings the rest at once.
     dispatch(
       progressUpdated({
@@ -123,6 +123,7 @@ export function BatchOrdersPage() {
                 </button>
               );
             })}
+            {cell.noTrackingFile ? <span className="batch-orders__note">{cell.noTrackingFile}</span> : null}
           </span>
         );
       },

@@ -76,12 +76,31 @@ describe('batch download column', () => {
   ] as const)('%o reads %s', (overrides, text) => {
     expect(batchDownloadCell(order(overrides))).toEqual({ kind: 'text', text });
   });
+  const CSV_NOTE = 'A CSV template order has no tracking file: the Results CSV lists every tracking number.';
   it('finished orders get files, Auto Confirm only with its file', () => {
-    expect(batchDownloadCell(order())).toEqual({ kind: 'files', hasAutoConfirm: false });
-    expect(batchDownloadCell(order({ autoConfirmCSVName: 'a.tsv' }))).toEqual({ kind: 'files', hasAutoConfirm: true });
+    expect(batchDownloadCell(order())).toEqual({ kind: 'files', hasAutoConfirm: false, noTrackingFile: CSV_NOTE });
+    expect(batchDownloadCell(order({ source: 'amazon', autoConfirmCSVName: 'a.tsv' }))).toEqual({
+      kind: 'files',
+      hasAutoConfirm: true,
+      noTrackingFile: null,
+    });
     expect(batchDownloadCell(order({ status: 'processing_error', processedCount: 3 }))).toEqual({
       kind: 'files',
       hasAutoConfirm: false,
+      noTrackingFile: CSV_NOTE,
+    });
+  });
+  it('says, for a marketplace that takes no tracking file, what to do instead of an Auto Confirm file', () => {
+    expect(batchDownloadCell(order({ source: 'shopify' }))).toMatchObject({
+      noTrackingFile: 'Shopify takes no tracking file: mark orders shipped in Shopify (or with a Shopify app).',
+    });
+    expect(batchDownloadCell(order({ source: 'etsy' }))).toMatchObject({
+      noTrackingFile: 'Etsy takes no tracking file: mark orders shipped in Shop Manager.',
+    });
+    // A marketplace that takes one, while its file is not there (yet), gets no such note.
+    expect(batchDownloadCell(order({ source: 'amazon' }))).toMatchObject({
+      hasAutoConfirm: false,
+      noTrackingFile: null,
     });
   });
 });

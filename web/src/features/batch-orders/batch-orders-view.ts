@@ -1,4 +1,4 @@
-import { FORCE_RECOVERABLE_BULK_STATUSES } from '@flatship/proto';
+import { FORCE_RECOVERABLE_BULK_STATUSES, noConfirmationFileNote } from '@flatship/proto';
 import type { BatchOrder } from './batch-orders-api';
 
 export type BatchTone = 'green' | 'yellow' | 'red' | 'blue' | 'orange' | 'grey';
@@ -71,7 +71,10 @@ export function batchActions(order: BatchOrder): BatchAction[] {
   return actions;
 }
 
-export type DownloadCell = { kind: 'text'; text: string } | { kind: 'files'; hasAutoConfirm: boolean };
+export type DownloadCell =
+  | { kind: 'text'; text: string }
+  /** `noTrackingFile`: what to do instead of an Auto Confirm file, for a marketplace that takes none. */
+  | { kind: 'files'; hasAutoConfirm: boolean; noTrackingFile: string | null };
 
 /** Download column (spec doc 2 §4). */
 export function batchDownloadCell(order: BatchOrder): DownloadCell {
@@ -80,5 +83,10 @@ export function batchDownloadCell(order: BatchOrder): DownloadCell {
   if (status === 'recovery_failed') return { kind: 'text', text: 'Recovery Failed - Try Again' };
   if (isErrorStatus(status) && count(order.processedCount) === 0) return { kind: 'text', text: 'No files available' };
   if (RUNNING_STATUSES.includes(status)) return { kind: 'text', text: 'Processing...' };
-  return { kind: 'files', hasAutoConfirm: Boolean(order.autoConfirmCSVName) };
+  const hasAutoConfirm = Boolean(order.autoConfirmCSVName);
+  return {
+    kind: 'files',
+    hasAutoConfirm,
+    noTrackingFile: hasAutoConfirm ? null : noConfirmationFileNote(order.source),
+  };
 }

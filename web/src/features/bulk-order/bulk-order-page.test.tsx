@@ -169,7 +169,7 @@ describe('Bulk order screen', () => {
     );
     expect(
       screen.getByText(
-        'Click or Drag & drop. Supports .csv / Amazon .txt, Walmart .xlsx, TikTok Shop .csv/.xlsx and eBay .csv',
+        'Click or Drag & drop. Supports .csv / Amazon .txt, Walmart .xlsx, TikTok Shop .csv/.xlsx, eBay .csv, Shopify .csv and Etsy .csv',
       ),
     ).toBeInTheDocument();
     expect(screen.getByTestId('bulk-file-input')).toHaveAttribute('accept', '.csv,.txt,.xlsx');

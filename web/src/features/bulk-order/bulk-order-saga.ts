@@ -270,7 +270,7 @@ export function* submitBulkOrder(action: PayloadAction<string>): SagaIterator {
     yield put(toastShown({ kind: 'error', message: errorMessage(error, BULK_MESSAGES.processFailed) }));
     return;
   }
-  yield put(bulkOrderInitialized({ orderId, totalCount: rows.length, status: 'processing' }));
+  yield put(bulkOrderInitialized({ orderId, totalCount: rows.length, status: 'processing', source }));
   yield put(bulkOrderAccepted(orderId));
 }
 

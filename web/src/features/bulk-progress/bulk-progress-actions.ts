@@ -4,6 +4,8 @@ export interface BulkOrderInitializedPayload {
   orderId: string;
   totalCount: number;
   status?: 'processing';
+  /** The marketplace the rows came from (`shopify`): what the window says about a tracking file. */
+  source?: string | null;
 }
 
 /**

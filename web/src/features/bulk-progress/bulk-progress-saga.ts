@@ -190,8 +190,10 @@ function* reopenWithError(orderId: string, message: string): SagaIterator {
 }
 
 function* persistFollowedOrder(): SagaIterator {
-  const { orderId, startTime }: RootState['bulkProgress'] = yield select((s: RootState) => s.bulkProgress);
-  if (orderId && startTime !== null) yield call(saveFollowedOrder, { orderId, startTime });
+  const { orderId, startTime, source }: RootState['bulkProgress'] = yield select((s: RootState) => s.bulkProgress);
+  if (orderId && startTime !== null) {
+    yield call(saveFollowedOrder, { orderId, startTime, ...(source ? { source } : {}) });
+  }
 }
 
 function* forgetFollowedOrder(): SagaIterator {

@@ -24,6 +24,8 @@ export interface BulkProgressState {
   startTime: number | null;
   /** Whole seconds since startTime. */
   elapsedTime: number;
+  /** The order's marketplace (`shopify`) when known: a marketplace that takes no tracking file is named so. Not in the spec. */
+  source: string | null;
 }
 
 export const initialBulkProgressState = (): BulkProgressState => ({
@@ -43,6 +45,7 @@ export const initialBulkProgressState = (): BulkProgressState => ({
   loading: false,
   startTime: null,
   elapsedTime: 0,
+  source: null,
 });
 
 /** A progress event or retry answer: only the numeric counts change; status and files when given. */
@@ -71,12 +74,16 @@ export const bulkProgressSlice = createSlice({
   initialState: initialBulkProgressState,
   reducers: {
     /** Follow an existing order (batch list, reload, a failed download): the clock restarts at 0. */
-    progressWindowShown(state, action: PayloadAction<{ orderId: string; startTime: number }>) {
+    progressWindowShown(
+      state,
+      action: PayloadAction<{ orderId: string; startTime: number; source?: string | null | undefined }>,
+    ) {
       if (state.orderId !== action.payload.orderId) {
         // Another order's counts and files must never show under this one's id.
         Object.assign(state, initialBulkProgressState());
       }
       state.orderId = action.payload.orderId;
+      if (action.payload.source !== undefined) state.source = action.payload.source;
       state.isVisible = true;
       state.isMinimized = false;
       state.startTime = action.payload.startTime;
@@ -128,7 +135,7 @@ export const bulkProgressSlice = createSlice({
   },
   extraReducers: (builder) => {
     builder.addCase(bulkOrderInitialized, (state, action) => {
-      const { orderId, totalCount, status } = action.payload;
+      const { orderId, totalCount, status, source } = action.payload;
       // Counts of an earlier order, its files and errors all go: this is a new order.
       Object.assign(state, initialBulkProgressState(), {
         orderId,
@@ -141,6 +148,7 @@ export const bulkProgressSlice = createSlice({
         isMinimized: false,
         startTime: action.meta.startTime,
         elapsedTime: 0,
+        source: source ?? null,
       });
     });
   },

@@ -4,6 +4,8 @@ const KEY = 'bulkProgressOrder';
 export interface FollowedOrder {
   orderId: string;
   startTime: number;
+  /** The order's marketplace, when known. */
+  source?: string;
 }
 
 export function readFollowedOrder(): FollowedOrder | null {
@@ -12,9 +14,9 @@ export function readFollowedOrder(): FollowedOrder | null {
     if (!raw) return null;
     const value: unknown = JSON.parse(raw);
     if (value && typeof value === 'object') {
-      const { orderId, startTime } = value as Partial<FollowedOrder>;
+      const { orderId, startTime, source } = value as Partial<FollowedOrder>;
       if (typeof orderId === 'string' && orderId && typeof startTime === 'number' && Number.isFinite(startTime)) {
-        return { orderId, startTime };
+        return { orderId, startTime, ...(typeof source === 'string' ? { source } : {}) };
       }
     }
   } catch {

@@ -1,4 +1,4 @@
-import { isTerminalBulkStatus } from '@flatship/proto';
+import { isTerminalBulkStatus, noConfirmationFileNote } from '@flatship/proto';
 import type { BulkProgressState } from './bulk-progress-slice';
 
 export const CLOSE_HINT = 'Please wait for processing to complete';
@@ -7,6 +7,16 @@ type View = Pick<
   BulkProgressState,
   'orderStatus' | 'processedCount' | 'failedCount' | 'totalCount' | 'fileData' | 'error' | 'statusError' | 'isRetrying'
 >;
+
+/**
+ * Where the Auto-Confirm download would be, once the order's files are there: for a marketplace that takes no
+ * tracking file (proto's marketplace list), what the seller does instead. Null when there is a file, or the
+ * order's marketplace is unknown or takes one.
+ */
+export function noTrackingFileNote(view: Pick<BulkProgressState, 'source' | 'fileData'>): string | null {
+  if (!hasFiles(view) || view.fileData?.autoConfirmCSVName) return null;
+  return noConfirmationFileNote(view.source);
+}
 
 // The spec's own wording, 'Label(s)', whatever the count.
 const labels = (n: number) => `${n} Failed Label(s)`;

@@ -23,11 +23,11 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function openWindow(update: Parameters<typeof progressUpdated>[0] = {}) {
+async function openWindow(update: Parameters<typeof progressUpdated>[0] = {}, source?: string) {
   const view = renderApp('/main/dashboard', { token: 'good-token' });
   await screen.findByRole('heading', { name: 'Dashboard' });
   act(() => {
-    view.store.dispatch(bulkOrderInitialized({ orderId: ORDER, totalCount: 4 }));
+    view.store.dispatch(bulkOrderInitialized({ orderId: ORDER, totalCount: 4, source }));
     view.store.dispatch(progressUpdated(update));
   });
   await screen.findByRole('dialog');
@@ -87,6 +87,36 @@ describe('bulk progress window', () => {
     await user.click(screen.getByRole('button', { name: 'Close progress window' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(store.getState().bulkProgress.orderId).toBeNull();
+  });
+
+  it('says where Auto-Confirm would be that Shopify and Etsy take no tracking file, once the files are there', async () => {
+    const shopify = await openWindow({ processedCount: 2 }, 'shopify');
+    const SHOPIFY = 'Shopify takes no tracking file: mark orders shipped in Shopify (or with a Shopify app).';
+    // Still running, no files yet: nothing to say.
+    expect(within(dialog()).queryByText(SHOPIFY)).toBeNull();
+    act(() => {
+      shopify.store.dispatch(progressUpdated({ processedCount: 4, status: 'completed', fileData: files }));
+    });
+    expect(within(dialog()).getByText(SHOPIFY)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Auto-Confirm' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Results CSV' })).toBeEnabled();
+    shopify.unmount();
+    sessionStorage.clear();
+
+    const etsy = await openWindow({ processedCount: 4, status: 'completed', fileData: files }, 'etsy');
+    expect(
+      within(dialog()).getByText('Etsy takes no tracking file: mark orders shipped in Shop Manager.'),
+    ).toBeInTheDocument();
+    etsy.unmount();
+    sessionStorage.clear();
+
+    // Amazon takes one: its Auto-Confirm button, and no note.
+    await openWindow(
+      { processedCount: 4, status: 'completed', fileData: { ...files, autoConfirmCSVName: 'Auto_Confirm.tsv' } },
+      'amazon',
+    );
+    expect(screen.getByRole('button', { name: 'Auto-Confirm' })).toBeEnabled();
+    expect(within(dialog()).queryByText(/takes no tracking file/)).toBeNull();
   });
 
   it('the timer ticks every second while running and stops at a terminal status', async () => {
@@ -284,5 +314,18 @@ describe('bulk progress window', () => {
     expect(sessionStorage.getItem('bulkProgressOrder')).toContain(ORDER);
     renderApp('/main/dashboard', { token: 'good-token' });
     expect(await screen.findByRole('dialog')).toBeInTheDocument();
+  });
+  it('remembers the order’s marketplace across a reload, so the no-tracking-file note still shows', async () => {
+    const first = await openWindow({}, 'etsy');
+    first.unmount();
+    const again = renderApp('/main/dashboard', { token: 'good-token' });
+    await screen.findByRole('dialog');
+    expect(again.store.getState().bulkProgress.source).toBe('etsy');
+    act(() => {
+      again.store.dispatch(progressUpdated({ processedCount: 4, status: 'completed', fileData: files }));
+    });
+    expect(
+      within(dialog()).getByText('Etsy takes no tracking file: mark orders shipped in Shop Manager.'),
+    ).toBeInTheDocument();
   });
 });

@@ -19,6 +19,7 @@ import {
   formatElapsed,
   hasFiles,
   isClosable,
+  noTrackingFileNote,
   progressPercent,
   progressTitle,
   progressTone,
@@ -138,6 +139,7 @@ export function BulkProgressWindow() {
   const failed = failedLine(p);
   const isProcessingWithoutFiles = !isDone && !hasFiles(p);
   const isFileMissing = Boolean(p.error?.includes('File not found'));
+  const trackingNote = noTrackingFileNote(p);
 
   return (
     <div className="bulk-progress">
@@ -286,6 +288,7 @@ export function BulkProgressWindow() {
                 </button>
               );
             })}
+            {trackingNote ? <p className="bulk-progress__no-tracking">{trackingNote}</p> : null}
           </div>
         </div>
       </div>

@@ -1,5 +1,12 @@
 import { AppError, type AuthContext } from '@flatship/kit';
-import { type BulkFilesReply, type BulkFileType, PRINT_FILES, type PrintFormat } from '@flatship/proto';
+import {
+  type BulkFilesReply,
+  type BulkFileType,
+  marketplaceInfo,
+  noConfirmationFileNote,
+  PRINT_FILES,
+  type PrintFormat,
+} from '@flatship/proto';
 import { bufferFile, converterOf, fileNameIn, type LabelFormatDeps, labelZpls } from '../label-formats';
 import type { FileStore } from '../ports';
 import { visibleOrder } from './access';
@@ -85,6 +92,10 @@ export async function getBulkFile(
     o = await visibleOrder(deps, auth, orderId);
   } catch {
     throw new AppError('FILE_NOT_FOUND', BULK_MESSAGES.fileNotFound);
+  }
+  // A marketplace that takes no tracking file never has one: said as it is, whatever the order's state.
+  if (type === 'auto-csv' && !marketplaceInfo(o.source).confirmationFile) {
+    throw new AppError('FILE_NOT_FOUND', noConfirmationFileNote(o.source) ?? BULK_MESSAGES.fileNotFound);
   }
   if (o.status === 'generating_files') return { ready: false, message: BULK_MESSAGES.fileNotReady };
   if (o.status === 'recovery_failed') throw new AppError('FILE_NOT_FOUND', BULK_MESSAGES.fileNotFound);
