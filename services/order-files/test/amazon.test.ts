@@ -331,7 +331,9 @@ describe('Amazon reports that cannot be read', () => {
 
   it('refuses a file of unrelated columns by naming the marketplaces it reads', () => {
     expectFileError(() => readAmazon(utf8('name\tcity\nAda\tReno\n')), UNRECOGNISED_FILE_MESSAGE);
-    expect(UNRECOGNISED_FILE_MESSAGE).toMatch(/\(Flatship CSV template, Amazon, Walmart, TikTok Shop\)/);
+    expect(UNRECOGNISED_FILE_MESSAGE).toMatch(
+      /\(Flatship CSV template, Amazon, Walmart, TikTok Shop, eBay, Shopify, Etsy\)/,
+    );
   });
 
   it('names the missing columns of a report that is Amazon by its other columns', () => {

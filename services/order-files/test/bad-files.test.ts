@@ -44,10 +44,10 @@ describe('files that cannot be read', () => {
 
   it('refuses binary garbage named .csv or .txt', () => {
     expect(fileError('orders.csv', garbage(4096))).toBe(
-      'This file is not a .csv text file. Please upload a .csv, Amazon .txt, Walmart .xlsx, TikTok Shop .csv/.xlsx or eBay .csv file',
+      'This file is not a .csv text file. Please upload a .csv, Amazon .txt, Walmart .xlsx, TikTok Shop .csv/.xlsx, eBay .csv, Shopify .csv or Etsy .csv file',
     );
     expect(fileError('orders.txt', garbage(4096, 99))).toBe(
-      'This file is not a .txt text file. Please upload a .csv, Amazon .txt, Walmart .xlsx, TikTok Shop .csv/.xlsx or eBay .csv file',
+      'This file is not a .txt text file. Please upload a .csv, Amazon .txt, Walmart .xlsx, TikTok Shop .csv/.xlsx, eBay .csv, Shopify .csv or Etsy .csv file',
     );
   });
 
