@@ -7,7 +7,8 @@ import { artifactPath } from './browser';
 import { type SharedStack, sharedBrowser, sharedStack } from './shared-stack';
 
 // A Shopify export bought in the browser: where an Amazon order offers its Auto-Confirm file, the progress window
-// and Batch Orders say that Shopify takes no tracking file. An Etsy file re-saved by Excel loads repaired.
+// and Batch Orders say that Shopify takes no tracking file. An Etsy file re-saved by Excel loads repaired. And one
+// file of each new marketplace loads on the bulk page, recognised by its columns.
 const fixture = (name: string) =>
   fileURLToPath(new URL(`../../services/order-files/test/fixtures/${name}`, import.meta.url));
 const SHOPIFY_NOTE = 'Shopify takes no tracking file: mark orders shipped in Shopify (or with a Shopify app).';
@@ -48,7 +49,7 @@ async function seller(stack: SharedStack) {
     },
   });
   const preset = (sku: string) => ({ sku, maxQty: 4, weight: 2, length: 10, width: 8, height: 4, description: sku });
-  const skus = ['mug-11oz-wht', 'mug-15oz-blu', 'tote-canvas'];
+  const skus = ['mug-11oz-wht', 'mug-15oz-blu', 'tote-canvas', 'TEE-BLK-M', 'TEE-BLK-L', 'CANDLE-LAV-8OZ'];
   await api(`/api/auth/add-sku/${user._id}`, { method: 'POST', token, body: { parsedData: skus.map(preset) } });
   return { email, password };
 }
@@ -95,6 +96,61 @@ describe('a marketplace that takes no tracking file', () => {
     await row.getByText(SHOPIFY_NOTE).waitFor();
     expect(await row.getByRole('button', { name: 'Auto Confirm' }).count()).toBe(0);
     await page.screenshot({ path: await artifactPath('batch-orders-no-tracking-file.png'), fullPage: true });
+    await context.close();
+  });
+});
+
+describe('one file of each new marketplace', () => {
+  test('Shopify, Etsy, eBay and TikTok Shop (CSV and xlsx) exports load on the bulk page as their rows', async () => {
+    const stack = await sharedStack();
+    const who = await seller(stack);
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(`${stack.url}/login`);
+    await page.getByLabel('Email').fill(who.email);
+    await page.getByLabel('Password').fill(who.password);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL('**/main/dashboard');
+    await page.goto(`${stack.url}/main/bulk-order`);
+    await page.getByRole('heading', { name: 'Bulk Order Items' }).waitFor();
+    await page
+      .getByText(
+        'Supports .csv / Amazon .txt, Walmart .xlsx, TikTok Shop .csv/.xlsx, eBay .csv, Shopify .csv and Etsy .csv',
+      )
+      .waitFor();
+
+    const files: { file: string; rows: number; says: string[]; shot: string }[] = [
+      {
+        file: 'shopify/orders_export.csv',
+        rows: 4,
+        says: ['2 line item(s) that need no shipping were left out', '1 line item(s) already fulfilled were left out'],
+        shot: 'marketplace-shopify.png',
+      },
+      {
+        file: 'etsy/EtsySoldOrders-excel.txt',
+        rows: 2,
+        says: ['José Muñoz', 'Zoë Brandt'],
+        shot: 'marketplace-etsy.png',
+      },
+      {
+        file: 'ebay/ebay-orders-82.csv',
+        rows: 4,
+        says: ['Order(s) 12-10234-40004 already have a Shipped On Date and were left out.'],
+        shot: 'marketplace-ebay.png',
+      },
+      { file: 'tiktok/tiktok-orders.csv', rows: 4, says: [], shot: 'marketplace-tiktok-csv.png' },
+      { file: 'tiktok/tiktok-orders.xlsx', rows: 4, says: [], shot: 'marketplace-tiktok-xlsx.png' },
+    ];
+    for (const { file, rows, says, shot } of files) {
+      await page.locator('input[type="file"]').setInputFiles(fixture(file));
+      await page.getByText('File Uploaded successfully.').first().waitFor();
+      for (const text of says) await page.getByText(text, { exact: false }).first().waitFor();
+      await expect.poll(() => page.locator('tbody tr').count(), { message: file }).toBe(rows);
+      await page.screenshot({ path: await artifactPath(shot), fullPage: true });
+      await page.getByRole('button', { name: 'Reset' }).click();
+      await expect.poll(() => page.locator('tbody tr').count()).toBe(0);
+    }
     await context.close();
   });
 });
