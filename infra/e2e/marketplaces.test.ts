@@ -54,18 +54,23 @@ async function seller(stack: SharedStack) {
   return { email, password };
 }
 
+async function signIn(stack: SharedStack, who: { email: string; password: string }) {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  await page.goto(`${stack.url}/login`);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL('**/main/dashboard');
+  return { context, page };
+}
+
 describe('a marketplace that takes no tracking file', () => {
   test('a Shopify export is bought, and the progress window and Batch Orders say Shopify takes no tracking file', async () => {
     const stack = await sharedStack();
     const who = await seller(stack);
-    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    await page.goto(`${stack.url}/login`);
-    await page.getByLabel('Email').fill(who.email);
-    await page.getByLabel('Password').fill(who.password);
-    await page.getByRole('button', { name: 'Login' }).click();
-    await page.waitForURL('**/main/dashboard');
+    const { context, page } = await signIn(stack, who);
 
     await page.goto(`${stack.url}/main/bulk-order`);
     await page.getByRole('heading', { name: 'Bulk Order Items' }).waitFor();
@@ -104,14 +109,7 @@ describe('one file of each new marketplace', () => {
   test('Shopify, Etsy, eBay and TikTok Shop (CSV and xlsx) exports load on the bulk page as their rows', async () => {
     const stack = await sharedStack();
     const who = await seller(stack);
-    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    await page.goto(`${stack.url}/login`);
-    await page.getByLabel('Email').fill(who.email);
-    await page.getByLabel('Password').fill(who.password);
-    await page.getByRole('button', { name: 'Login' }).click();
-    await page.waitForURL('**/main/dashboard');
+    const { context, page } = await signIn(stack, who);
     await page.goto(`${stack.url}/main/bulk-order`);
     await page.getByRole('heading', { name: 'Bulk Order Items' }).waitFor();
     await page

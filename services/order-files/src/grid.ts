@@ -19,6 +19,25 @@ export function columnOf(headerKeys: string[], names: readonly string[]): number
   return -1;
 }
 
+/** Each column's index in the header (-1 when absent), found by the names it may go by (the first is its name). */
+export function columnsIn<K extends string>(
+  headerKeys: string[],
+  columns: Record<K, readonly string[]>,
+): Record<K, number> {
+  return Object.fromEntries(
+    (Object.entries(columns) as [K, readonly string[]][]).map(([k, names]) => [k, columnOf(headerKeys, names)]),
+  ) as Record<K, number>;
+}
+
+/** The names of the `required` columns the header lacks (see `columnsIn`). */
+export function missingColumns<K extends string>(
+  col: Record<K, number>,
+  columns: Record<K, readonly string[]>,
+  required: readonly K[],
+): string[] {
+  return required.filter((k) => col[k] < 0).map((k) => columns[k][0] ?? k);
+}
+
 export const cellAt = (row: string[], index: number): string => (index >= 0 ? (row[index] ?? '').trim() : '');
 
 export const isBlankRow = (row: string[]): boolean => row.every((cell) => cell.trim() === '');

@@ -1,6 +1,16 @@
 import { type BulkRow, emptyBulkRow } from '../../bulk-row';
 import { joinProblems, OrderFileError } from '../../errors';
-import { cellAt, columnOf, type Grid, headerKey, isBlankRow, missingColumnsMessage, parseQuantity } from '../../grid';
+import {
+  cellAt,
+  columnOf,
+  columnsIn,
+  type Grid,
+  headerKey,
+  isBlankRow,
+  missingColumns,
+  missingColumnsMessage,
+  parseQuantity,
+} from '../../grid';
 import { normalizeCountry, normalizePhone, normalizeState, normalizeZip } from '../../states';
 import { DETECT_SURE, type MappedRows } from '../types';
 
@@ -53,11 +63,8 @@ export function amazonRowsFromGrid(grid: Grid): MappedRows {
   const headerIndex = grid.rows.findIndex((row) => !isBlankRow(row));
   if (headerIndex < 0) throw new OrderFileError('This file is empty');
   const keys = grid.rows[headerIndex]!.map(headerKey);
-  const col = Object.fromEntries(Object.entries(COLUMNS).map(([k, names]) => [k, columnOf(keys, names)])) as Record<
-    keyof typeof COLUMNS,
-    number
-  >;
-  const missing = REQUIRED.filter((k) => col[k] < 0).map((k) => COLUMNS[k][0]);
+  const col = columnsIn(keys, COLUMNS);
+  const missing = missingColumns(col, COLUMNS, REQUIRED);
   if (col.quantityToShip < 0 && col.quantityPurchased < 0) missing.push('quantity-to-ship');
   if (missing.length > 0) throw new OrderFileError(missingColumnsMessage(missing));
 

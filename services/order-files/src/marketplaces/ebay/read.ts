@@ -1,6 +1,16 @@
 import { type BulkRow, emptyBulkRow } from '../../bulk-row';
 import { joinProblems, OrderFileError } from '../../errors';
-import { cellAt, columnOf, type Grid, headerKey, isBlankRow, missingColumnsMessage, parseQuantity } from '../../grid';
+import {
+  cellAt,
+  columnOf,
+  columnsIn,
+  type Grid,
+  headerKey,
+  isBlankRow,
+  missingColumns,
+  missingColumnsMessage,
+  parseQuantity,
+} from '../../grid';
 import { normalizeCountry, normalizePhone, normalizeState, repairFileZip } from '../../states';
 import { DETECT_SURE, type MappedRows } from '../types';
 
@@ -104,11 +114,8 @@ interface ReportRow {
 export function ebayRowsFromGrid(grid: Grid): MappedRows {
   const headerIndex = findHeader(grid);
   const keys = grid.rows[headerIndex]!.map(headerKey);
-  const col = Object.fromEntries(Object.entries(COLUMNS).map(([k, names]) => [k, columnOf(keys, names)])) as Record<
-    Column,
-    number
-  >;
-  const missing = REQUIRED.filter((k) => col[k] < 0).map((k) => COLUMNS[k][0]);
+  const col = columnsIn(keys, COLUMNS);
+  const missing = missingColumns(col, COLUMNS, REQUIRED);
   if (missing.length > 0) throw new OrderFileError(missingColumnsMessage(missing));
   const at = (r: ReportRow, c: Column) => cellAt(r.cells, col[c]);
 

@@ -1,6 +1,15 @@
 import { type BulkRow, emptyBulkRow } from '../../bulk-row';
 import { joinProblems, OrderFileError } from '../../errors';
-import { cellAt, columnOf, type Grid, headerKey, isBlankRow, missingColumnsMessage, parseQuantity } from '../../grid';
+import {
+  cellAt,
+  columnsIn,
+  type Grid,
+  headerKey,
+  isBlankRow,
+  missingColumns,
+  missingColumnsMessage,
+  parseQuantity,
+} from '../../grid';
 import { normalizeCountry, normalizePhone, normalizeState, repairFileZip } from '../../states';
 import { DETECT_SURE, type MappedRows, type MarketplacePlugin } from '../types';
 
@@ -46,8 +55,7 @@ const ADDRESS: Column[] = [
   'phone',
 ];
 
-const columnsOf = (keys: string[]) =>
-  Object.fromEntries(Object.entries(COLUMNS).map(([k, names]) => [k, columnOf(keys, names)])) as Record<Column, number>;
+const columnsOf = (keys: string[]) => columnsIn(keys, COLUMNS);
 
 function detect(headerRows: readonly string[][]): number {
   const header = headerRows.find((row) => !isBlankRow(row));
@@ -62,7 +70,7 @@ function read(grid: Grid): MappedRows {
   const h = grid.rows.findIndex((row) => !isBlankRow(row));
   if (h < 0) throw new OrderFileError('This file is empty');
   const col = columnsOf(grid.rows[h]!.map(headerKey));
-  const missing = REQUIRED.filter((k) => col[k] < 0).map((k) => COLUMNS[k][0]);
+  const missing = missingColumns(col, COLUMNS, REQUIRED);
   if (missing.length > 0) throw new OrderFileError(missingColumnsMessage(missing));
 
   // Each order's shipping block: from its first row that has one (a follow-on line item leaves it blank).

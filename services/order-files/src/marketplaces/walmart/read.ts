@@ -3,7 +3,17 @@ import { LISTED_MARKETPLACES } from '@flatship/proto';
 import { type BulkRow, emptyBulkRow } from '../../bulk-row';
 import { isZip, toBytes } from '../../decode';
 import { joinProblems, OrderFileError } from '../../errors';
-import { cellAt, columnOf, type Grid, headerKey, isBlankRow, missingColumnsMessage, parseQuantity } from '../../grid';
+import {
+  cellAt,
+  columnOf,
+  columnsIn,
+  type Grid,
+  headerKey,
+  isBlankRow,
+  missingColumns,
+  missingColumnsMessage,
+  parseQuantity,
+} from '../../grid';
 import { readSimpleWorkbook } from '../../simple-xlsx';
 import { normalizePhone, normalizeState, repairFileZip } from '../../states';
 import { DETECT_SURE, type MappedRows } from '../types';
@@ -56,11 +66,8 @@ export function walmartRowsFromGrid(grid: Grid): MappedRows {
   if (grid.rows.every(isBlankRow)) throw new OrderFileError('This file is empty');
   const headerIndex = findHeaderRow(grid);
   const keys = headerIndex >= 0 ? grid.rows[headerIndex]!.map(headerKey) : [];
-  const col = Object.fromEntries(Object.entries(COLUMNS).map(([k, names]) => [k, columnOf(keys, names)])) as Record<
-    keyof typeof COLUMNS,
-    number
-  >;
-  const missing = REQUIRED.filter((k) => col[k] < 0).map((k) => COLUMNS[k][0]);
+  const col = columnsIn(keys, COLUMNS);
+  const missing = missingColumns(col, COLUMNS, REQUIRED);
   if (missing.length > 0) throw new OrderFileError(missingColumnsMessage(missing));
 
   const rows: BulkRow[] = [];
