@@ -3,7 +3,7 @@ import { Provider } from 'react-redux';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAppStore } from '../app/store';
 import { ToastArea } from './toast-area';
-import { toastShown } from './toast-slice';
+import { MAX_TOASTS, toastShown } from './toast-slice';
 
 afterEach(() => vi.useRealTimers());
 
@@ -31,5 +31,21 @@ describe('ToastArea', () => {
     expect(screen.getByText('Row updated successfully!')).toBeInTheDocument();
     act(() => vi.advanceTimersByTime(1));
     expect(screen.queryByText('Row updated successfully!')).not.toBeInTheDocument();
+  });
+
+  it('shows at most the newest four at once: a burst pushes the oldest out', () => {
+    const store = createAppStore();
+    render(
+      <Provider store={store}>
+        <ToastArea />
+      </Provider>,
+    );
+    act(() => {
+      for (let i = 1; i <= 6; i++) store.dispatch(toastShown({ message: `Message ${i}` }));
+    });
+    expect(MAX_TOASTS).toBe(4);
+    expect(screen.queryByText('Message 1')).not.toBeInTheDocument();
+    expect(screen.queryByText('Message 2')).not.toBeInTheDocument();
+    for (let i = 3; i <= 6; i++) expect(screen.getByText(`Message ${i}`)).toBeInTheDocument();
   });
 });

@@ -15,6 +15,12 @@ export interface Toast {
 /** Spec: toasts close after 10 s unless a screen asks otherwise (e.g. 3 s for SKU messages). */
 export const DEFAULT_TOAST_DURATION = 10_000;
 
+/**
+ * How many toasts show at once. A burst (a file's load and its warnings, then a reset and the next file) would
+ * otherwise stack up the screen over the dialog it speaks about; the oldest make way, as they would close soon.
+ */
+export const MAX_TOASTS = 4;
+
 export interface ToastState {
   toasts: Toast[];
 }
@@ -28,6 +34,7 @@ export const toastSlice = createSlice({
     toastShown: {
       reducer(state, action: PayloadAction<Toast>) {
         state.toasts.push(action.payload);
+        if (state.toasts.length > MAX_TOASTS) state.toasts.splice(0, state.toasts.length - MAX_TOASTS);
       },
       prepare(input: { message: string; detail?: string | undefined; kind?: ToastKind; duration?: number }) {
         return {
