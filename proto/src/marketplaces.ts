@@ -122,6 +122,12 @@ export const ORDER_FILE_EXTENSIONS: readonly string[] = [...new Set(LISTED_MARKE
 const joinOr = (items: readonly string[], last: string): string =>
   items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${last} ${items.at(-1)}`;
 
+/** The marketplaces whose export comes as a workbook, as a phrase: `Walmart or TikTok Shop`. */
+export const WORKBOOK_EXPORTERS = joinOr(
+  LISTED_MARKETPLACES.filter((m) => m.extensions.includes('.xlsx')).map((m) => m.name),
+  'or',
+);
+
 /** `.csv / Amazon .txt and Walmart .xlsx`: the bulk screen's prompt, from the list. */
 export const ORDER_FILES_PROMPT = ((labels) => `${labels[0]} / ${joinOr(labels.slice(1), 'and')}`)(
   LISTED_MARKETPLACES.map((m) => m.fileLabel),

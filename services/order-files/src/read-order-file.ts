@@ -15,10 +15,10 @@ import type { Grid } from './grid';
 import { splitTabText } from './marketplaces/amazon/read';
 import { LISTED_MARKETPLACE_PLUGINS } from './marketplaces/registry';
 import type { MarketplacePlugin } from './marketplaces/types';
-import { readWorkbookGrid } from './marketplaces/walmart/read';
 import { requireSender, senderFields } from './sender';
 import { applySkuPresets, countSplitRows, indexSkus, splitByMaxQty } from './sku';
 import { fileValidationWarning, validateBulkRow } from './validate';
+import { readWorkbookGrid } from './workbook';
 import { type ZipFlag, zipFlags } from './zip-check';
 
 export interface ReadContext {

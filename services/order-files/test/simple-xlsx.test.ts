@@ -1,8 +1,8 @@
 import { type CellObject, CFB, utils, type WorkSheet, write } from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
 import { readOrderFile } from '../src/index';
-import { readWorkbookGrid, readWorkbookGridWithSheetJs } from '../src/marketplaces/walmart/read';
 import { readSimpleWorkbook } from '../src/simple-xlsx';
+import { readWorkbookGrid, readWorkbookGridWithSheetJs } from '../src/workbook';
 import { ctx, readFixture, WALMART_HEADERS, xlsxBytes } from './helpers';
 
 // The fast reader must give SheetJS's grid cell for cell, or step aside (null) for SheetJS to read the file.
