@@ -17,6 +17,25 @@ export const AddressToCheckSchema = Type.Object({
 });
 export type AddressToCheck = Static<typeof AddressToCheckSchema>;
 
+/** An address as the address book and the label form keep it (`street`, `street2`), as a check takes it. */
+export const addressToCheck = (a: {
+  name: string;
+  company?: string | undefined;
+  street: string;
+  street2?: string | undefined;
+  city: string;
+  state: string;
+  zip: string;
+}): AddressToCheck => ({
+  name: a.name,
+  company: a.company,
+  street1: a.street,
+  street2: a.street2,
+  city: a.city,
+  state: a.state,
+  zip: a.zip,
+});
+
 /** The address a carrier would deliver to, in its standard form. */
 export const CheckedAddressSchema = Type.Object({
   street1: Type.String(),

@@ -1,5 +1,5 @@
 import type { InternalClient } from '@flatship/kit';
-import { ADDRESS_CHECK_UNAVAILABLE, type AddressCheck, type VerifyAddressBody } from '@flatship/proto';
+import { ADDRESS_CHECK_UNAVAILABLE, type AddressCheck, addressToCheck, type VerifyAddressBody } from '@flatship/proto';
 import type { AddressChecker } from '../domain/ports';
 
 export const VERIFY_ADDRESS_PATH = '/internal/verify-address';
@@ -15,17 +15,7 @@ export function createOrdersAddressChecker(
 ): AddressChecker {
   return {
     async check(a) {
-      const body: VerifyAddressBody = {
-        address: {
-          name: a.name,
-          company: a.company,
-          street1: a.street,
-          street2: a.street2,
-          city: a.city,
-          state: a.state,
-          zip: a.zip,
-        },
-      };
+      const body: VerifyAddressBody = { address: addressToCheck(a) };
       try {
         return await client.request<AddressCheck>('POST', VERIFY_ADDRESS_PATH, { body });
       } catch (err) {

@@ -1,5 +1,5 @@
 import '../shell/user-area';
-import { type Address, type CheckedAddress, labelDownloadPath } from '@flatship/proto';
+import { type Address, addressToCheck, type CheckedAddress, labelDownloadPath } from '@flatship/proto';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { formatMoney } from '../../app/format';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
@@ -411,15 +411,7 @@ export function OrderLabelPage() {
 }
 
 /** The form's address as a check takes it. */
-const checkable = (a: AddressForm) => ({
-  name: a.name,
-  company: a.company,
-  street1: a.street,
-  street2: a.street2,
-  city: a.city,
-  state: a.state,
-  zip: a.zip,
-});
+const checkable = (a: AddressForm) => addressToCheck(a);
 
 /** Whether the form still holds a saved address as it was picked. */
 const sameAddress = (saved: Address, a: AddressForm) =>
