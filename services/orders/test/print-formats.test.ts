@@ -272,8 +272,14 @@ describe("a bulk order's merged labels in each format", () => {
     const u = await fundedUser(s, 1000_00);
     const { orderId } = await boughtOrder(u, 3);
     await setFormat(u, 'zpl-203');
+    // Converting takes a while: the file is prepared in the background, and asked for again until it is ready.
+    const first = await download(u, `/api/orders/download/pdf/${orderId}`);
+    expect(first.statusCode).toBe(202);
+    expect(first.json()).toMatchObject({ status: 'preparing', done: 0, total: 3 });
+    await expect
+      .poll(async () => (await download(u, `/api/orders/download/pdf/${orderId}`)).statusCode, { timeout: 60_000 })
+      .toBe(200);
     const res = await download(u, `/api/orders/download/pdf/${orderId}`);
-    expect(res.statusCode).toBe(200);
     const blocks = blocksOf(res.body);
     expect(blocks).toHaveLength(3);
     expect(blocks.every((b) => b.includes('^GFA,124236,124236,102,'))).toBe(true);
