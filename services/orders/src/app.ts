@@ -27,7 +27,9 @@ import { createScanFormsRepo } from './db/scan-forms-repo';
 import { createTrackingRepo } from './db/tracking-repo';
 import type { PublishLabelRefunded } from './domain/admin-orders';
 import type { EventRecorder } from './domain/bulk/ports';
+import type { LabelConverter } from './domain/label-formats';
 import type { CarrierPort, Clock, FileStore, LedgerPort, PublishLabelPurchased, QuotePort } from './domain/ports';
+import { createZplWork } from './domain/zpl-work';
 import { registerAddressCheckRoutes } from './routes/address-checks';
 import { registerAdminOrderRoutes } from './routes/admin';
 import { registerBulkRoutes } from './routes/bulk';
@@ -88,6 +90,10 @@ export interface OrdersAppDeps {
   readiness?: ReadinessCheck[];
   /** `EASYPOST_WEBHOOK_SECRET`: EasyPost's tracker webhooks are taken only when signed with it. */
   easyPostWebhookSecret?: string | undefined;
+  /** Converts label files between formats; the real converters (pdftoppm, pdf-lib) when absent. */
+  converter?: LabelConverter;
+  /** `ZPL_CONVERSIONS`: how many labels are converted to ZPL at once (default one per core). */
+  zplConversions?: number;
 }
 
 /** Builds the orders app from its dependencies; opens nothing and starts no timers. */
@@ -151,6 +157,8 @@ export function createDomainDeps(
     | 'publishLabelRefunded'
     | 'refundWindowDays'
     | 'clock'
+    | 'converter'
+    | 'zplConversions'
   >,
   logger: DomainDeps['logger'],
 ): DomainDeps {
@@ -175,5 +183,7 @@ export function createDomainDeps(
     logger,
     carrierRetryDelaysMs: deps.carrierRetryDelaysMs ?? [250, 1000],
     ...(deps.couriers ? { couriers: deps.couriers } : {}),
+    ...(deps.converter ? { converter: deps.converter } : {}),
+    zplWork: createZplWork(deps.zplConversions),
   };
 }

@@ -1,6 +1,7 @@
 import { CARRIER_ACCOUNTS_CONFIG, carrierRateLimitConfig, carriersConfig } from '@flatship/carriers';
 import { BaseConfig, portConfig } from '@flatship/kit';
 import { type Static, Type } from 'typebox';
+import { defaultZplConversions } from './domain/zpl-work';
 
 const url = (description: string) => Type.String({ pattern: '^https?://', description });
 
@@ -50,6 +51,14 @@ export const OrdersConfigSchema = Type.Object({
     maximum: 3_600_000,
     default: 300_000,
     description: 'how long a download link (label PDF, bulk order file) works after the web app asked for it',
+  }),
+  ZPL_CONVERSIONS: Type.Integer({
+    minimum: 1,
+    maximum: 64,
+    default: defaultZplConversions(),
+    shownDefault: 'one per core',
+    description:
+      'labels converted to ZPL (pdftoppm) at once in this process; more wait their turn, and a bulk order is prepared in the background',
   }),
   RECONCILE_INTERVAL_MS: Type.Integer({
     minimum: 1000,

@@ -71,6 +71,7 @@ await runServiceRuntime({
       events: createEventRecorder(outbox),
       refundWindowDays: config.REFUND_WINDOW_DAYS,
       clock: systemClock,
+      zplConversions: config.ZPL_CONVERSIONS,
     };
     const app = await buildApp({
       ...ports,

@@ -1,4 +1,6 @@
-import type { BulkOrderItem } from '@flatship/proto';
+import type { BulkOrderItem, LabelRequestedEvent } from '@flatship/proto';
+import type { CarrierPort } from '../src/domain/ports';
+import { createBulkWorkerDeps, processBulkLabels } from '../src/worker';
 import type { OrdersHarness, TestUser } from './support';
 
 /** One valid bulk row as the bulk screen sends it; `i` makes rows distinguishable. */
@@ -89,3 +91,40 @@ export function processBulk(
 
 export const call = (h: OrdersHarness, u: TestUser, method: 'GET' | 'POST', url: string) =>
   h.app.inject({ method, url, headers: { token: u.token } });
+
+/**
+ * Submits a bulk order of `count` rows and buys every row from `carrier` as the label worker does (files written
+ * at the end); answers the order and its rows' tracking numbers in row order.
+ */
+export async function boughtBulkOrder(
+  h: OrdersHarness,
+  u: TestUser,
+  count: number,
+  carrier: CarrierPort,
+): Promise<{ orderId: string; tracking: string[] }> {
+  const orderId = await newOrderId(h, u);
+  const submitted = await processBulk(h, u, { orderId, orderData: bulkItems(count) });
+  if (submitted.statusCode !== 202) throw new Error(`process failed: ${submitted.body}`);
+  const rows = await h.db('labels').where({ bulk_order_id: orderId }).orderBy('row_index');
+  const events: LabelRequestedEvent[] = rows.map((r) => ({
+    labelId: r.id,
+    bulkOrderId: orderId,
+    userId: r.user_id,
+    attempt: r.attempt,
+  }));
+  const deps = createBulkWorkerDeps({
+    db: h.db,
+    outbox: h.outbox,
+    ledger: h.domain.ledger,
+    carrier,
+    files: h.domain.files,
+    logger: h.domain.logger,
+    progress: { notify: () => undefined, finished: () => undefined },
+    carrierRetryDelaysMs: [],
+  });
+  await processBulkLabels(deps, events);
+  const done = await h.db('labels').where({ bulk_order_id: orderId }).orderBy('row_index');
+  const unbought = done.filter((r) => r.status !== 'completed');
+  if (unbought.length > 0) throw new Error(`${unbought.length} rows not bought`);
+  return { orderId, tracking: done.map((r) => r.tracking_number) };
+}

@@ -3,11 +3,9 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CARRIER_CAPABILITIES, createSandboxCarrier, type LabelRequest } from '@flatship/carriers';
-import type { LabelRequestedEvent } from '@flatship/proto';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { ZPL_CONVERSION_FAILED } from '../src/domain/label-formats';
-import { createBulkWorkerDeps, processBulkLabels } from '../src/worker';
-import { bulkItems, newOrderId, processBulk } from './bulk-support';
+import { boughtBulkOrder } from './bulk-support';
 import { fundedUser, type Stack, startStack } from './stack';
 import { orderBody, postOrder, type TestUser, user } from './support';
 
@@ -236,32 +234,7 @@ describe('a single label in each format', () => {
 });
 
 describe("a bulk order's merged labels in each format", () => {
-  /** Submits a bulk order and buys its rows as the label worker does; answers the rows' tracking numbers. */
-  async function boughtOrder(u: TestUser, count: number): Promise<{ orderId: string; tracking: string[] }> {
-    const orderId = await newOrderId(s, u);
-    expect((await processBulk(s, u, { orderId, orderData: bulkItems(count) })).statusCode).toBe(202);
-    const rows = await s.db('labels').where({ bulk_order_id: orderId }).orderBy('row_index');
-    const events: LabelRequestedEvent[] = rows.map((r) => ({
-      labelId: r.id,
-      bulkOrderId: orderId,
-      userId: r.user_id,
-      attempt: r.attempt,
-    }));
-    const deps = createBulkWorkerDeps({
-      db: s.db,
-      outbox: s.outbox,
-      ledger: s.domain.ledger,
-      carrier,
-      files: s.domain.files,
-      logger: s.domain.logger,
-      progress: { notify: () => undefined, finished: () => undefined },
-      carrierRetryDelaysMs: [],
-    });
-    await processBulkLabels(deps, events);
-    const done = await s.db('labels').where({ bulk_order_id: orderId }).orderBy('row_index');
-    expect(done.map((r) => r.status)).toEqual(rows.map(() => 'completed'));
-    return { orderId, tracking: done.map((r) => r.tracking_number) };
-  }
+  const boughtOrder = (u: TestUser, count: number) => boughtBulkOrder(s, u, count, carrier);
 
   test('ZPL: one ^XA…^XZ per label in row order, as a .zpl; letter: two per page; 4x6: the merged PDF', async () => {
     const u = await fundedUser(s, 1000_00);
@@ -299,8 +272,14 @@ describe("a bulk order's merged labels in each format", () => {
     const u = await fundedUser(s, 1000_00);
     const { orderId } = await boughtOrder(u, 3);
     await setFormat(u, 'zpl-203');
+    // Converting takes a while: the file is prepared in the background, and asked for again until it is ready.
+    const first = await download(u, `/api/orders/download/pdf/${orderId}`);
+    expect(first.statusCode).toBe(202);
+    expect(first.json()).toMatchObject({ status: 'preparing', done: 0, total: 3 });
+    await expect
+      .poll(async () => (await download(u, `/api/orders/download/pdf/${orderId}`)).statusCode, { timeout: 60_000 })
+      .toBe(200);
     const res = await download(u, `/api/orders/download/pdf/${orderId}`);
-    expect(res.statusCode).toBe(200);
     const blocks = blocksOf(res.body);
     expect(blocks).toHaveLength(3);
     expect(blocks.every((b) => b.includes('^GFA,124236,124236,102,'))).toBe(true);

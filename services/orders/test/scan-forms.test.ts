@@ -21,6 +21,8 @@ const formCalls: ScanFormRequest[] = [];
 let refuseNext: string | null = null;
 /** While set, forms wait for it: two requests caught while the carrier is still answering the first. */
 let gate: Promise<void> | null = null;
+/** When set, the form call that many calls from now fails as a connection would (thrown, not a refusal). */
+let breakAfter: number | null = null;
 /** Purchases for this recipient are refused: a bulk row that failed. */
 const REFUSED = 'Refused Receiver';
 const carrier: CarrierPort = {
@@ -33,6 +35,10 @@ const carrier: CarrierPort = {
   async createScanForm(req) {
     formCalls.push(req);
     if (gate) await gate;
+    if (breakAfter !== null && breakAfter-- === 0) {
+      breakAfter = null;
+      throw new Error('socket hang up');
+    }
     if (refuseNext) {
       const message = refuseNext;
       refuseNext = null;
@@ -337,6 +343,32 @@ describe('a SCAN form for a bulk order', () => {
     expect((await list(ann)).unmanifestedByOrder[orderId]).toBeUndefined();
     // The order's forms are not the day's: today's single labels are still their own.
     expect((await today(ann)).json().forms.every((f: { scope: string }) => f.scope === 'day')).toBe(true);
+  });
+
+  test('a request cut off after one of its forms keeps neither that form nor its PDF; asking again makes them all', async () => {
+    const who = user(s);
+    await s.setBalance(who.id, 500_00);
+    const otherSender = { sender_address1: '9 Warehouse Rd', sender_zip_postal: '78701' };
+    const bulk = await boughtBulkOrder(who, 3, (items) => {
+      const item = items[2];
+      if (item) item.sender = { ...item.sender, ...otherSender };
+    });
+    const pdfsOf = async () => {
+      const { readdir } = await import('node:fs/promises');
+      return readdir(join(s.filesDir, 'scan-forms', who.id)).catch(() => [] as string[]);
+    };
+    // The first group's form is made and written; the carrier fails on the second, so the request fails whole.
+    breakAfter = 1;
+    const cut = await forOrder(bulk, who);
+    expect(cut.statusCode).toBe(500);
+    expect(await s.db('scan_forms').where({ user_id: who.id })).toEqual([]);
+    expect(await pdfsOf()).toEqual([]);
+
+    const res = await forOrder(bulk, who);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().created).toBe(2);
+    const forms = await s.db('scan_forms').where({ user_id: who.id }).pluck('id');
+    expect((await pdfsOf()).sort()).toEqual(forms.map((id) => `${id}.pdf`).sort());
   });
 
   test('someone else’s order and form are not found; an admin may make and read them', async () => {

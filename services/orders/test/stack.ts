@@ -15,6 +15,7 @@ import { createPricingQuotes } from '../src/adapters/pricing-quotes';
 import { createCarrierMemory } from '../src/db/carrier-memory';
 import { type CarrierRouteStore, createCarrierRouteStore } from '../src/db/carrier-routes';
 import { ORDERS_SCHEMA } from '../src/db/migrations';
+import type { LabelConverter } from '../src/domain/label-formats';
 import type { CarrierPort, FileStore, LedgerPort } from '../src/domain/ports';
 import { INTERNAL_SECRET, type OrdersHarness, signToken, startOrders, type TestUser, user } from './support';
 
@@ -64,6 +65,10 @@ export async function startStack(
     adminUrl?: string;
     /** Wraps the file store orders writes through (e.g. to count writes, or fail one). */
     files?: (real: FileStore) => FileStore;
+    /** Converts label files instead of pdftoppm and pdf-lib (e.g. to count or hold conversions). */
+    converter?: LabelConverter;
+    /** How many ZPL conversions run at once. */
+    zplConversions?: number;
   } = {},
 ): Promise<Stack> {
   let payments!: ServiceApp;
@@ -119,6 +124,8 @@ export async function startStack(
     {
       ...(opts.adminUrl ? { adminUrl: opts.adminUrl } : {}),
       ...(opts.files ? { files: opts.files } : {}),
+      ...(opts.converter ? { converter: opts.converter } : {}),
+      ...(opts.zplConversions ? { zplConversions: opts.zplConversions } : {}),
       ...(opts.easyPostWebhookSecret ? { easyPostWebhookSecret: opts.easyPostWebhookSecret } : {}),
       async onClose() {
         await payments.close();

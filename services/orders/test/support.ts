@@ -11,6 +11,7 @@ import { createLocalFileStore } from '../src/adapters/local-file-store';
 import { buildApp, createDomainDeps } from '../src/app';
 import { migrations, ORDERS_SCHEMA } from '../src/db/migrations';
 import { createEventRecorder, createLabelPurchasedPublisher, createLabelRefundedPublisher } from '../src/db/outbox';
+import type { LabelConverter } from '../src/domain/label-formats';
 import type { CarrierPort, Clock, FileStore, LedgerPort, QuotePort } from '../src/domain/ports';
 import type { CarrierRoutesDeps } from '../src/routes/carrier-routes';
 import type { DomainDeps } from '../src/routes/deps';
@@ -63,6 +64,10 @@ export async function startOrders(
     files?: (real: FileStore) => FileStore;
     /** EasyPost's webhook secret, for the tracker webhook. */
     easyPostWebhookSecret?: string;
+    /** Converts label files instead of pdftoppm and pdf-lib (e.g. to count or hold conversions). */
+    converter?: LabelConverter;
+    /** How many ZPL conversions run at once. */
+    zplConversions?: number;
   } = {},
 ): Promise<OrdersHarness> {
   const tdb = await createTestDatabase('orders', opts.adminUrl);
@@ -92,6 +97,8 @@ export async function startOrders(
     events: createEventRecorder(outbox),
     carrierRetryDelaysMs: [1, 1],
     retryWaitMs: opts.retryWaitMs ?? 5_000,
+    ...(opts.converter ? { converter: opts.converter } : {}),
+    ...(opts.zplConversions ? { zplConversions: opts.zplConversions } : {}),
   };
   const app = await buildApp({
     ...deps,

@@ -17,26 +17,42 @@ const HELD_UNTIL = "now() + interval '2 minutes'";
 /** Refunds of unused labels, on the labels table (see migration 0014). */
 export function createRefundsRepo(db: Knex): RefundsRepo {
   const labels = (tx?: Tx) => (fromTx(tx) ?? db)<RefundRow>('labels');
+  // Held while the request drives its own void: the status job does not send it a second time meanwhile.
+  const claimWhere = async (ids: readonly string[], by: { userId: string; byAdmin: boolean }) =>
+    (await labels()
+      .whereIn('id', ids)
+      .where({ status: 'completed' })
+      .whereNull('refund_status')
+      .update({
+        refund_status: 'requested',
+        refund_requested_at: db.fn.now(),
+        refund_requested_by: by.userId,
+        refund_by_admin: by.byAdmin,
+        refund_checked_at: db.raw(HELD_UNTIL),
+        updated_at: db.fn.now(),
+      })
+      .returning('*')) as RefundRow[];
   return {
     async find(id, tx) {
       return firstOf(await labels(tx).where({ id }).select('*'));
     },
 
     async claim(id, by) {
-      // Held while the request drives its own void: the status job does not send it a second time meanwhile.
+      return firstOf(await claimWhere([id], by));
+    },
+
+    async claimMany(ids, by) {
+      return (await claimWhere(ids, by)).map(toRefundable);
+    },
+
+    async takeWaiting(ids) {
       const rows = (await labels()
-        .where({ id, status: 'completed' })
-        .whereNull('refund_status')
-        .update({
-          refund_status: 'requested',
-          refund_requested_at: db.fn.now(),
-          refund_requested_by: by.userId,
-          refund_by_admin: by.byAdmin,
-          refund_checked_at: db.raw(HELD_UNTIL),
-          updated_at: db.fn.now(),
-        })
+        .whereIn('id', ids)
+        .where({ refund_status: 'requested' })
+        .where((q) => q.whereNull('refund_checked_at').orWhere('refund_checked_at', '<=', db.fn.now()))
+        .update({ refund_checked_at: db.raw(HELD_UNTIL) })
         .returning('*')) as RefundRow[];
-      return firstOf(rows);
+      return rows.map(toRefundable);
     },
 
     async noteAnswered(id, ref) {

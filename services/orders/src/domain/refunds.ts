@@ -41,6 +41,13 @@ export interface RefundsRepo {
    * first or it is no longer bought.
    */
   claim(id: string, by: { userId: string; byAdmin: boolean }): Promise<RefundableLabel | null>;
+  /**
+   * `claim` of many labels in one conditional write: those of `ids` still bought with no refund asked become requested
+   * and held for the caller; answers the ones it claimed, so two callers at once never claim the same label.
+   */
+  claimMany(ids: readonly string[], by: { userId: string; byAdmin: boolean }): Promise<RefundableLabel[]>;
+  /** Refunds of `ids` still requested and held by nobody, each now held for the caller (see `release`). */
+  takeWaiting(ids: readonly string[]): Promise<RefundableLabel[]>;
   /** The carrier heard of the refund and is reviewing it (its reference, when it gave one). */
   noteAnswered(id: string, ref: string | null): Promise<void>;
   /** The carrier said refunded: from now on the charge is given back without asking it again. */
@@ -141,11 +148,18 @@ interface Outcome {
 }
 
 /**
+ * Orders whose files are to be written again once a batch of refunds is done, rather than after each of its labels
+ * (each writing holds the order's lock and reads every label of it).
+ */
+type FilesLater = Map<string, BulkOrderRecord>;
+
+/**
  * Gives the charge back and voids the label, once: the money first, under the label's refund key (payments takes it
  * at most once), then the void with its `label.refunded` in one transaction. A bulk row's order is recounted (the
- * row counts as refunded) and its files are written again without the label.
+ * row counts as refunded) and its files are written again without the label: now, or by the caller of a batch when
+ * it gives `filesLater`.
  */
-async function settle(deps: RefundDeps, label: RefundableLabel): Promise<Outcome> {
+async function settle(deps: RefundDeps, label: RefundableLabel, filesLater?: FilesLater): Promise<Outcome> {
   const refund = label.refund;
   const credited = await refundCharge(deps, {
     userId: label.userId,
@@ -175,7 +189,8 @@ async function settle(deps: RefundDeps, label: RefundableLabel): Promise<Outcome
     }
     return { settled: row, order };
   });
-  if (order) await regenerateAfterRowRefund(deps, order);
+  if (order && filesLater) filesLater.set(order.id, order);
+  else if (order) await regenerateAfterRowRefund(deps, order);
   if (settled) return { label: settled, creditedCents: credited ? settled.priceCents : 0 };
   // Someone else settled it between our look and our write: the same money, moved once.
   return { label: (await deps.refunds.find(label.id)) ?? label, creditedCents: 0 };
@@ -186,8 +201,13 @@ async function settle(deps: RefundDeps, label: RefundableLabel): Promise<Outcome
  * acts on the answer: refunded is settled, pending waits, rejected is kept with its reason. A carrier that cannot
  * be reached leaves the refund requested for the status job; a refusal that will never pass rejects it.
  */
-async function drive(deps: RefundDeps, label: RefundableLabel, ask: 'void' | 'status'): Promise<Outcome> {
-  if (label.refund?.confirmedAt) return settle(deps, label);
+async function drive(
+  deps: RefundDeps,
+  label: RefundableLabel,
+  ask: 'void' | 'status',
+  filesLater?: FilesLater,
+): Promise<Outcome> {
+  if (label.refund?.confirmedAt) return settle(deps, label, filesLater);
   const call = ask === 'void' ? deps.carrier.voidLabel : deps.carrier.refundStatus;
   const request = {
     // The key the label was bought under: a bulk row's retries each had their own.
@@ -215,7 +235,7 @@ async function drive(deps: RefundDeps, label: RefundableLabel, ask: 'void' | 'st
   }
   if (result.status === 'refunded') {
     await deps.refunds.noteConfirmed(label.id);
-    return settle(deps, label);
+    return settle(deps, label, filesLater);
   }
   if (result.status === 'rejected') {
     const rejected = await deps.refunds.reject(label.id, result.reason);
@@ -228,8 +248,8 @@ async function drive(deps: RefundDeps, label: RefundableLabel, ask: 'void' | 'st
 const notFound = () => new AppError('NOT_FOUND', REFUND_MESSAGES.labelNotFound);
 
 /** A requested refund, taken on: sent again when its carrier never answered, asked about when it did. */
-const driveRequested = (deps: RefundDeps, label: RefundableLabel) =>
-  drive(deps, label, label.refund?.answeredAt ? 'status' : 'void');
+const driveRequested = (deps: RefundDeps, label: RefundableLabel, filesLater?: FilesLater) =>
+  drive(deps, label, label.refund?.answeredAt ? 'status' : 'void', filesLater);
 
 /**
  * Asks for the refund of one label and takes it as far as the carrier's answer allows. Refused with a clear reason
@@ -296,7 +316,10 @@ const BATCH_CONCURRENCY = 8;
 
 /**
  * POST /api/orders/bulk/refund/{orderId}: the named labels of a batch, or every unused one. Each is its own refund
- * (the same flow as one label); labels that cannot be refunded are counted as skipped, not refused.
+ * (the same flow as one label); labels that cannot be refunded are counted as skipped, not refused. The labels are
+ * claimed in one conditional write, so two requests at once each take their own and answer for those alone; a
+ * refund already requested is driven on only by whoever takes its hold. The order's files are written once, after
+ * the last of its refunds (an order left generating them by a crash meanwhile is the sweeper's).
  */
 export async function requestBatchRefund(
   deps: RefundDeps,
@@ -310,35 +333,48 @@ export async function requestBatchRefund(
   const now = deps.clock.now();
   const wanted = labelIds ? new Set(labelIds) : null;
   const named = wanted ? rows.filter((r) => wanted.has(r.id)) : rows;
-  const targets = named.filter(
-    (r) => refundEligibility(r, now, deps.refundWindowDays).refundable || r.refund?.status === 'requested',
-  );
-  // Named labels that are not the order's, or cannot be refunded, are skipped; with no names, only unused labels.
-  let skipped = wanted ? wanted.size - targets.length : 0;
+  const fresh = named.filter((r) => refundEligibility(r, now, deps.refundWindowDays).refundable).map((r) => r.id);
+  const waiting = named.filter((r) => r.refund?.status === 'requested').map((r) => r.id);
+  const claimed = [
+    ...(fresh.length > 0 ? await deps.refunds.claimMany(fresh, actor) : []).map((label) => ({ label, ask: 'void' })),
+    ...(waiting.length > 0 ? await deps.refunds.takeWaiting(waiting) : []).map((label) => ({
+      label,
+      ask: 'requested',
+    })),
+  ] as { label: RefundableLabel; ask: 'void' | 'requested' }[];
+  // Named labels that are not the order's, cannot be refunded or are another request's are skipped; with no names,
+  // only the unused labels this request claimed are asked.
+  const skipped = wanted ? wanted.size - claimed.length : 0;
   const counts = { refunded: 0, pending: 0, rejected: 0 };
   let creditedCents = 0;
+  const filesLater: FilesLater = new Map();
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < targets.length; i = next++) {
-      const target = targets[i] as RefundableLabel;
+    for (let i = next++; i < claimed.length; i = next++) {
+      const { label, ask } = claimed[i] as (typeof claimed)[0];
+      let outcome: Outcome;
       try {
-        const outcome = await refundOne(deps, actor, target.id);
-        creditedCents += outcome.creditedCents;
-        const status = outcome.label.refund?.status;
-        if (status === 'refunded') counts.refunded++;
-        else if (status === 'rejected') counts.rejected++;
-        else counts.pending++;
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        skipped++;
+        outcome =
+          ask === 'void' ? await drive(deps, label, 'void', filesLater) : await driveRequested(deps, label, filesLater);
+      } finally {
+        await deps.refunds.release(label.id);
       }
+      creditedCents += outcome.creditedCents;
+      const status = outcome.label.refund?.status;
+      if (status === 'refunded') counts.refunded++;
+      else if (status === 'rejected') counts.rejected++;
+      else counts.pending++;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, targets.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, claimed.length) }, worker));
+  } finally {
+    for (const order of filesLater.values()) await regenerateAfterRowRefund(deps, order);
+  }
   const tally = { ...counts, skipped };
   return {
     message: REFUND_MESSAGES.batch(tally, centsToDollars(creditedCents).toFixed(2)),
-    asked: targets.length + (wanted ? skipped : 0),
+    asked: claimed.length + skipped,
     ...tally,
     credited: centsToDollars(creditedCents),
   };

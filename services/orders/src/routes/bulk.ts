@@ -16,7 +16,7 @@ import {
   RetryReplySchema,
 } from '@flatship/proto';
 import { Type } from 'typebox';
-import { bulkFileAvailability, getBulkFile } from '../domain/bulk/bulk-file-access';
+import { type BulkDownload, bulkFileAvailability, getBulkFile } from '../domain/bulk/bulk-file-access';
 import { BULK_MESSAGES } from '../domain/bulk/bulk-messages';
 import { forceRecoverBulkOrder } from '../domain/bulk/force-recover-bulk-order';
 import { initBulkOrder } from '../domain/bulk/init-bulk-order';
@@ -31,6 +31,8 @@ const UserIdParamsSchema = Type.Object({ userId: IdSchema });
 const OrderIdParamsSchema = Type.Object({ orderId: IdSchema });
 const UserOrderParamsSchema = Type.Object({ userId: IdSchema, orderId: IdSchema });
 const DownloadParamsSchema = Type.Object({ type: Type.String(), orderId: IdSchema });
+/** When to ask again for a file being prepared in the background (seconds). */
+const PREPARING_RETRY_AFTER_S = 2;
 
 export function registerBulkRoutes(app: ServiceApp, deps: DomainDeps): void {
   app.post(
@@ -119,11 +121,29 @@ export function registerBulkRoutes(app: ServiceApp, deps: DomainDeps): void {
       const auth = requireAuth(request);
       // The merged labels come in the caller's print format; the other files are what they are.
       const format = type === 'pdf' ? await downloadFormatOf(deps, auth, request.query) : undefined;
-      const file = await getBulkFile(deps, auth, type, request.params.orderId, format);
-      if (!file.ready) return reply.status(202).send({ message: file.message });
+      let file: BulkDownload;
+      try {
+        file = await getBulkFile(deps, auth, type, request.params.orderId, format);
+      } catch (e) {
+        // Another of the caller's files is being prepared: asked again once it may be done.
+        if (!(e instanceof AppError) || e.code !== 'RATE_LIMITED') throw e;
+        return reply
+          .status(429)
+          .header('retry-after', String(PREPARING_RETRY_AFTER_S))
+          .send({ code: e.code, message: e.message });
+      }
+      if (!file.ready) {
+        if (!file.preparing) return reply.status(202).send({ message: file.message });
+        // Being made in the background: asked again shortly, and the answer says how far it got.
+        return reply
+          .status(202)
+          .header('retry-after', String(PREPARING_RETRY_AFTER_S))
+          .header('cache-control', 'no-store')
+          .send({ status: 'preparing', ...file.preparing, message: file.message });
+      }
+      if (file.size !== undefined) reply.header('content-length', String(file.size));
       return reply
         .header('content-type', file.contentType)
-        .header('content-length', String(file.size))
         .header('content-disposition', `attachment; filename="${file.fileName}"`)
         .header('access-control-expose-headers', 'Content-Disposition')
         .header('cache-control', 'private, max-age=0, must-revalidate')

@@ -6,6 +6,7 @@ import type { FileStore, LabelsRepo } from '../domain/ports';
 import type { PrintSettingsRepo } from '../domain/print-settings';
 import type { RefundDeps } from '../domain/refunds';
 import type { ScanFormsRepo } from '../domain/scan-forms/ports';
+import type { ZplWork } from '../domain/zpl-work';
 
 /** Everything the use cases may ask for; each route hands on what its use case needs. */
 export interface DomainDeps extends CreateLabelDeps, BulkDeps, RefundDeps, CheckAddressDeps {
@@ -15,6 +16,8 @@ export interface DomainDeps extends CreateLabelDeps, BulkDeps, RefundDeps, Check
   printSettings: PrintSettingsRepo;
   /** Converts label files between formats; the real converters when absent. */
   converter?: LabelConverter;
+  /** The process's ZPL conversions, shared and bounded (`ZPL_CONVERSIONS`). */
+  zplWork?: ZplWork;
   /** How long retry-failed waits for the retried labels before answering with where they stand. */
   retryWaitMs: number;
 }

@@ -5,8 +5,9 @@ import { formatDateTime, formatMoney } from '../../app/format';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { type Column, DataTable } from '../../components/data-table';
 import { selectUser } from '../auth/auth-selectors';
+import { buttonText } from '../bulk-progress/bulk-download';
 import { downloadKey, fileDownloadRequested } from '../bulk-progress/bulk-download-slice';
-import { selectDownloads } from '../bulk-progress/bulk-progress-selectors';
+import { selectDownloads, selectPreparing } from '../bulk-progress/bulk-progress-selectors';
 import { progressUpdated, progressWindowShown } from '../bulk-progress/bulk-progress-slice';
 import { batchLabelsOpened } from '../refunds/refunds-slice';
 import { OrderScanForms, ScanFormsLoadError } from '../scan-forms/order-scan-forms';
@@ -37,6 +38,7 @@ export function BatchOrdersPage() {
   const isLoading = useAppSelector(selectBatchOrdersLoading);
   const busy = useAppSelector(selectBatchBusy);
   const downloads = useAppSelector(selectDownloads);
+  const preparing = useAppSelector(selectPreparing);
   const printFormat = usePrintFormat();
   // The labels file comes in the print format; its button says which.
   const labelOf = (f: (typeof LIST_FILES)[number]) => (f.type === 'pdf' ? LABELS_FILE_WORDS[printFormat] : f.label);
@@ -119,7 +121,7 @@ export function BatchOrdersPage() {
                   disabled={percent !== undefined}
                   onClick={() => dispatch(fileDownloadRequested({ orderId: o._id, type: f.type, source: 'list' }))}
                 >
-                  {percent === undefined ? labelOf(f) : `${labelOf(f)} ${percent}%`}
+                  {buttonText(labelOf(f), percent, preparing[downloadKey(o._id, f.type)])}
                 </button>
               );
             })}

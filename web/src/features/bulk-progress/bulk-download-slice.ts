@@ -15,9 +15,11 @@ export const downloadKey = (orderId: string, type: BulkFileType) => `${orderId}:
 export interface BulkDownloadState {
   /** Percent (0–100) of each running download, by downloadKey. */
   active: Record<string, number>;
+  /** Downloads whose file the server is still preparing (a bulk order's ZPL): how far it got, by downloadKey. */
+  preparing: Record<string, { done: number; total: number }>;
 }
 
-const initialState: BulkDownloadState = { active: {} };
+const initialState: BulkDownloadState = { active: {}, preparing: {} };
 
 export const bulkDownloadSlice = createSlice({
   name: 'bulkDownloads',
@@ -31,11 +33,17 @@ export const bulkDownloadSlice = createSlice({
     fileDownloadProgressed(state, action: PayloadAction<{ key: string; percent: number }>) {
       if (action.payload.key in state.active) state.active[action.payload.key] = action.payload.percent;
     },
+    fileDownloadPreparing(state, action: PayloadAction<{ key: string; done: number; total: number }>) {
+      const { key, done, total } = action.payload;
+      if (key in state.active) state.preparing[key] = { done, total };
+    },
     fileDownloadFinished(state, action: PayloadAction<string>) {
       delete state.active[action.payload];
+      delete state.preparing[action.payload];
     },
   },
 });
 
-export const { fileDownloadRequested, fileDownloadProgressed, fileDownloadFinished } = bulkDownloadSlice.actions;
+export const { fileDownloadRequested, fileDownloadProgressed, fileDownloadPreparing, fileDownloadFinished } =
+  bulkDownloadSlice.actions;
 export const bulkDownloadReducer = bulkDownloadSlice.reducer;

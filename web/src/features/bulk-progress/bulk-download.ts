@@ -43,6 +43,50 @@ export class DownloadError extends Error {
   }
 }
 
+/** How far the server got preparing a file it makes in the background (a bulk order's ZPL), and when to ask again. */
+export interface Preparing {
+  done: number;
+  total: number;
+  retryAfterMs: number;
+}
+
+/** The file is being prepared on the server: asked for again after `retryAfterMs`. */
+export class FilePreparing extends DownloadError {
+  readonly preparing: Preparing;
+  constructor(preparing: Preparing) {
+    super(preparingText(preparing), 202);
+    this.name = 'FilePreparing';
+    this.preparing = preparing;
+  }
+}
+
+/** When the server does not say when to ask again. */
+export const PREPARING_RETRY_MS = 2000;
+
+export const preparingText = ({ done, total }: { done: number; total: number }) => `Preparing ZPL… ${done} of ${total}`;
+
+/** A download button's words: its file's name, then its percent while downloading, or how far its preparation got. */
+export const buttonText = (
+  label: string,
+  percent: number | undefined,
+  preparing: { done: number; total: number } | undefined,
+): string => (preparing ? preparingText(preparing) : percent === undefined ? label : `${label} ${percent}%`);
+
+/** A 202 `{status: 'preparing', done, total}` as what to show and when to ask again; null for any other 202. */
+async function preparingOf(response: Response): Promise<Preparing | null> {
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as { status?: unknown; done?: unknown; total?: unknown } | null;
+  if (body?.status !== 'preparing' || typeof body.done !== 'number' || typeof body.total !== 'number') return null;
+  const seconds = Number(response.headers.get('retry-after'));
+  const retryAfterMs =
+    response.headers.has('retry-after') && Number.isFinite(seconds) && seconds >= 0
+      ? seconds * 1000
+      : PREPARING_RETRY_MS;
+  return { done: body.done, total: body.total, retryAfterMs };
+}
+
 export function messageForStatus(status: number): string {
   switch (status) {
     case 404:
@@ -138,6 +182,8 @@ export async function fetchBulkFile(
       },
     });
     if (response.status === 202) {
+      const preparing = await preparingOf(response);
+      if (preparing) throw new FilePreparing(preparing);
       throw new DownloadError((await serverMessage(response)) ?? DOWNLOAD_ERRORS.stillProcessing, 202);
     }
     const blob = await response.blob();

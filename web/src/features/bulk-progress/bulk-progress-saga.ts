@@ -11,7 +11,9 @@ import {
   COMPLETE_PAUSE_MS,
   DOWNLOAD_ERRORS,
   DownloadError,
+  type DownloadedFile,
   FILE_LABELS,
+  FilePreparing,
   fetchBulkFile,
   saveBlob,
 } from './bulk-download';
@@ -19,6 +21,7 @@ import {
   type DownloadRequest,
   downloadKey,
   fileDownloadFinished,
+  fileDownloadPreparing,
   fileDownloadProgressed,
   fileDownloadRequested,
 } from './bulk-download-slice';
@@ -160,7 +163,18 @@ export function* downloadFile(action: PayloadAction<DownloadRequest>): SagaItera
       return;
     }
     if (!isFileAvailable(files, type)) throw new DownloadError(DOWNLOAD_ERRORS.notFound, 404);
-    const file = yield call(fetchBulkFile, type, orderId, (p: number) => progress.put(p), abort.signal);
+    let file: DownloadedFile;
+    while (true) {
+      try {
+        file = yield call(fetchBulkFile, type, orderId, (p: number) => progress.put(p), abort.signal);
+        break;
+      } catch (error) {
+        // Made on the server in the background (a bulk order's ZPL): shown as it goes, asked for again as told.
+        if (!(error instanceof FilePreparing)) throw error;
+        yield put(fileDownloadPreparing({ key, done: error.preparing.done, total: error.preparing.total }));
+        yield delay(error.preparing.retryAfterMs);
+      }
+    }
     yield delay(COMPLETE_PAUSE_MS);
     yield put(fileDownloadProgressed({ key, percent: 100 }));
     yield call(saveBlob, file);

@@ -235,6 +235,44 @@ describe('bulk progress window', () => {
     expect(checks).toEqual([ORDER]);
   });
 
+  it('a ZPL the server is still preparing shows how far it got, asks again as told, and downloads once ready', async () => {
+    filesHandler(ALL_FILES);
+    let done = 1;
+    let asked = 0;
+    server.use(
+      http.get(api(`orders/download/pdf/${ORDER}`), () => {
+        asked += 1;
+        if (done < 3) {
+          return HttpResponse.json(
+            { status: 'preparing', done, total: 3, message: `Preparing ZPL… ${done} of 3 labels` },
+            { status: 202, headers: { 'retry-after': '0' } },
+          );
+        }
+        return new HttpResponse('^XA^XZ\n', {
+          headers: {
+            'content-type': 'application/zpl',
+            'content-disposition': 'attachment; filename="Labels_03-07.zpl"',
+          },
+        });
+      }),
+    );
+    const clicks: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicks.push(this.download);
+    });
+    const { user } = await openWindow({ processedCount: 4, status: 'completed', fileData: files });
+    await user.click(screen.getByRole('button', { name: 'PDF' }));
+    expect(await screen.findByRole('button', { name: 'Preparing ZPL… 1 of 3' })).toBeDisabled();
+    done = 2;
+    expect(await screen.findByRole('button', { name: 'Preparing ZPL… 2 of 3' })).toBeDisabled();
+    expect(clicks).toEqual([]);
+    done = 3;
+    expect(await screen.findByText('PDF download completed successfully!')).toBeInTheDocument();
+    expect(clicks).toEqual(['Labels_03-07.zpl']);
+    expect(asked).toBeGreaterThanOrEqual(3);
+    expect(screen.getByRole('button', { name: 'PDF' })).toBeEnabled();
+  });
+
   it('checks the file first: a file the server does not have is reported without downloading', async () => {
     let downloads = 0;
     filesHandler({ pdf: true, resultCSV: false, autoConfirm: false });

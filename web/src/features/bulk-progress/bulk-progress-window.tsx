@@ -2,8 +2,9 @@ import { type BulkFileType, isTerminalBulkStatus } from '@flatship/proto';
 import { useEffect, useId, useRef } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { batchLabelsOpened } from '../refunds/refunds-slice';
+import { buttonText } from './bulk-download';
 import { downloadKey, fileDownloadRequested } from './bulk-download-slice';
-import { selectBulkProgress, selectDownloads } from './bulk-progress-selectors';
+import { selectBulkProgress, selectDownloads, selectPreparing } from './bulk-progress-selectors';
 import {
   bulkProgressReset,
   fileGenerationRetryRequested,
@@ -69,6 +70,7 @@ export function BulkProgressWindow() {
   const dispatch = useAppDispatch();
   const p = useAppSelector(selectBulkProgress);
   const downloads = useAppSelector(selectDownloads);
+  const preparing = useAppSelector(selectPreparing);
   const printFormat = usePrintFormat();
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
@@ -284,7 +286,7 @@ export function BulkProgressWindow() {
                   disabled={isRunning || p.isRetrying || isProcessingWithoutFiles}
                   onClick={() => dispatch(fileDownloadRequested({ orderId, type: b.type, source: 'window' }))}
                 >
-                  {isRunning ? `${label} ${running}%` : label}
+                  {buttonText(label, running, preparing[downloadKey(orderId, b.type)])}
                 </button>
               );
             })}

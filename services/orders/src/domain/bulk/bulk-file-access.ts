@@ -7,7 +7,7 @@ import {
   PRINT_FILES,
   type PrintFormat,
 } from '@flatship/proto';
-import { bufferFile, converterOf, fileNameIn, type LabelFormatDeps, labelZpls } from '../label-formats';
+import { bufferFile, converterOf, fileNameIn, type LabelFormatDeps, mergedZpl } from '../label-formats';
 import type { FileStore } from '../ports';
 import { visibleOrder } from './access';
 import { type BulkStoredFile, bulkFileKey, confirmationFileOf, confirmationFormat } from './bulk-files';
@@ -68,9 +68,10 @@ export async function bulkFileAvailability(
   };
 }
 
+/** A file to send (its size unknown when it is made as it is sent), or why not yet. */
 export type BulkDownload =
-  | { ready: true; stream: NodeJS.ReadableStream; size: number; fileName: string; contentType: string }
-  | { ready: false; message: string };
+  | { ready: true; stream: NodeJS.ReadableStream; size?: number; fileName: string; contentType: string }
+  | { ready: false; message: string; preparing?: { done: number; total: number } };
 
 /**
  * One of an order's files. Not generated yet while the order is still working
@@ -112,7 +113,7 @@ export async function getBulkFile(
   }
   if (type === 'pdf' && format !== 'pdf-4x6') {
     (file.stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
-    return { ready: true, ...(await mergedLabelsIn(deps, o, format)) };
+    return mergedLabelsIn(deps, auth, o, format);
   }
   return { ready: true, ...file, fileName: name, contentType: spec.contentType(o) };
 }
@@ -120,13 +121,15 @@ export async function getBulkFile(
 /**
  * The order's merged labels in another format, made from the files as they are now: its valid labels (bought,
  * not refunded) in row order, as the merged PDF has them. ZPL is every label's ZPL one after the other (one
- * `^XA…^XZ` each); a letter file is the merged PDF two labels to a page.
+ * `^XA…^XZ` each), streamed once every label has its ZPL in the store; until then it is being prepared in the
+ * background, and the answer says how far it got. A letter file is the merged PDF two labels to a page.
  */
 async function mergedLabelsIn(
   deps: { bulk: BulkRepo } & LabelFormatDeps,
+  auth: AuthContext,
   o: BulkOrderRecord,
   format: Exclude<PrintFormat, 'pdf-4x6'>,
-): Promise<{ stream: NodeJS.ReadableStream; size: number; fileName: string; contentType: string }> {
+): Promise<BulkDownload> {
   const named = {
     fileName: fileNameIn(format, o.pdfName ?? 'labels.pdf'),
     contentType: PRINT_FILES[format].contentType,
@@ -135,15 +138,23 @@ async function mergedLabelsIn(
   if (format === 'pdf-letter-2up') {
     const merged = await deps.files.read(bulkFileKey(o.userId, o.id, 'labels.pdf'));
     if (!merged) throw missing();
-    return { ...bufferFile(await converterOf(deps).letterTwoUp([merged])), ...named };
+    return { ready: true, ...bufferFile(await converterOf(deps).letterTwoUp([merged])), ...named };
   }
   const done = (await deps.bulk.rows(o.id)).filter((r) => r.status === 'completed' && r.pdfName);
-  const zpls = await labelZpls(
-    deps,
-    done.map((r) => ({ userId: r.userId, pdfName: r.pdfName as string })),
-  );
-  if (zpls.some((z) => z === null)) throw missing();
-  // Each label ends its own line, so the next ^XA starts on a line of its own whatever the carrier sent.
-  const parts = (zpls as Buffer[]).map((z) => (z.at(-1) === 0x0a ? z : Buffer.concat([z, Buffer.from('\n')])));
-  return { ...bufferFile(Buffer.concat(parts)), ...named };
+  const zpl = await mergedZpl(deps, {
+    // Which labels it holds is read again at each request: one refunded meanwhile is simply left out. Its labels'
+    // ZPL is kept in the store; the merged file never is.
+    fileKey: `zpl:${o.id}`,
+    requestedBy: auth.userId,
+    labels: done.map((r) => ({ userId: r.userId, pdfName: r.pdfName as string })),
+    missing,
+  });
+  if (!zpl.ready) {
+    return {
+      ready: false,
+      message: BULK_MESSAGES.zplPreparing(zpl.done, zpl.total),
+      preparing: { done: zpl.done, total: zpl.total },
+    };
+  }
+  return { ready: true, stream: zpl.stream, ...named };
 }

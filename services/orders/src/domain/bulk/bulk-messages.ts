@@ -28,6 +28,7 @@ export const BULK_MESSAGES = {
     still > 0 ? `${recovered} labels recovered. ${still} still failed.` : `${recovered} labels recovered.`,
   fileNotFound: 'File not found',
   fileNotReady: 'File is still being processed. Please try again in a few moments.',
+  zplPreparing: (done: number, total: number) => `Preparing ZPL… ${done} of ${total} labels`,
   fixed: 'Batch order fixed',
   notStuck: (status: string) =>
     `Force Recovery is only for an order whose file generation is stuck. This order is ${STATUS_WORDS[status] ?? status}.`,

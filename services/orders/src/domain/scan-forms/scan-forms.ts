@@ -114,11 +114,34 @@ async function owner(deps: ScanFormDeps, auth: AuthContext, orderId: string): Pr
   }
 }
 
-/** What one request made: the forms of its scope afterwards, and what the carrier refused. */
+/**
+ * What one request made: the forms of its scope afterwards, and what the carrier refused. A form's PDF is written
+ * (under the form's own id) before its row, in the transaction that records it; should that transaction fail, the
+ * PDFs it wrote are removed again, so no file is left that no form names.
+ */
 async function makeForms(
   deps: ScanFormDeps,
   scope: ManifestScope,
   day: string,
+): Promise<{ forms: ScanFormRecord[]; created: number; labels: number; refused: string[] }> {
+  const written: string[] = [];
+  try {
+    return await recordForms(deps, scope, day, written);
+  } catch (err) {
+    for (const key of written) {
+      await deps.files.remove(key).catch((removeErr: unknown) => {
+        deps.logger.error({ err: removeErr, key }, 'PDF of a SCAN form never recorded could not be removed');
+      });
+    }
+    throw err;
+  }
+}
+
+async function recordForms(
+  deps: ScanFormDeps,
+  scope: ManifestScope,
+  day: string,
+  written: string[],
 ): Promise<{ forms: ScanFormRecord[]; created: number; labels: number; refused: string[] }> {
   return deps.transactor.run(
     async (tx) => {
@@ -152,6 +175,7 @@ async function makeForms(
         }
         const id = randomUUID();
         const pdfKey = scanFormFileKey(scope.userId, id);
+        written.push(pdfKey);
         await deps.files.put(pdfKey, result.pdf);
         await deps.scanForms.insert(
           {
