@@ -127,8 +127,11 @@ export async function startOrders(
 
 const b64url = (v: string | Buffer) => Buffer.from(v).toString('base64url');
 
-/** An access token as auth signs it (EdDSA, `sub`/`role`/`ver`). */
-export function signToken(privateKey: string, claims: { sub: string; role: Role; ver: number }): string {
+/** An access token as auth signs it (EdDSA, `sub`/`role`/`ver`; a login-as token also `imp`/`iv`). */
+export function signToken(
+  privateKey: string,
+  claims: { sub: string; role: Role; ver: number; imp?: string; iv?: number },
+): string {
   const now = Math.floor(Date.now() / 1000);
   const head = b64url(JSON.stringify({ alg: 'EdDSA', typ: 'JWT' }));
   const body = b64url(JSON.stringify({ ...claims, iat: now, exp: now + 3600 }));
@@ -145,6 +148,22 @@ export interface TestUser {
 export function user(h: OrdersHarness, role: Role = 'user', id = randomUUID()): TestUser {
   h.states.set(id, { id, role, activation: 'allow', tokenVersion: 1 });
   return { id, token: signToken(h.keys.privateKey, { sub: id, role, ver: 1 }) };
+}
+
+/**
+ * A Login As token as auth issues it: `target`'s token naming the admin visiting as them (`imp`, at the admin's
+ * impersonation version `iv`).
+ */
+export function loginAs(h: OrdersHarness, admin: TestUser, target: TestUser): TestUser {
+  h.states.set(admin.id, {
+    id: admin.id,
+    role: 'admin',
+    activation: 'allow',
+    tokenVersion: 1,
+    impersonationVersion: 1,
+  });
+  const role = h.states.get(target.id)?.role ?? 'user';
+  return { id: target.id, token: signToken(h.keys.privateKey, { sub: target.id, role, ver: 1, imp: admin.id, iv: 1 }) };
 }
 
 /** A complete, valid single-label order as the web sends it. */
