@@ -58,6 +58,8 @@ export async function startStack(
     carrierSettings?: Omit<CarrierSettings, 'memory'>;
     /** EasyPost's webhook secret, for the tracker webhook. */
     easyPostWebhookSecret?: string;
+    /** Purchases at work at once (the lock pool's size) and waiting for one of them; see `startOrders`. */
+    purchases?: { atWork: number; waiting: number };
     /** Wraps the ledger client orders talks to payments with (e.g. to cut a purchase off mid-way). */
     ledger?: (real: LedgerPort) => LedgerPort;
     /** A cluster of the test's own instead of the run's PostgreSQL. */
@@ -120,6 +122,7 @@ export async function startStack(
       ...(opts.adminUrl ? { adminUrl: opts.adminUrl } : {}),
       ...(opts.files ? { files: opts.files } : {}),
       ...(opts.easyPostWebhookSecret ? { easyPostWebhookSecret: opts.easyPostWebhookSecret } : {}),
+      ...(opts.purchases ? { purchases: opts.purchases } : {}),
       async onClose() {
         await payments.close();
         await pricing.close();

@@ -63,12 +63,17 @@ export async function startOrders(
     files?: (real: FileStore) => FileStore;
     /** EasyPost's webhook secret, for the tracker webhook. */
     easyPostWebhookSecret?: string;
+    /**
+     * Single-label purchases at work at once (the lock pool's size) and waiting for one of them. By default 20 and
+     * 30: fewer at work than the concurrency test's 50 purchases, so that it also shows the rest waiting their turn.
+     */
+    purchases?: { atWork: number; waiting: number };
   } = {},
 ): Promise<OrdersHarness> {
   const tdb = await createTestDatabase('orders', opts.adminUrl);
   const db = createDb(tdb.url, ORDERS_SCHEMA, { max: 20 });
-  // Fewer than the concurrency test's 50 purchases, so that it also shows the rest waiting their turn.
-  const lockDb = createDb(tdb.url, ORDERS_SCHEMA, { max: 20 });
+  const purchases = opts.purchases ?? { atWork: 20, waiting: 30 };
+  const lockDb = createDb(tdb.url, ORDERS_SCHEMA, { max: purchases.atWork });
   await migrate(db, ORDERS_SCHEMA, migrations);
   await migrateBus(db, 'bus');
   const bus = createPostgresBus({ db, schema: 'bus' });
@@ -92,6 +97,7 @@ export async function startOrders(
     events: createEventRecorder(outbox),
     carrierRetryDelaysMs: [1, 1],
     retryWaitMs: opts.retryWaitMs ?? 5_000,
+    purchaseQueue: purchases.waiting,
   };
   const app = await buildApp({
     ...deps,
