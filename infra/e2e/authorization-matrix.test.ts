@@ -4,6 +4,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { downloadTokenKey, signDownloadToken } from '@flatship/kit';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { bulkItems } from '../../services/orders/test/bulk-support';
 import { REPO_ROOT } from '../src/paths';
 import type { Secrets } from '../src/state';
 import { readRunFile } from '../test/helpers';
@@ -647,6 +648,150 @@ describe.skipIf(!hasStack)('authorisation matrix', () => {
     }
     expect(wrong).toEqual([]);
   }, 120_000);
+
+  test('a Login As visit gets exactly what its customer gets: their own labels, orders, forms and presets, and never another customer’s', async () => {
+    /** A customer with money, signed in, holding one of every resource a customer route names by id. */
+    async function customerWithEverything(name: string) {
+      const who = await register(name);
+      const funded = await json(`/api/auth/users/details/${who.id}`, {
+        method: 'POST',
+        token: tokens.admin,
+        body: JSON.stringify({ balance: 100 }),
+      });
+      if (funded.status !== 200) throw new Error(`funding: ${funded.status} ${JSON.stringify(funded.body)}`);
+      const token = await login(who.email, who.password);
+      const call = async (path: string, body?: unknown) => {
+        const res = await json(path, {
+          method: body === undefined ? 'GET' : 'POST',
+          token,
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        if (res.status >= 300) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
+        return res.body as Record<string, unknown> & { data: Record<string, string> };
+      };
+      const label = (await call('/api/orders/v2', labelFor(who.id))).data;
+      const orderId = (await call('/api/orders/bulk/init', { userId: who.id })).data.orderId as string;
+      await call(`/api/orders/bulk/process/${who.id}`, { orderId, orderData: bulkItems(1), fileName: 'matrix.csv' });
+      await expect
+        .poll(
+          async () =>
+            ((await call(`/api/orders/bulk/${who.id}`)).bulkOrders as { _id: string; status: string }[]).find(
+              (o) => o._id === orderId,
+            )?.status,
+          { timeout: 60_000, interval: 250 },
+        )
+        .toBe('completed');
+      const formId = ((await call(`/api/orders/scan-forms/bulk/${orderId}`, {})).forms as { _id: string }[])[0]?._id;
+      const address = (await call(`/api/auth/save-address/${who.id}`, { ...ADDRESS, address_id: name })).address as {
+        _id: string;
+      };
+      const skus = (await call(`/api/auth/add-sku/${who.id}`, { parsedData: [{ ...SKU, sku: `${name}-1` }] }))
+        .SkuData as { _id: string }[];
+      return {
+        id: who.id,
+        token,
+        labelId: String(label.orderId),
+        pdfName: String(label.pdfName),
+        orderId,
+        formId: String(formId),
+        addressId: address._id,
+        skuId: String(skus[0]?._id),
+      };
+    }
+    type Customer = Awaited<ReturnType<typeof customerWithEverything>>;
+    const [visited, other] = [await customerWithEverything('visited'), await customerWithEverything('other')];
+    // The visit as the admin UI makes it: an admin of its own signs in as the customer.
+    const admin = await register('visiting-admin');
+    await internal(`/internal/users/${admin.id}/role`, { user_role: 'admin' });
+    const adminToken = await login(admin.email, admin.password);
+    const loginAs = await json(`/api/auth/login-as-user/${visited.id}`, { method: 'POST', token: adminToken });
+    expect(loginAs.status, JSON.stringify(loginAs.body)).toBe(200);
+    const visit = String(loginAs.body?.token);
+    used.push({ name: 'the visiting admin', secret: adminToken }, { name: 'the visit', secret: visit });
+
+    /** Each customer route that names a resource, on `of`'s resource, called by the visited customer (`me`). */
+    const calls: { name: string; method: string; path: (of: Customer) => string; body?: (of: Customer) => unknown }[] =
+      [
+        { name: 'tracking', method: 'GET', path: (o) => `/api/orders/labels/${o.labelId}/tracking` },
+        {
+          name: 'download link',
+          method: 'POST',
+          path: () => '/api/orders/download-token',
+          body: (o) => ({ path: `/api/orders/download/v2/${o.pdfName}` }),
+        },
+        { name: 'batch labels', method: 'GET', path: (o) => `/api/orders/bulk/labels/${o.orderId}` },
+        { name: 'batch files', method: 'GET', path: (o) => `/api/orders/bulk/files/${o.orderId}` },
+        { name: 'retry failed', method: 'POST', path: (o) => `/api/orders/bulk/retry-failed/${o.orderId}` },
+        { name: 'fix', method: 'POST', path: (o) => `/api/orders/bulk/fix/${o.orderId}` },
+        {
+          name: 'force recovery',
+          method: 'POST',
+          path: (o) => `/api/orders/bulk/force-recovery/${visited.id}/${o.orderId}`,
+        },
+        {
+          name: 'batch SCAN form',
+          method: 'POST',
+          path: (o) => `/api/orders/scan-forms/bulk/${o.orderId}`,
+          body: () => ({}),
+        },
+        {
+          name: 'SCAN form link',
+          method: 'POST',
+          path: () => '/api/orders/download-token',
+          body: (o) => ({ path: `/api/orders/download/scan-form/${o.formId}` }),
+        },
+        {
+          name: 'update address',
+          method: 'POST',
+          path: (o) => `/api/auth/update-address/${visited.id}/${o.addressId}`,
+          body: () => ADDRESS,
+        },
+        {
+          name: 'update SKU',
+          method: 'POST',
+          path: (o) => `/api/auth/update-sku/${visited.id}/${o.skuId}`,
+          body: () => ({ skuData: SKU }),
+        },
+        // Last, as they change what they name.
+        { name: 'batch refund', method: 'POST', path: (o) => `/api/orders/bulk/refund/${o.orderId}`, body: () => ({}) },
+        { name: 'label refund', method: 'POST', path: (o) => `/api/orders/labels/${o.labelId}/refund` },
+        { name: 'delete SKU', method: 'POST', path: (o) => `/api/auth/delete-sku/${o.skuId}` },
+      ];
+    const wrong: string[] = [];
+    for (const c of calls) {
+      const as = (token: string, of: Customer) =>
+        json(c.path(of), {
+          method: c.method,
+          token,
+          ...(c.method === 'GET' ? {} : { body: JSON.stringify(c.body?.(of) ?? {}) }),
+        });
+      // The visit first: were it let through where the customer is not, it would act before anything is refused.
+      const [visitOther, ownOther] = [await as(visit, other), await as(visited.token, other)];
+      if (![403, 404].includes(visitOther.status) || visitOther.status !== ownOther.status) {
+        wrong.push(
+          `${c.name} on another customer's: the visit got ${visitOther.status} ${JSON.stringify(visitOther.body)}, the customer ${ownOther.status}`,
+        );
+      }
+      const visitOwn = await as(visit, visited);
+      if ([401, 403, 404].includes(visitOwn.status) || visitOwn.status >= 500) {
+        wrong.push(
+          `${c.name} on the customer's own: the visit got ${visitOwn.status} ${JSON.stringify(visitOwn.body)}`,
+        );
+      }
+    }
+    expect(wrong).toEqual([]);
+    // Nothing of the other customer's moved: every label still bought, none refunded.
+    const theirs = await json(`/api/orders/bulk/labels/${other.orderId}`, { token: other.token });
+    expect(((theirs.body?.labels ?? []) as { refundStatus: string | null }[]).map((l) => l.refundStatus)).toEqual([
+      null,
+    ]);
+    const single = await json(`/api/orders/${other.id}`, { token: other.token });
+    expect(
+      ((single.body?.orders ?? []) as { _id: string; status: string; refundStatus: string | null }[]).find(
+        (o) => o._id === other.labelId,
+      ),
+    ).toMatchObject({ status: 'completed', refundStatus: null });
+  }, 180_000);
 
   describe('download links and tokens in URLs', () => {
     const key = () => downloadTokenKey(secrets.internalSecret);

@@ -92,6 +92,8 @@ export const ERROR_STATUS = {
   ORDERS_SCAN_FORM_NO_LABELS: 409,
   /** The carrier refused to make a SCAN form (its message says why); nothing was recorded. */
   ORDERS_SCAN_FORM_REFUSED: 422,
+  /** More single-label purchases than a process works on and lets wait: nothing was written; ask again shortly. */
+  ORDERS_BUSY: 503,
   ADDRESS_INVALID: 400,
   ADDRESS_ID_TAKEN: 409,
   ADDRESS_NOT_FOUND: 404,

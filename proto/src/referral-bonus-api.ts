@@ -134,5 +134,10 @@ export type ReferralParty = Static<typeof ReferralPartySchema>;
 export const ReferralStandingSchema = Type.Object({
   user: ReferralPartySchema,
   referrer: Type.Union([ReferralPartySchema, Type.Null()]),
+  /**
+   * When the user took the referrer's code (ISO time): a deposit that settled before it brings no bonus. Absent or
+   * null with no referrer, or from an auth that does not say.
+   */
+  referredAt: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type ReferralStanding = Static<typeof ReferralStandingSchema>;

@@ -371,6 +371,37 @@ describe('crediting', () => {
     expect(await bonusEntries(second.newcomer.user._id)).toHaveLength(1);
   });
 
+  test('a code applied after the first deposit settled brings nothing, even when the bonus is decided after it', async () => {
+    await setBonus(5, 5, 10);
+    const { referrer } = await referral();
+    const late = await signUp('Late');
+    // The deposit settles (credited, its event not yet handled)...
+    const invoiceId = `late-${Date.now()}`;
+    await creditStraight(late.user._id, invoiceId, 5000);
+    const event = { userId: late.user._id, invoiceId, amountCents: 5000, settledAt: new Date().toISOString() };
+    // ...then the code is applied, and only then does the bonus consumer get to the event.
+    const applied = await applyCode(late, referrer.user.referralCode);
+    expect(applied.statusCode, applied.body).toBe(200);
+    const outcome = await creditReferralBonus(creditDeps(), event);
+    expect(outcome).toEqual({ outcome: 'referred_after_deposit', sides: {} });
+    expect(await bonusEntries(referrer.user._id)).toHaveLength(0);
+    expect(await bonusEntries(late.user._id)).toHaveLength(0);
+    expect(await s.paymentsDb('referral_bonuses').where({ referred_user_id: late.user._id })).toEqual([]);
+  });
+
+  test('a code applied after joining but before the first deposit settles pays both sides', async () => {
+    await setBonus(5, 5, 10);
+    const { referrer } = await referral();
+    const later = await signUp('Later');
+    const applied = await applyCode(later, referrer.user.referralCode);
+    expect(applied.statusCode, applied.body).toBe(200);
+    await deposit(later, '20');
+    await bonusesSettled();
+    expect(await bonusEntries(referrer.user._id)).toHaveLength(1);
+    expect(await bonusEntries(later.user._id)).toHaveLength(1);
+    expect(await balanceOf(later.user._id)).toBe(2000 + 500);
+  });
+
   test('a first deposit under the minimum brings nothing, and neither does any later deposit', async () => {
     await setBonus(5, 5, 10);
     const { referrer, newcomer } = await referral();
@@ -483,6 +514,15 @@ function creditDeps(): CreditReferralBonusDeps {
     clock: { now: () => new Date() },
   };
 }
+
+/** The user applies a friend's code after joining (onboarding, Invites). */
+const applyCode = (user: Registered, referralCode: string) =>
+  s.auth.inject({
+    method: 'POST',
+    url: '/api/invite/referral/apply',
+    headers: { token: user.token },
+    payload: { referralCode },
+  });
 
 /** A deposit entry straight in the ledger, unannounced (the test hands its event to the use case itself). */
 async function creditStraight(userId: string, invoiceId: string, cents: number): Promise<void> {

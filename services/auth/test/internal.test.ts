@@ -291,6 +291,8 @@ describe('GET /internal/users/:id/referral', () => {
     expect(await standing(invited.user._id)).toEqual({
       user: { id: invited.user._id, activation: 'allow', deleted: false },
       referrer: { id: referrer.user._id, activation: 'allow', deleted: false },
+      // Joined with the code: referred since joining.
+      referredAt: expect.any(String),
     });
     await internal(t.app, 'POST', `/internal/users/${referrer.user._id}/activation`, { activation: 'block' });
     expect((await standing(invited.user._id)).referrer).toMatchObject({ activation: 'block', deleted: false });
@@ -299,6 +301,7 @@ describe('GET /internal/users/:id/referral', () => {
     expect(await standing(referrer.user._id)).toEqual({
       user: { id: referrer.user._id, activation: 'block', deleted: true },
       referrer: null,
+      referredAt: null,
     });
   });
 

@@ -179,6 +179,7 @@ export function createServiceApp(opts: CreateServiceAppOptions): ServiceApp {
     if (isAppError(error)) {
       const status = statusOf(error.code);
       if (status >= 500) request.log.error({ err: error }, 'request failed');
+      if (error.retryAfterS !== undefined) reply.header('retry-after', String(error.retryAfterS));
       return reply.status(status).send({ code: error.code, message: error.message });
     }
     const fe = error as FastifyError;

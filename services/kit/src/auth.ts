@@ -141,8 +141,10 @@ export async function authContextOf(
   if (!state || state.tokenVersion !== claims.ver) throw new AppError('AUTH_TOKEN_REVOKED', AUTH_MESSAGES.revoked);
   if (state.activation === 'block') throw new AppError('AUTH_ACCOUNT_BLOCKED', AUTH_MESSAGES.blocked);
   if (!imp) return { userId: state.id, role: state.role, tokenVersion: state.tokenVersion };
-  // A login-as token without `iv` predates impersonation versions (and lived a week): it is not honoured.
+  // A login-as token without `iv` predates impersonation versions (and lived a week): it is not honoured. Nor is
+  // one for an admin's account: a visit is a customer's session, and never carries an admin's rights.
   const isLiveVisit =
+    state.role !== 'admin' &&
     admin !== null &&
     admin.role === 'admin' &&
     admin.activation === 'allow' &&

@@ -6,10 +6,13 @@ import { ERROR_STATUS, type ErrorCode } from '@flatship/proto';
  */
 export class AppError extends Error {
   readonly code: ErrorCode;
-  constructor(code: ErrorCode, message: string) {
+  /** When to ask again, in seconds: answered as `Retry-After` (a 503 or 429 that will pass). */
+  readonly retryAfterS: number | undefined;
+  constructor(code: ErrorCode, message: string, opts: { retryAfterS?: number } = {}) {
     super(message);
     this.name = 'AppError';
     this.code = code;
+    this.retryAfterS = opts.retryAfterS;
   }
 }
 

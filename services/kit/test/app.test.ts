@@ -268,6 +268,19 @@ describe('tokens', () => {
     expect(await call(sign({ sub: 'u5', role: 'user', ver: 1, imp: 'a5' }))).toBe('401 AUTH_TOKEN_REVOKED');
     expect(await call(sign({ sub: 'u5', role: 'user', ver: 1, imp: 'a5', iv: 3 }))).toBe(200);
   });
+
+  test('a login-as token never carries an admin’s rights: one naming an admin account is refused everywhere', async () => {
+    states.set('a6', { id: 'a6', role: 'admin', activation: 'allow', tokenVersion: 1, impersonationVersion: 1 });
+    states.set('a7', { id: 'a7', role: 'admin', activation: 'allow', tokenVersion: 1, impersonationVersion: 1 });
+    const asAdmin = sign({ sub: 'a7', role: 'admin', ver: 1, imp: 'a6', iv: 1 });
+    for (const url of ['/admin', '/users/a7', '/users/u1']) {
+      const res = await app.inject({ url, headers: { token: asAdmin } });
+      expect(`${url} ${res.statusCode} ${res.json().code}`).toBe(`${url} 401 AUTH_TOKEN_REVOKED`);
+    }
+    // The admins' own tokens are untouched.
+    const own = await app.inject({ url: '/admin', headers: { token: sign({ sub: 'a7', role: 'admin', ver: 1 }) } });
+    expect(own.statusCode).toBe(200);
+  });
 });
 
 describe('bodies over the limit', () => {

@@ -56,6 +56,11 @@ export interface OrdersAppDeps {
    * waiting for another. Its size caps the purchases at work at once; more wait for a connection.
    */
   lockDb: Knex;
+  /**
+   * Single-label purchases that may wait for a lock connection (`PURCHASE_QUEUE`; default: the lock pool's size);
+   * one more is answered `503 ORDERS_BUSY` at once.
+   */
+  purchaseQueue?: number;
   logger: ReturnType<typeof createLogger> | false;
   jwtPublicKey: string;
   /** Current token states (from auth, cached and refreshed by `user.changed`). */
@@ -145,6 +150,7 @@ export function createDomainDeps(
     OrdersAppDeps,
     | 'db'
     | 'lockDb'
+    | 'purchaseQueue'
     | 'quotes'
     | 'ledger'
     | 'carrier'
@@ -168,7 +174,10 @@ export function createDomainDeps(
     events: deps.events,
     retryWaitMs: deps.retryWaitMs ?? 15_000,
     transactor: createTransactor(deps.db),
-    purchaseLocks: createPurchaseLocks(deps.lockDb),
+    purchaseLocks: createPurchaseLocks(
+      deps.lockDb,
+      deps.purchaseQueue !== undefined ? { waiting: deps.purchaseQueue } : {},
+    ),
     quotes: deps.quotes,
     ledger: deps.ledger,
     carrier: deps.carrier,

@@ -46,6 +46,12 @@ export const OrdersConfigSchema = Type.Object({
     description:
       'database connections set aside, on top of the main pool of 10, to hold the locks of single-label purchases at work; caps how many run at once in one process',
   }),
+  PURCHASE_QUEUE: Type.Integer({
+    minimum: 0,
+    default: 20,
+    description:
+      'single-label purchases one process lets wait for one of the PURCHASE_LOCK_CONNECTIONS; one more is answered 503 ORDERS_BUSY with Retry-After at once',
+  }),
   DOWNLOAD_TOKEN_TTL_MS: Type.Integer({
     minimum: 10_000,
     maximum: 3_600_000,

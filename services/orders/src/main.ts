@@ -60,6 +60,7 @@ await runServiceRuntime({
     const ports = {
       db,
       lockDb,
+      purchaseQueue: config.PURCHASE_QUEUE,
       quotes: createPricingQuotes(internalClient(config.PRICING_URL)),
       ledger: createPaymentsLedger(internalClient(config.PAYMENTS_URL)),
       carrier,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CarrierPort } from '../src/domain/ports';
 import { checkRefunds } from '../src/domain/refunds';
 import { type Stack, startStack } from './stack';
-import { orderBody, outboxRows, postOrder, type TestUser, user } from './support';
+import { loginAs, orderBody, outboxRows, postOrder, type TestUser, user } from './support';
 
 // A customer's refunds of unused labels, through the orders app, on the sandbox carrier (with a switch that makes it
 // unreachable) and the real payments ledger: the states, the window, the money once, and the status job.
@@ -119,6 +119,40 @@ describe('POST /api/orders/labels/{labelId}/refund', () => {
       .where({ idempotency_key: `refund:${label.id}` })
       .first();
     expect(entry).toMatchObject({ admin_id: admin.id, kind: 'label_refund' });
+  });
+
+  test('an admin visiting as a customer (Login As) refunds that customer’s labels only, recorded as the admin', async () => {
+    const annLabel = await buy();
+    const bobLabel = await buy('USPS Priority Mail', bob);
+    const admin = user(s, 'admin');
+    const asBob = loginAs(s, admin, bob);
+    const annBefore = await s.balanceCents(ann.id);
+
+    const other = await refund(annLabel.id, asBob);
+    expect(other.statusCode, other.body).toBe(404);
+    expect(other.json()).toEqual({ code: 'NOT_FOUND', message: 'Label not found' });
+    expect(await s.db('labels').where({ id: annLabel.id }).first()).toMatchObject({
+      status: 'completed',
+      refund_status: null,
+    });
+    expect(await s.balanceCents(ann.id)).toBe(annBefore);
+    // Nor through the admins' route: the visit is the customer's, not the admin's.
+    const asAdmin = await s.app.inject({
+      method: 'POST',
+      url: `/api/orders/admin/labels/${annLabel.id}/refund`,
+      headers: { token: asBob.token },
+    });
+    expect(asAdmin.statusCode).toBe(403);
+    expect(await s.db('labels').where({ id: annLabel.id }).first()).toMatchObject({ refund_status: null });
+
+    const own = await refund(bobLabel.id, asBob);
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json()).toMatchObject({ refundStatus: 'refunded' });
+    expect(await s.db('labels').where({ id: bobLabel.id }).first()).toMatchObject({
+      status: 'void',
+      refund_requested_by: admin.id,
+      refund_by_admin: true,
+    });
   });
 
   test('a scanned label and one past the window are refused with the reason, and nothing changes', async () => {

@@ -59,6 +59,8 @@ export async function startStack(
     carrierSettings?: Omit<CarrierSettings, 'memory'>;
     /** EasyPost's webhook secret, for the tracker webhook. */
     easyPostWebhookSecret?: string;
+    /** Purchases at work at once (the lock pool's size) and waiting for one of them; see `startOrders`. */
+    purchases?: { atWork: number; waiting: number };
     /** Wraps the ledger client orders talks to payments with (e.g. to cut a purchase off mid-way). */
     ledger?: (real: LedgerPort) => LedgerPort;
     /** A cluster of the test's own instead of the run's PostgreSQL. */
@@ -127,6 +129,7 @@ export async function startStack(
       ...(opts.converter ? { converter: opts.converter } : {}),
       ...(opts.zplConversions ? { zplConversions: opts.zplConversions } : {}),
       ...(opts.easyPostWebhookSecret ? { easyPostWebhookSecret: opts.easyPostWebhookSecret } : {}),
+      ...(opts.purchases ? { purchases: opts.purchases } : {}),
       async onClose() {
         await payments.close();
         await pricing.close();

@@ -68,12 +68,17 @@ export async function startOrders(
     converter?: LabelConverter;
     /** How many ZPL conversions run at once. */
     zplConversions?: number;
+    /**
+     * Single-label purchases at work at once (the lock pool's size) and waiting for one of them. By default 20 and
+     * 30: fewer at work than the concurrency test's 50 purchases, so that it also shows the rest waiting their turn.
+     */
+    purchases?: { atWork: number; waiting: number };
   } = {},
 ): Promise<OrdersHarness> {
   const tdb = await createTestDatabase('orders', opts.adminUrl);
   const db = createDb(tdb.url, ORDERS_SCHEMA, { max: 20 });
-  // Fewer than the concurrency test's 50 purchases, so that it also shows the rest waiting their turn.
-  const lockDb = createDb(tdb.url, ORDERS_SCHEMA, { max: 20 });
+  const purchases = opts.purchases ?? { atWork: 20, waiting: 30 };
+  const lockDb = createDb(tdb.url, ORDERS_SCHEMA, { max: purchases.atWork });
   await migrate(db, ORDERS_SCHEMA, migrations);
   await migrateBus(db, 'bus');
   const bus = createPostgresBus({ db, schema: 'bus' });
@@ -99,6 +104,7 @@ export async function startOrders(
     retryWaitMs: opts.retryWaitMs ?? 5_000,
     ...(opts.converter ? { converter: opts.converter } : {}),
     ...(opts.zplConversions ? { zplConversions: opts.zplConversions } : {}),
+    purchaseQueue: purchases.waiting,
   };
   const app = await buildApp({
     ...deps,
@@ -134,8 +140,11 @@ export async function startOrders(
 
 const b64url = (v: string | Buffer) => Buffer.from(v).toString('base64url');
 
-/** An access token as auth signs it (EdDSA, `sub`/`role`/`ver`). */
-export function signToken(privateKey: string, claims: { sub: string; role: Role; ver: number }): string {
+/** An access token as auth signs it (EdDSA, `sub`/`role`/`ver`; a login-as token also `imp`/`iv`). */
+export function signToken(
+  privateKey: string,
+  claims: { sub: string; role: Role; ver: number; imp?: string; iv?: number },
+): string {
   const now = Math.floor(Date.now() / 1000);
   const head = b64url(JSON.stringify({ alg: 'EdDSA', typ: 'JWT' }));
   const body = b64url(JSON.stringify({ ...claims, iat: now, exp: now + 3600 }));
@@ -152,6 +161,22 @@ export interface TestUser {
 export function user(h: OrdersHarness, role: Role = 'user', id = randomUUID()): TestUser {
   h.states.set(id, { id, role, activation: 'allow', tokenVersion: 1 });
   return { id, token: signToken(h.keys.privateKey, { sub: id, role, ver: 1 }) };
+}
+
+/**
+ * A Login As token as auth issues it: `target`'s token naming the admin visiting as them (`imp`, at the admin's
+ * impersonation version `iv`).
+ */
+export function loginAs(h: OrdersHarness, admin: TestUser, target: TestUser): TestUser {
+  h.states.set(admin.id, {
+    id: admin.id,
+    role: 'admin',
+    activation: 'allow',
+    tokenVersion: 1,
+    impersonationVersion: 1,
+  });
+  const role = h.states.get(target.id)?.role ?? 'user';
+  return { id: target.id, token: signToken(h.keys.privateKey, { sub: target.id, role, ver: 1, imp: admin.id, iv: 1 }) };
 }
 
 /** A complete, valid single-label order as the web sends it. */

@@ -124,8 +124,8 @@ export function registerUserRoutes(app: ServiceApp, deps: UserRoutesDeps): void 
         deps,
         {
           userId: request.params.id,
-          // The admin acting, also when signed in as someone else: the ledger names who set the figure.
-          adminId: admin.impersonatorId ?? admin.userId,
+          // The admin acting (a Login As visit never reaches an admin's route): the ledger names who set the figure.
+          adminId: admin.userId,
           body: request.body,
           // Scoped by admin, so two admins' client keys can never collide.
           idempotencyKey: clientKey ? `admin-balance:${admin.userId}:${clientKey}` : `admin-balance:${request.id}`,

@@ -16,6 +16,7 @@ interface UserRow {
   impersonation_version: number;
   referral_code: string;
   referred_by: string | null;
+  referred_at: Date | null;
   avatar: string;
   created_at: Date;
   updated_at: Date;
@@ -33,6 +34,7 @@ const toRecord = (r: UserRow): UserRecord => ({
   impersonationVersion: r.impersonation_version,
   referralCode: r.referral_code,
   referredBy: r.referred_by,
+  referredAt: r.referred_at,
   avatar: r.avatar,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -86,6 +88,7 @@ export function createUsersRepo(db: Knex): UsersRepo {
               activation: user.activation,
               referral_code: user.referralCode,
               referred_by: user.referredBy,
+              referred_at: user.referredBy ? db.fn.now() : null,
             })
             .returning('*'),
         );
@@ -116,7 +119,7 @@ export function createUsersRepo(db: Knex): UsersRepo {
         await q(tx)
           .where({ id })
           .whereNull('referred_by')
-          .update({ referred_by: referrerId, updated_at: db.fn.now() })
+          .update({ referred_by: referrerId, referred_at: db.raw('clock_timestamp()'), updated_at: db.fn.now() })
           .returning('*'),
       );
     },

@@ -23,6 +23,8 @@ export interface UserRecord {
   impersonationVersion: number;
   referralCode: string;
   referredBy: string | null;
+  /** When the user took the referrer's code (null with no referrer): a bonus needs a first deposit after it. */
+  referredAt: Date | null;
   avatar: string;
   createdAt: Date;
   updatedAt: Date;

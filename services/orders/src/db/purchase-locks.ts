@@ -1,4 +1,5 @@
-import type { Knex } from '@flatship/kit';
+import { AppError, type Knex } from '@flatship/kit';
+import { MESSAGES } from '../domain/messages';
 import type { PurchaseHold, PurchaseLocks } from '../domain/ports';
 
 /**
@@ -43,32 +44,50 @@ interface PoolClient {
  * `lockDb` must be a pool of its own, never the one the domain writes through: every purchase holds
  * one lock connection across its carrier call and still needs other connections to write, so with
  * one shared pool enough concurrent purchases would hold every connection and wait for one forever.
- * Its size caps how many purchases are worked on at once in this process; the rest wait for a
- * connection before they start (before their row exists).
+ * Its size caps how many purchases are worked on at once in this process; up to `waiting` more wait
+ * for a connection before they start (before their row exists), and one more is refused at once
+ * (`503 ORDERS_BUSY`, Retry-After): a line with no end would only make every purchase in it slower.
  */
-export function createPurchaseLocks(lockDb: Knex): PurchaseLocks {
+export function createPurchaseLocks(lockDb: Knex, opts: { waiting?: number } = {}): PurchaseLocks {
   const pool = lockDb.client as PoolClient;
   const key = labelLockKeySql('$1');
+  const atWork = (lockDb.client as { config?: { pool?: { max?: number } } }).config?.pool?.max ?? 10;
+  const capacity = atWork + (opts.waiting ?? atWork);
+  /** Holds asked for and not yet let go in this process: at work, or waiting for a connection. */
+  let inLine = 0;
+  const leave = () => {
+    inLine--;
+  };
 
   return {
     async tryHold(labelId) {
-      const connection = await pool.acquireConnection();
+      if (inLine >= capacity) throw new AppError('ORDERS_BUSY', MESSAGES.busy, { retryAfterS: 1 });
+      inLine++;
+      let connection: PgConnection;
+      try {
+        connection = await pool.acquireConnection();
+      } catch (err) {
+        leave();
+        throw err;
+      }
       let held: boolean;
       try {
         const { rows } = await connection.query(`select pg_try_advisory_lock(${key}) as held`, [labelId]);
         held = rows[0]?.held === true;
       } catch (err) {
+        leave();
         await drop(pool, connection, err);
         throw err;
       }
-      if (held) return holdOn(pool, connection, labelId);
+      if (held) return holdOn(pool, connection, labelId, leave);
+      leave();
       await pool.releaseConnection(connection);
       return null;
     },
   };
 }
 
-function holdOn(pool: PoolClient, connection: PgConnection, labelId: string): PurchaseHold {
+function holdOn(pool: PoolClient, connection: PgConnection, labelId: string, leave: () => void): PurchaseHold {
   let released = false;
   return {
     async canCharge() {
@@ -83,6 +102,7 @@ function holdOn(pool: PoolClient, connection: PgConnection, labelId: string): Pu
     async release() {
       if (released) return;
       released = true;
+      leave();
       try {
         const { rows } = await connection.query(`select pg_advisory_unlock(${labelLockKeySql('$1')}) as unlocked`, [
           labelId,

@@ -155,10 +155,6 @@ export async function refundLabelAsAdmin(
   admin: AuthContext,
   labelId: string,
 ): Promise<AdminRefundLabelReply> {
-  const { reply, label } = await refundLabel(
-    deps,
-    { userId: admin.impersonatorId ?? admin.userId, byAdmin: true },
-    labelId,
-  );
+  const { reply, label } = await refundLabel(deps, { userId: admin.userId, byAdmin: true, ownerId: null }, labelId);
   return { message: reply.message, label: toAdminLabelRow(label, deps.clock.now(), deps.refundWindowDays) };
 }

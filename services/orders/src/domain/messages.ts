@@ -3,6 +3,7 @@ export const MESSAGES = {
   labelCreated: 'Label created successfully',
   webhookSignature: 'The webhook is not signed with the configured secret',
   inProgress: 'This order is already being processed. Please try again in a moment.',
+  busy: 'Many labels are being bought right now. Nothing was charged; please try again in a moment.',
   keyReused: 'This Idempotency-Key was already used for a different order',
   fileNotFound: 'File not found',
   labelVoid: 'This label was refunded and is void. It can no longer be downloaded or used for shipping.',

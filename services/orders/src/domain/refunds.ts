@@ -81,15 +81,22 @@ export interface RefundDeps extends BulkDeps {
 
 /** Who asks: the label's owner, or an admin (recorded as such, on the refund and in the ledger). */
 export interface RefundActor {
+  /** Who the request is recorded as. */
   userId: string;
   byAdmin: boolean;
+  /** Whose labels it may refund: that user's only, or (null) anyone's, for an admin signed in as themself. */
+  ownerId: string | null;
 }
 
-export const actorOf = (auth: AuthContext): RefundActor => ({
-  // An admin visiting as the user (Login As) asks as the admin.
-  userId: auth.impersonatorId ?? auth.userId,
-  byAdmin: auth.role === 'admin' || auth.impersonatorId !== undefined,
-});
+/**
+ * The caller as a refund's actor. An admin visiting as the user (Login As) acts as that user alone: only the user's
+ * labels, as the user could; the refund is recorded as the admin's, so the audit names who really asked.
+ */
+export const actorOf = (auth: AuthContext): RefundActor => {
+  if (auth.impersonatorId !== undefined) return { userId: auth.impersonatorId, byAdmin: true, ownerId: auth.userId };
+  const isAdmin = auth.role === 'admin';
+  return { userId: auth.userId, byAdmin: isAdmin, ownerId: isAdmin ? null : auth.userId };
+};
 
 /** Tracking statuses that mean the label was never handed to the carrier. */
 const UNUSED_TRACKING = new Set(['pre_transit', 'unknown']);
@@ -258,7 +265,7 @@ const driveRequested = (deps: RefundDeps, label: RefundableLabel, filesLater?: F
  */
 async function refundOne(deps: RefundDeps, actor: RefundActor, labelId: string): Promise<Outcome> {
   const label = await deps.refunds.find(labelId);
-  if (!label || (label.userId !== actor.userId && !actor.byAdmin)) throw notFound();
+  if (!label || (actor.ownerId !== null && label.userId !== actor.ownerId)) throw notFound();
   const existing = label.refund;
   if (existing?.status === 'rejected') {
     throw new AppError('ORDERS_REFUND_REJECTED', REFUND_MESSAGES.alreadyRejected(existing.reason ?? ''));
@@ -266,7 +273,7 @@ async function refundOne(deps: RefundDeps, actor: RefundActor, labelId: string):
   if (existing?.status === 'requested') return driveRequested(deps, label);
   const eligibility = refundEligibility(label, deps.clock.now(), deps.refundWindowDays);
   if (!eligibility.refundable) throw new AppError(eligibility.code, eligibility.message);
-  const claimed = await deps.refunds.claim(label.id, actor);
+  const claimed = await deps.refunds.claim(label.id, { userId: actor.userId, byAdmin: actor.byAdmin });
   if (!claimed) {
     // Someone asked at the same moment: answer where their refund stands.
     const now = await deps.refunds.find(label.id);

@@ -44,6 +44,8 @@ export type ReferralBonusOutcome =
   /** The user had deposited before: only the first deposit can bring a bonus. */
   | 'not_first_deposit'
   | 'no_referrer'
+  /** The code was applied after the deposit settled: the deposit was not made as someone's referral. */
+  | 'referred_after_deposit'
   | 'decided';
 
 export type SideOutcome = 'credited' | 'withheld' | 'already_decided' | 'no_bonus';
@@ -55,8 +57,8 @@ function withheldReason(party: ReferralParty): ReferralBonusWithheldReason | nul
 }
 
 /**
- * Acts on a settled deposit: when it is the user's first deposit, at least the minimum, and the user joined with
- * someone's referral code, each side with a bonus set is decided once and for all, with the settings in force now:
+ * Acts on a settled deposit: when it is the user's first deposit, at least the minimum, and the user had taken
+ * someone's referral code before it settled, each side with a bonus set is decided once and for all, with the settings in force now:
  * credited to that side's balance (a `referral_bonus` ledger entry), or withheld when that side's account is blocked
  * or deleted. Each side is its own transaction: the decision row (primary key: referred user and side) and the
  * ledger entry (idempotency key `referral-bonus:{user}:{side}`) commit together, so a redelivered event, two
@@ -75,6 +77,10 @@ export async function creditReferralBonus(
   if (firstKey !== depositKey(event.invoiceId)) return { outcome: 'not_first_deposit', sides: {} };
   const standing = await deps.referrals.standing(event.userId);
   if (!standing?.referrer) return { outcome: 'no_referrer', sides: {} };
+  // Who referred the user when the deposit settled, not when this runs: a code applied in between brings nothing.
+  if (standing.referredAt && Date.parse(standing.referredAt) >= Date.parse(event.settledAt)) {
+    return { outcome: 'referred_after_deposit', sides: {} };
+  }
 
   const sides: Partial<Record<ReferralBonusSide, SideOutcome>> = {};
   for (const side of REFERRAL_BONUS_SIDES) {

@@ -7,6 +7,7 @@ import { softDeleteUsers } from './0005-soft-delete';
 import { createPasswordResets } from './0006-password-resets';
 import { addImpersonationVersion } from './0007-impersonation-version';
 import { addAddressCheck } from './0008-address-check';
+import { addReferredAt } from './0009-referred-at';
 
 export { AUTH_SCHEMA } from './schema';
 
@@ -20,4 +21,5 @@ export const migrations: Migration[] = [
   createPasswordResets,
   addImpersonationVersion,
   addAddressCheck,
+  addReferredAt,
 ];
