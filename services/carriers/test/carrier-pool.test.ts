@@ -5,6 +5,7 @@ import {
   carrierRateLimits,
   createCarrierPool,
   createCarrierSet,
+  createProcessRateSlots,
   createRateGate,
   createSandboxCarrier,
   isValidImpb,
@@ -323,6 +324,29 @@ describe('rate gate', () => {
     clock.setTimer(() => take(1), 5000);
     await runGates(clock, [gate], () => sent.length === 3);
     expect(sent[2]).toBe(5109);
+  });
+
+  it('a store answering later than half the guard still lets every call go, each at most once a spacing', async () => {
+    const clock = createVirtualClock();
+    const inner = createProcessRateSlots();
+    // Every slot comes back 50 ms after it was asked for (a database on a busy machine).
+    const slow: RateSlotStore = {
+      async reserve(carrier, now, spacingMs) {
+        const slot = await inner.reserve(carrier, now, spacingMs);
+        await new Promise((resolve) => clock.setTimer(() => resolve(undefined), 50));
+        return slot;
+      },
+      pause: inner.pause,
+    };
+    const gate = createRateGate({ carrier: 'first', ratePerSecond: 10, guardMs: 40, clock, slots: slow });
+    const sent: number[] = [];
+    for (let i = 0; i < 5; i++) void gate.take().then(() => sent.push(clock.now()));
+    // The store's round trip is on the virtual clock too: fire whatever is next once the event loop is idle.
+    for (let step = 0; step < 200 && sent.length < 5; step++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      clock.fireNext();
+    }
+    expect(sent).toEqual([50, 104, 208, 312, 416]);
   });
 
   it('calls reaching the carrier up to the guard late still never make more than the rate in any second', async () => {

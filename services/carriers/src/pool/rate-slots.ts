@@ -118,7 +118,8 @@ export function createRateGate(opts: RateGateOptions): RateGate {
   const clock = opts.clock ?? systemRateClock;
   const slots = opts.slots ?? createProcessRateSlots();
   const line: (() => void)[] = [];
-  const held: number[] = [];
+  // Slots handed out and not yet used, soonest first, with when each came back from the store.
+  const held: { at: number; receivedAt: number }[] = [];
   let reserving = false;
   let cancelTimer: (() => void) | null = null;
   let pausedUntil = Number.NEGATIVE_INFINITY;
@@ -133,8 +134,8 @@ export function createRateGate(opts: RateGateOptions): RateGate {
       .then(
         (slot) => {
           reserving = false;
-          held.push(slot);
-          held.sort((a, b) => a - b);
+          held.push({ at: slot, receivedAt: clock.now() });
+          held.sort((a, b) => a.at - b.at);
           pump();
         },
         (err: unknown) => {
@@ -153,14 +154,16 @@ export function createRateGate(opts: RateGateOptions): RateGate {
       const slot = held[0];
       if (slot === undefined || line.length === 0) break;
       const now = clock.now();
-      if (slot > now) break;
+      if (slot.at > now) break;
       held.shift();
-      // Late or inside a pause: its call would not arrive where the slot is; another is asked for below.
-      if (now - slot > lateMs || slot < pausedUntil) continue;
+      // Held past its time (a timer firing late) or inside a pause: its call would not arrive where the slot is, so
+      // another is asked for below. A slot the store's round trip made late goes as it comes: asking again could come
+      // back as late again, and nothing would go while the store is slow.
+      if (now - Math.max(slot.at, slot.receivedAt) > lateMs || slot.at < pausedUntil) continue;
       (line.shift() as () => void)();
     }
     if (!reserving && held.length < HELD_AHEAD && line.length > held.length) reserve();
-    const next = held[0];
+    const next = held[0]?.at;
     if (cancelTimer === null && next !== undefined && line.length > 0) {
       cancelTimer = clock.setTimer(
         () => {
