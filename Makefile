@@ -20,7 +20,7 @@ help:
 	@echo "make build   build every workspace to JavaScript (services to <workspace>/dist, the web app to web/dist)"
 	@echo "make docs    render docs/configuration.md from the configuration schemas (make test fails while it is out of date)"
 	@echo "make bench   bulk-order benchmark on the embedded stack (RUNS=3 ROWS=1000); prints figures, not part of make test"
-	@echo "make bench-carrier   1,000 labels bought from a fake EasyPost (300 ms, 50 buys/s, 429 above) through the stack (RUNS=3); prints time, busiest second, 429s"
+	@echo "make bench-carrier   1,000 labels bought from a fake EasyPost (300 ms, 50 buys/s, 429 above) through the stack (RUNS=3, EXTRA_WORKERS=1 for two label workers); prints time, busiest second, 429s"
 	@echo "make bench-rankings   user volume rankings over 1,000,000 labels; prints the month and year query times"
 	@echo "make bench-files   reads and validates 10,000-package Amazon, Walmart, eBay, TikTok Shop, Shopify, Etsy and CSV files; prints ms per format against 250 ms"
 	@echo "make bench-web   in Chromium: gzip JS/CSS the landing and each route load (against 100 KB), landing paint vs app JS on Fast 3G"
@@ -95,13 +95,14 @@ typecheck: install
 # A measurement, not a test: it prints figures and exits 0 even when a target is missed.
 RUNS ?= 3
 ROWS ?= 1000
+EXTRA_WORKERS ?= 0
 bench: install
 	node --import tsx infra/bench/bulk/run.ts --runs $(RUNS) --rows $(ROWS)
 
 # Real postage: a bulk order bought from the loopback fake EasyPost with 300 ms latency that allows 50 buys a
 # second and answers 429 above, through the stack with CARRIER_RATE_LIMIT=easypost=50; the carrier alone beside it.
 bench-carrier: install
-	node --import tsx infra/bench/carrier/run.ts --runs $(RUNS) --rows $(ROWS)
+	node --import tsx infra/bench/carrier/run.ts --runs $(RUNS) --rows $(ROWS) --extra-workers $(EXTRA_WORKERS)
 
 # User volume rankings over 1,000,000 labels in the admin read model; prints the month and year query times.
 bench-rankings: install

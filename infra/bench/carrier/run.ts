@@ -8,7 +8,10 @@
 // against the carrier alone (the same purchases from this process, no services),
 // measured in the same run.
 //
-//   node --import tsx infra/bench/carrier/run.ts [--runs 3] [--rows 1000] [--latency 300] [--limit 50]
+//   node --import tsx infra/bench/carrier/run.ts [--runs 3] [--rows 1000] [--latency 300] [--limit 50] [--extra-workers 0]
+//
+// --extra-workers N runs N label-worker replicas beside the launcher's one: the limit
+// is one for all of them (slots shared through the orders database), not one each.
 //
 // A missed target is a measurement, not an error: the exit code is non-zero only
 // when the benchmark itself could not run.
@@ -23,6 +26,7 @@ import {
   type LabelRequest,
 } from '@flatship/carriers';
 import { createStackApi, logTails, registerFundedCustomer, startStack } from '../../src/testing/start-stack';
+import { startExtraWorkers } from '../bulk/extra-workers';
 import { connectSocket, runTimedOrder } from '../bulk/order';
 import { amazonRows } from '../bulk/rows';
 import { median } from '../stats';
@@ -38,6 +42,7 @@ const { values: args } = parseArgs({
     rows: { type: 'string', default: '1000' },
     latency: { type: 'string', default: '300' },
     limit: { type: 'string', default: '50' },
+    'extra-workers': { type: 'string', default: '0' },
   },
 });
 const whole = (name: string, text: string | undefined, min: number) => {
@@ -49,6 +54,7 @@ const runs = whole('runs', args.runs, 1);
 const rows = whole('rows', args.rows, 1);
 const latencyMs = whole('latency', args.latency, 0);
 const limit = whole('limit', args.limit, 1);
+const extraWorkers = whole('extra-workers', args['extra-workers'], 0);
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
@@ -194,18 +200,17 @@ async function main() {
   const fake = await startFake();
   log(`Fake EasyPost at ${fake.url}: ${latencyMs} ms an answer, 429 above ${limit} buys a second`);
   log(`Starting the stack (load average ${loadBefore})…`);
-  const stack = await startStack({
-    env: {
-      LOG_LEVEL: 'warn',
-      BUILD_WEB: 'never',
-      CARRIERS: 'easypost',
-      EASYPOST_API_KEY: fake.testKey,
-      EASYPOST_API_BASE_URL: fake.url,
-      CARRIER_RATE_LIMIT: `easypost=${limit}`,
-    },
-  });
+  const carrierEnv = {
+    CARRIERS: 'easypost',
+    EASYPOST_API_KEY: fake.testKey,
+    EASYPOST_API_BASE_URL: fake.url,
+    CARRIER_RATE_LIMIT: `easypost=${limit}`,
+  };
+  const stack = await startStack({ env: { LOG_LEVEL: 'warn', BUILD_WEB: 'never', ...carrierEnv } });
   const results: RunResult[] = [];
+  let extras: Awaited<ReturnType<typeof startExtraWorkers>> | null = null;
   try {
+    extras = await startExtraWorkers(stack.dataDir, extraWorkers, carrierEnv);
     const api = createStackApi(stack.url);
     const { id: userId, token } = await registerFundedCustomer(
       api,
@@ -254,6 +259,7 @@ async function main() {
     log(await logTails(stack.dataDir, 20));
     throw e;
   } finally {
+    await extras?.stop();
     await stack.stop();
     await fake.close();
   }
@@ -277,7 +283,7 @@ async function main() {
     `fake EasyPost: ${latencyMs} ms an answer (create, buy, label file: three a label), 429 above ${limit} buys in a second`,
   );
   out.push(
-    `stack: embedded, one label worker, CARRIER_RATE_LIMIT=easypost=${limit}; ${rows} rows an order, ${runs} runs`,
+    `stack: embedded, ${1 + extraWorkers} label worker${extraWorkers > 0 ? 's' : ''}, CARRIER_RATE_LIMIT=easypost=${limit}; ${rows} rows an order, ${runs} runs`,
   );
   out.push('');
   out.push(

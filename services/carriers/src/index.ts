@@ -51,12 +51,16 @@ export {
 export { observePurchases, type PurchaseObservation } from './observe';
 export { type CarrierPool, type CarrierPoolOptions, createCarrierPool } from './pool/carrier-pool';
 export {
+  createProcessRateSlots,
   createRateGate,
-  createRateWindow,
+  type PurchaseGate,
+  type RateClock,
   type RateGate,
-  type RateWindow,
-  type RateWindowOptions,
-} from './pool/rate-window';
+  type RateGateOptions,
+  type RateSlotStore,
+  slotSpacingMs,
+  systemRateClock,
+} from './pool/rate-slots';
 export {
   type AddressVerdict,
   CARRIER_CAPABILITIES,

@@ -5,15 +5,17 @@ import {
   carrierRateLimits,
   createCarrierPool,
   createCarrierSet,
+  createProcessRateSlots,
   createRateGate,
-  createRateWindow,
   createSandboxCarrier,
   isValidImpb,
   type LabelRequest,
   type LabelResult,
   RATE_GUARD_MS,
+  type RateSlotStore,
   readCarrierRateLimits,
 } from '../src/index';
+import { createVirtualClock, runGates } from '../src/testing';
 
 function request(key: string, serviceUid = 'usps_ground_advantage'): LabelRequest {
   return {
@@ -161,7 +163,7 @@ function recordingRegistry(starts: Record<string, number[]>): CarrierPlugin[] {
       capabilities: [],
       services: () => [{ uid: `${id}_service`, name: id, category: 'Parcel', carrier: id, maxWeight: 70 }],
       async purchaseLabel(req) {
-        await settings.purchaseGate?.();
+        await settings.purchaseGate?.take();
         starts[id] = [...(starts[id] ?? []), Date.now()];
         return {
           ok: true,
@@ -264,77 +266,104 @@ describe('carrier rate limit', () => {
 });
 
 describe('rate gate', () => {
-  it('lets callers through in arrival order as the window has room', async () => {
-    vi.useFakeTimers({ now: 0 });
-    const gate = createRateGate({ ratePerSecond: 2 });
+  /** A gate on a virtual clock, and when each caller it let go was let go. */
+  function gated(opts: { ratePerSecond: number; guardMs?: number; slots?: RateSlotStore }) {
+    const clock = createVirtualClock();
+    const gate = createRateGate({ carrier: 'first', clock, ...opts });
+    const sent: number[] = [];
+    const take = (n: number) => Array.from({ length: n }, () => gate.take().then(() => sent.push(clock.now())));
+    return { clock, gate, sent, take };
+  }
+
+  it('lets callers through in arrival order, one every (1 s + guard) / rate, never a burst', async () => {
+    const { clock, gate, sent, take } = gated({ ratePerSecond: 4, guardMs: 20 });
     const order: number[] = [];
-    const all = [0, 1, 2, 3, 4].map((i) => gate.take().then(() => order.push(i)));
-    await vi.advanceTimersByTimeAsync(0);
-    expect(order).toEqual([0, 1]);
-    expect(gate.waiting).toBe(3);
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(order).toEqual([0, 1, 2, 3]);
-    await vi.advanceTimersByTimeAsync(1000);
+    const all = take(9).map((p, i) => p.then(() => order.push(i)));
+    await runGates(clock, [gate], () => sent.length === 9);
     await Promise.all(all);
-    expect(order).toEqual([0, 1, 2, 3, 4]);
-  });
-});
-
-describe('rate window', () => {
-  it('allows the rate in any one second, never a saved-up burst on top', () => {
-    let now = 0;
-    const window = createRateWindow({ ratePerSecond: 4, now: () => now });
-    expect([1, 2, 3, 4, 5].map(() => window.tryTake())).toEqual([true, true, true, true, false]);
-    expect(window.msUntilToken()).toBe(1000);
-    now = 999;
-    expect(window.tryTake()).toBe(false);
-    // A second after the first four, the window holds none of them.
-    now = 1000;
-    expect([1, 2, 3, 4, 5].map(() => window.tryTake())).toEqual([true, true, true, true, false]);
-    // A long pause saves nothing up: still four in the next second.
-    now = 60_000;
-    expect([1, 2, 3, 4, 5].map(() => window.tryTake())).toEqual([true, true, true, true, false]);
-    now = 60_500;
-    expect(window.tryTake()).toBe(false);
+    expect(order).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(sent).toEqual([0, 255, 510, 765, 1020, 1275, 1530, 1785, 2040]);
+    expect(gate.waiting).toBe(0);
   });
 
-  it('spreads starts taken one by one: any second holds at most the rate', () => {
-    let now = 0;
-    const window = createRateWindow({ ratePerSecond: 3, now: () => now });
-    const starts: number[] = [];
-    for (now = 0; now < 5000; now += 50) if (window.tryTake()) starts.push(now);
-    for (const t of starts) expect(starts.filter((s) => s >= t && s < t + 1000).length).toBeLessThanOrEqual(3);
-    expect(starts).toHaveLength(15);
+  it('saves nothing up while idle: after a pause in demand the spacing holds from the first new call', async () => {
+    const { clock, gate, sent, take } = gated({ ratePerSecond: 2 });
+    take(1);
+    await runGates(clock, [gate], () => sent.length === 1);
+    clock.setTimer(() => take(3), 60_000);
+    await runGates(clock, [gate], () => sent.length === 4);
+    expect(sent).toEqual([0, 60_000, 60_500, 61_000]);
   });
 
-  it('spreads starts evenly when asked, without timers that fire late adding up, and starts afresh after a pause', () => {
-    let now = 0;
-    const window = createRateWindow({ ratePerSecond: 4, even: true, now: () => now });
-    expect([window.tryTake(), window.tryTake()]).toEqual([true, false]);
-    expect(window.msUntilToken()).toBe(250);
-    // Asked 10 ms late each time: the spacing keeps its cadence (510, not 520), and once the window holds four, the
-    // window's own second decides (1270 is a second after 260); a late timer never adds a whole spacing again.
-    const starts = [0];
-    for (let i = 1; i <= 8; i++) {
-      now += window.msUntilToken() + 10;
-      expect(window.tryTake()).toBe(true);
-      starts.push(now);
+  it('allows less than one call a second', async () => {
+    const { clock, gate, sent, take } = gated({ ratePerSecond: 0.5 });
+    take(3);
+    await runGates(clock, [gate], () => sent.length === 3);
+    expect(sent).toEqual([0, 2000, 4000]);
+  });
+
+  it('a 429 pauses the carrier for its Retry-After: slots held inside the pause are given up', async () => {
+    const { clock, gate, sent, take } = gated({ ratePerSecond: 10 });
+    take(6);
+    await runGates(clock, [gate], () => sent.length === 2);
+    // The carrier answered the second call 429, Retry-After 1 s.
+    gate.pause(1000);
+    await runGates(clock, [gate], () => sent.length === 6);
+    expect(sent).toEqual([0, 100, 1100, 1200, 1300, 1400]);
+  });
+
+  it('a slot reached later than half the guard is given up, so its call never lands bunched with the next', async () => {
+    const { clock, gate, sent, take } = gated({ ratePerSecond: 10, guardMs: 40 });
+    take(1);
+    await runGates(clock, [gate], () => sent.length === 1);
+    // The next caller comes 5 ms after its slot was due (held since the first): still on time, it goes.
+    clock.setTimer(() => take(1), 104 - clock.now() + 5);
+    await runGates(clock, [gate], () => sent.length === 2);
+    expect(sent).toEqual([0, 109]);
+    // One more comes long after the slot held for it: a fresh slot, now.
+    clock.setTimer(() => take(1), 5000);
+    await runGates(clock, [gate], () => sent.length === 3);
+    expect(sent[2]).toBe(5109);
+  });
+
+  it('a store answering later than half the guard still lets every call go, each at most once a spacing', async () => {
+    const clock = createVirtualClock();
+    const inner = createProcessRateSlots();
+    // Every slot comes back 50 ms after it was asked for (a database on a busy machine).
+    const slow: RateSlotStore = {
+      async reserve(carrier, now, spacingMs) {
+        const slot = await inner.reserve(carrier, now, spacingMs);
+        await new Promise((resolve) => clock.setTimer(() => resolve(undefined), 50));
+        return slot;
+      },
+      pause: inner.pause,
+    };
+    const gate = createRateGate({ carrier: 'first', ratePerSecond: 10, guardMs: 40, clock, slots: slow });
+    const sent: number[] = [];
+    for (let i = 0; i < 5; i++) void gate.take().then(() => sent.push(clock.now()));
+    // The store's round trip is on the virtual clock too: fire whatever is next once the event loop is idle.
+    for (let step = 0; step < 200 && sent.length < 5; step++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      clock.fireNext();
     }
-    expect(starts).toEqual([0, 260, 510, 760, 1010, 1270, 1520, 1770, 2020]);
-    expect(window.tryTake()).toBe(false);
-    // A long pause saves nothing up: one start, then the spacing again.
-    now = 60_000;
-    expect([window.tryTake(), window.tryTake()]).toEqual([true, false]);
-    expect(window.msUntilToken()).toBe(250);
+    expect(sent).toEqual([50, 104, 208, 312, 416]);
   });
 
-  it('allows less than one purchase a second', () => {
-    let now = 0;
-    const window = createRateWindow({ ratePerSecond: 0.5, now: () => now });
-    expect(window.tryTake()).toBe(true);
-    expect(window.tryTake()).toBe(false);
-    expect(window.msUntilToken()).toBe(2000);
-    now = 2000;
-    expect(window.tryTake()).toBe(true);
+  it('calls reaching the carrier up to the guard late still never make more than the rate in any second', async () => {
+    const rate = 50;
+    const guardMs = RATE_GUARD_MS;
+    const { clock, gate, sent, take } = gated({ ratePerSecond: rate, guardMs });
+    take(500);
+    await runGates(clock, [gate], () => sent.length === 500);
+    // The carrier counts arrivals: each call reaches it anywhere from 0 to the guard after it was sent.
+    let seed = 7;
+    const jitter = () => {
+      seed = (seed * 48271) % 2147483647;
+      return (seed / 2147483647) * guardMs;
+    };
+    const arrivals = sent.map((t) => t + jitter());
+    expect(busiestSecond(arrivals)).toBeLessThanOrEqual(rate);
+    // And no slower than that: 500 calls in 499 spacings.
+    expect(sent.at(-1)).toBeCloseTo((499 * (1000 + guardMs)) / rate, 6);
   });
 });

@@ -1,10 +1,17 @@
 import { PDFDocument } from 'pdf-lib';
 import { afterEach, describe, expect, test } from 'vitest';
 import { dollarsToCents } from '../src/easypost/api';
-import { easyPostSettings } from '../src/easypost/config';
-import { createProcessMemory, type LabelRequest, type PurchasedLabel, type PurchaseMemory } from '../src/port';
-import { createCarrierSet } from '../src/registry';
+import { createRateGate } from '../src/pool/rate-slots';
+import {
+  createProcessMemory,
+  type LabelRequest,
+  type LabelResult,
+  type PurchasedLabel,
+  type PurchaseMemory,
+} from '../src/port';
+import { RATE_GUARD_MS } from '../src/registry';
 import { startFakeEasyPost } from '../src/testing/fake-easypost';
+import { createVirtualClock, runGates } from '../src/testing/virtual-clock';
 import { isValidImpb } from '../src/usps/impb';
 import { type EasyPostRig, easyPostRig, labelRequest } from './fixtures/easypost';
 
@@ -212,27 +219,70 @@ describe('rate limits', () => {
 });
 
 describe("the operator's rate limit", () => {
-  test("a carrier set limited to EasyPost's rate never meets a 429, however many purchases wait", async () => {
-    const fake = await startFakeEasyPost({ buysPerSecond: 4, latencyMs: 100 });
-    const set = createCarrierSet('easypost', {
-      easypost: easyPostSettings({ EASYPOST_API_KEY: fake.testKey, EASYPOST_API_BASE_URL: fake.url }),
-      rateLimits: { default: 0, byCarrier: { easypost: 4 } },
+  /** EasyPost's adapter behind the gate a carrier set gives it, on a virtual clock the fake counts arrivals by. */
+  async function gatedRig(fake: { buysPerSecond: number; retryAfterSeconds?: number }, ratePerSecond: number) {
+    const clock = createVirtualClock(Date.parse('2026-03-02T15:00:00Z'));
+    const gate = createRateGate({ carrier: 'easypost', ratePerSecond, guardMs: RATE_GUARD_MS, clock });
+    const counted = { letGo: 0, pausedAt: [] as number[] };
+    rig = await easyPostRig({
+      fake: { ...fake, now: () => clock.now() },
+      settings: { maxRetries: 4 },
+      carrier: {
+        purchaseGate: {
+          take: () => gate.take().then(() => void counted.letGo++),
+          pause: (ms) => {
+            counted.pausedAt.push(clock.now());
+            gate.pause(ms);
+          },
+        },
+      },
     });
-    try {
-      const started = Date.now();
-      const results = await Promise.all(Array.from({ length: 9 }, () => set.purchaseLabel(labelRequest())));
-      expect(results.every((r) => r.ok)).toBe(true);
-      expect(fake.buys).toBe(9);
-      // Every buy was sent once and accepted: the fake answers 429 to a fifth buy within a second.
-      expect(buyCalls({ fake } as EasyPostRig)).toHaveLength(9);
-      expect(fake.throttled).toBe(0);
-      const arrivals = buyCalls({ fake } as EasyPostRig).map((q) => q.at);
-      for (const t of arrivals) expect(arrivals.filter((a) => a >= t && a < t + 1000).length).toBeLessThanOrEqual(4);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
-    } finally {
-      await set.close();
-      await fake.close();
+    const buy = async (n: number) => {
+      const results: LabelResult[] = [];
+      for (let i = 0; i < n; i++) void rig.carrier.purchaseLabel(labelRequest()).then((r) => results.push(r));
+      // The clock moves on once every buy the gate let go has reached the fake.
+      await runGates(
+        clock,
+        [gate],
+        () => results.length === n,
+        () => buyCalls(rig).length === counted.letGo,
+      );
+      return results;
+    };
+    return { clock, buy, pausedAt: counted.pausedAt };
+  }
+
+  test("EasyPost's adapter at EasyPost's rate never meets a 429, however many purchases wait", async () => {
+    const { buy } = await gatedRig({ buysPerSecond: 4 }, 4);
+    const results = await buy(9);
+    expect(results.every((r) => r.ok)).toBe(true);
+    // Every buy was sent once and accepted: the fake answers 429 to a fifth buy arriving within a second.
+    expect(buyCalls(rig)).toHaveLength(9);
+    expect(rig.fake.buys).toBe(9);
+    expect(rig.fake.throttled).toBe(0);
+    const arrivals = buyCalls(rig).map((q) => q.at);
+    for (const t of arrivals) expect(arrivals.filter((a) => a >= t && a < t + 1000).length).toBeLessThanOrEqual(4);
+    // Spread evenly, and no slower: one every (1 s + guard) / 4.
+    expect(arrivals.slice(1).map((t, i) => t - (arrivals[i] as number))).toEqual(
+      Array(8).fill((1000 + RATE_GUARD_MS) / 4),
+    );
+  });
+
+  test('a 429 pauses every purchase for its Retry-After, not only the one throttled', async () => {
+    // The operator set a rate above what the account allows: EasyPost answers the third buy in a second 429.
+    const { buy, pausedAt } = await gatedRig({ buysPerSecond: 2, retryAfterSeconds: 1 }, 10);
+    const results = await buy(6);
+    expect(results.every((r) => r.ok)).toBe(true);
+    expect(rig.fake.buys).toBe(6);
+    const calls = buyCalls(rig);
+    expect(rig.fake.throttled).toBeGreaterThan(0);
+    expect(pausedAt).toHaveLength(rig.fake.throttled);
+    // Once a 429 came back (at the moment the throttled buy arrived: no latency), no buy (its retry or any other
+    // purchase's) was sent until Retry-After had passed.
+    for (const t of pausedAt) {
+      expect(calls.filter((q) => q.at > t && q.at < t + 1000).map((q) => q.at - t)).toEqual([]);
     }
+    for (const id of rig.fake.shipmentIds()) expect(rig.fake.buysOf(id)).toBe(1);
   });
 });
 

@@ -10,6 +10,7 @@ import {
 import { flatshipMetrics, loadConfig, runServiceRuntime } from '@flatship/kit';
 import {
   createCarrierMemory,
+  createCarrierRateSlots,
   createCarrierRouteStore,
   createLocalFileStore,
   createPaymentsLedger,
@@ -45,6 +46,8 @@ await runServiceRuntime({
         latencyMs: config.CARRIER_LATENCY_MS,
         renderThreads: config.LABEL_RENDER_THREADS,
         rateLimits: readCarrierRateLimits(config.CARRIER_RATE_LIMIT),
+        // One rate for orders and every label worker together, not one each.
+        rateSlots: createCarrierRateSlots(db),
         ...carrierAccountSettings(config.CARRIERS, config),
         // The orders database's carrier memory: a row retried by another worker or by orders finds what was kept.
         memory: createCarrierMemory(db),

@@ -15,6 +15,7 @@ import { createPricingQuotes } from './adapters/pricing-quotes';
 import { buildApp, createDomainDeps } from './app';
 import { OrdersConfigSchema } from './config';
 import { createCarrierMemory } from './db/carrier-memory';
+import { createCarrierRateSlots } from './db/carrier-rate-slots';
 import { createCarrierRouteStore } from './db/carrier-routes';
 import { migrations, ORDERS_SCHEMA } from './db/migrations';
 import { createEventRecorder, createLabelPurchasedPublisher, createLabelRefundedPublisher } from './db/outbox';
@@ -46,6 +47,8 @@ await runServiceRuntime({
         failureRate: config.CARRIER_FAILURE_RATE,
         sandboxTrackingHourMs: config.SANDBOX_TRACKING_HOUR_MS,
         rateLimits: readCarrierRateLimits(config.CARRIER_RATE_LIMIT),
+        // One rate for orders and every label worker together, not one each.
+        rateSlots: createCarrierRateSlots(db),
         ...carrierAccountSettings(config.CARRIERS, config),
         // Shared with the label workers: a purchase retried in any of them finds what this one kept.
         memory: createCarrierMemory(db),

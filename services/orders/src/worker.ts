@@ -18,6 +18,7 @@ import type { CarrierPort, FileStore, LedgerPort, QuotePort } from './domain/por
 export { createLocalFileStore } from './adapters/local-file-store';
 export { createPaymentsLedger } from './adapters/payments-ledger';
 export { createCarrierMemory } from './db/carrier-memory';
+export { createCarrierRateSlots } from './db/carrier-rate-slots';
 export { createCarrierRouteStore } from './db/carrier-routes';
 export { progressOf } from './domain/bulk/bulk-view';
 export type { BulkDeps, BulkWorkerDeps } from './domain/bulk/deps';

@@ -7,6 +7,7 @@ import {
   type CarrierHttpRequest,
   createCarrierHttp,
 } from '../http/carrier-http';
+import type { PurchaseGate } from '../pool/rate-slots';
 import type {
   AddressVerdict,
   CarrierCapability,
@@ -80,7 +81,7 @@ export interface EasyPostCarrierOptions {
   /** Every call to EasyPost, for metrics. */
   observe?: (o: CarrierCallObservation) => void;
   /** Awaited right before each attempt of the call that buys: the operator's rate limit for this carrier. */
-  purchaseGate?: () => Promise<void>;
+  purchaseGate?: PurchaseGate;
   /** For tests: the pause between retries and polls, and the jitter. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -287,7 +288,7 @@ export function createEasyPostCarrier(opts: EasyPostCarrierOptions): EasyPostCar
         path: `/shipments/${encodeURIComponent(shipment.id)}/buy`,
         body: { rate: { id: rate.id } },
         retry: 'rate-limit-only',
-        ...(opts.purchaseGate ? { beforeAttempt: opts.purchaseGate } : {}),
+        ...(opts.purchaseGate ? { gate: opts.purchaseGate } : {}),
       });
       const bought = asShipment(body);
       if (bought && isBought(bought)) return bought;

@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import type { PurchaseGate } from '../pool/rate-slots';
 
 /**
  * The one way carrier adapters call their carrier over HTTP: a time-out on every call, 429 and 5xx answers
@@ -56,8 +57,11 @@ export interface CarrierHttpRequest {
    */
   retry: 'safe' | 'rate-limit-only' | 'never';
   timeoutMs?: number;
-  /** Awaited before every attempt, retries included: a call the carrier limits waits its turn (`RateGate`). */
-  beforeAttempt?: () => Promise<void>;
+  /**
+   * The carrier's rate for a call it limits: every attempt, retries included, waits its turn, and a 429 pauses the
+   * carrier's calls for its Retry-After (or the back-off), in every process sharing the gate's slots (`RateGate`).
+   */
+  gate?: PurchaseGate;
 }
 
 export interface CarrierHttpResponse {
@@ -142,7 +146,7 @@ export function createCarrierHttp(opts: CarrierHttpOptions): CarrierHttp {
         const timeoutMs = req.timeoutMs ?? opts.timeoutMs;
         let res: Response;
         let bytes: Buffer;
-        await req.beforeAttempt?.();
+        await req.gate?.take();
         try {
           res = await doFetch(urlOf(req), {
             method: req.method,
@@ -171,6 +175,7 @@ export function createCarrierHttp(opts: CarrierHttpOptions): CarrierHttp {
           const mayRetry = req.retry === 'safe' || (req.retry === 'rate-limit-only' && res.status === 429);
           const after = retryAfterMs(res.headers.get('retry-after'));
           const wait = after ?? backoff(attempt);
+          if (res.status === 429) req.gate?.pause(wait);
           if (mayRetry && attempt < maxRetries && wait <= maxRetryDelayMs) {
             await sleep(wait);
             continue;

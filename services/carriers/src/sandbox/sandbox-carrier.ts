@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { refusal } from '../carrier-messages';
 import { createInlineRenderer, createRenderPool, type LabelRenderer, RenderThreadError } from '../label/render-pool';
 import { renderZplLabel } from '../label/zpl';
+import type { PurchaseGate } from '../pool/rate-slots';
 import type { Carrier, CarrierRefusal, CarrierService, LabelAddress, LabelRequest, LabelResult } from '../port';
 import { isValidImpb, isValidMailerId } from '../usps/impb';
 import { findUspsService, uspsCarrierServices } from '../usps/services';
@@ -23,7 +24,7 @@ export interface SandboxCarrierOptions {
   /** Simulated carrier round trip per purchase. */
   latencyMs?: number;
   /** Awaited before each purchase: the operator's rate limit for this carrier, as a live carrier keeps it. */
-  purchaseGate?: () => Promise<void>;
+  purchaseGate?: PurchaseGate;
   /**
    * USPS Mailer ID: 6 digits (starting 0–8) or 9 digits (starting 9). The default is 6 digits because that leaves
    * 10 serial digits, so hashed serials stay distinct across hundreds of thousands of labels; a 9-digit MID
@@ -104,7 +105,7 @@ export function createSandboxCarrier(opts: SandboxCarrierOptions = {}): SandboxC
     },
 
     async purchaseLabel(req: LabelRequest): Promise<LabelResult> {
-      if (opts.purchaseGate) await opts.purchaseGate();
+      if (opts.purchaseGate) await opts.purchaseGate.take();
       // The round trip of a real carrier includes making the label: the answer comes when both the simulated
       // latency has passed and the label is rendered, so rendering uses the cores while the purchase is away.
       const roundTrip = latencyMs > 0 ? sleep(latencyMs) : null;

@@ -101,6 +101,8 @@ export interface FakeEasyPost {
   readonly buys: number;
   /** Buys answered 429 because they came above `buysPerSecond`. */
   readonly throttled: number;
+  /** When each of those arrived, by the fake's clock. */
+  readonly throttledAt: readonly number[];
   readonly shipmentsCreated: number;
   /** Every request, in order (bodies parsed when JSON). */
   readonly requests: FakeRequestRecord[];
@@ -158,6 +160,7 @@ export async function startFakeEasyPost(opts: FakeEasyPostOptions = {}): Promise
   let buysPerSecond = opts.buysPerSecond ?? 0;
   const latencyMs = opts.latencyMs ?? 0;
   let throttled = 0;
+  const throttledAt: number[] = [];
   const retryAfter = opts.retryAfterSeconds === undefined ? 1 : opts.retryAfterSeconds;
   let balance = opts.balance ?? '1000.00000';
   const settleAfter = opts.refundSettlesAfterReads ?? 1;
@@ -428,6 +431,7 @@ export async function startFakeEasyPost(opts: FakeEasyPostOptions = {}): Promise
     if (!stored) return err(res, 404, 'NOT_FOUND', 'The requested resource could not be found.');
     if (!withinBuyLimit()) {
       throttled++;
+      throttledAt.push(now());
       return send(
         res,
         429,
@@ -901,6 +905,7 @@ export async function startFakeEasyPost(opts: FakeEasyPostOptions = {}): Promise
     get throttled() {
       return throttled;
     },
+    throttledAt,
     get shipmentsCreated() {
       return shipmentsCreated;
     },

@@ -26,3 +26,4 @@ export {
   type LabelAnswerStyle,
   startFakeUsps,
 } from './fake-usps';
+export { createVirtualClock, runGates, type VirtualClock } from './virtual-clock';

@@ -6,6 +6,7 @@ import {
   type CarrierHttpResponse,
   createCarrierHttp,
 } from '../http/carrier-http';
+import type { PurchaseGate } from '../pool/rate-slots';
 import {
   type AddressVerdict,
   type CarrierCapability,
@@ -56,7 +57,7 @@ export interface UspsCarrierOptions extends Omit<UspsSettings, 'timeoutMs' | 'ba
   /** Every call to USPS, for metrics. */
   observe?: (o: CarrierCallObservation) => void;
   /** Awaited right before each attempt of the call that buys: the operator's rate limit for this carrier. */
-  purchaseGate?: () => Promise<void>;
+  purchaseGate?: PurchaseGate;
   /** The clock: the mailing date of a purchase that gives none, and when tokens are due for renewal. */
   now?: () => Date;
   /**
@@ -253,7 +254,7 @@ export function createUspsCarrier(options: UspsCarrierOptions): ClosableCarrier 
         body,
         retry,
         payment: true,
-        ...(options.purchaseGate ? { beforeAttempt: options.purchaseGate } : {}),
+        ...(options.purchaseGate ? { gate: options.purchaseGate } : {}),
       });
     // The first request is sent again only after a 429 ("not taken"), so a refusal of it can say for certain that
     // nothing was bought (`nothingBought`: a carrier set may then ask another carrier). When its outcome is unknown

@@ -18,6 +18,7 @@ import { addScanForms } from './0016-scan-forms';
 import { addLabelTrackingChecks } from './0017-label-tracking-checks';
 import { widenMarketplaceSources } from './0018-marketplace-sources';
 import { widenCarrierMemory } from './0019-carrier-memory-forms';
+import { addCarrierRateSlots } from './0020-carrier-rate-slots';
 
 export { ORDERS_SCHEMA } from './schema';
 
@@ -42,4 +43,5 @@ export const migrations: Migration[] = [
   addLabelTrackingChecks,
   widenMarketplaceSources,
   widenCarrierMemory,
+  addCarrierRateSlots,
 ];

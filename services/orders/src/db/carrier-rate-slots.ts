@@ -1,0 +1,31 @@
+import type { RateSlotStore } from '@flatship/carriers';
+import type { Knex } from '@flatship/kit';
+
+/**
+ * The carriers' send slots in the orders database (`carrier_rate_slots`), shared by orders and every label worker:
+ * each slot is handed out by one atomic upsert of the carrier's row, so however many processes buy, consecutive
+ * purchases of a carrier are at least the spacing apart and the carrier sees no more than its rate from all of them.
+ */
+export function createCarrierRateSlots(db: Knex): RateSlotStore {
+  return {
+    async reserve(carrier, now, spacingMs) {
+      const { rows } = await db.raw<{ rows: { slot: number }[] }>(
+        `insert into carrier_rate_slots as r (carrier, next_slot_ms) values (:carrier, :now::double precision + :spacingMs)
+         on conflict (carrier) do update
+           set next_slot_ms = greatest(r.next_slot_ms, :now::double precision, r.paused_until_ms) + :spacingMs,
+               updated_at = now()
+         returning r.next_slot_ms - :spacingMs as slot`,
+        { carrier, now, spacingMs },
+      );
+      return Number((rows[0] as { slot: number }).slot);
+    },
+    async pause(carrier, until) {
+      await db.raw(
+        `insert into carrier_rate_slots as r (carrier, next_slot_ms, paused_until_ms) values (:carrier, 0, :until)
+         on conflict (carrier) do update
+           set paused_until_ms = greatest(r.paused_until_ms, excluded.paused_until_ms), updated_at = now()`,
+        { carrier, until },
+      );
+    },
+  };
+}
