@@ -36,7 +36,8 @@ export async function recordTracking(db: Knex, tracking: Tracking): Promise<numb
  * POST /api/orders/webhook/easypost: EasyPost's tracker events, without a user token. The HMAC signature covers the
  * exact bytes, so this route (alone, in its own scope) takes the body raw and trusts nothing until it is verified
  * with `EASYPOST_WEBHOOK_SECRET`; anything unverified is a 401, with the reason in the log only. A verified event
- * that is not about a tracker, or about a parcel that is not ours, is acknowledged so EasyPost stops resending it.
+ * that is not about a tracker, about a parcel that is not ours, or whose tracker holds values that cannot be used (a
+ * date in year 275760, details that are not a list) is acknowledged so EasyPost stops resending it; the last is logged.
  */
 export async function registerCarrierWebhookRoutes(
   app: ServiceApp,
@@ -56,6 +57,13 @@ export async function registerCarrierWebhookRoutes(
         if (!event.ok) {
           request.log.warn({ reason: event.reason, bytes: raw.length }, 'EasyPost webhook refused');
           throw new AppError('ORDERS_WEBHOOK_SIGNATURE', MESSAGES.webhookSignature);
+        }
+        if (event.kind === 'unusable') {
+          request.log.warn(
+            { eventId: event.eventId, description: event.description, problem: event.problem },
+            `EasyPost event acknowledged but not used: ${event.problem}`,
+          );
+          return { ok: true as const, updated: 0 };
         }
         if (event.kind !== 'tracker') return { ok: true as const, updated: 0 };
         const updated = await recordTracking(deps.db, event.tracking);
