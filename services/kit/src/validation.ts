@@ -129,6 +129,20 @@ const isListSchema = (s: Json) =>
 const isRecordSchema = (s: Json) =>
   s.type === 'object' && !isCombined(s) && !('unevaluatedProperties' in s) && asSchema(s.properties) !== null;
 
+/**
+ * Of a union, the one alternative a list or an object can be (the only list schema for a list, the only object
+ * schema for an object), so its problem is found without TypeBox walking the value once per alternative.
+ */
+function containerAlternative(schema: Json, value: unknown): Json | null {
+  const members = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : null;
+  if (!members || Object.keys(schema).some((k) => k !== 'anyOf' && k !== 'oneOf' && !k.startsWith('~'))) return null;
+  const type = Array.isArray(value) ? 'array' : isPlainObject(value) ? 'object' : null;
+  if (!type) return null;
+  // An alternative of no declared type might take the value too: then it is not known which one was meant.
+  const fitting = members.flatMap(schemaList).filter((m) => m.type === type || m.type === undefined);
+  return fitting.length === 1 && fitting[0]?.type === type ? fitting[0] : null;
+}
+
 /** The first of TypeBox's errors for `value`, its path placed under `at`. */
 function firstOfAll(schema: Json, value: unknown, at: string): SchemaError | null {
   if (checkOf(schema)(value)) return null;
@@ -144,6 +158,8 @@ function firstOfAll(schema: Json, value: unknown, at: string): SchemaError | nul
  * and an object's own problems (a missing or unknown field) come before those of its fields.
  */
 function firstSchemaError(schema: Json, value: unknown, at: string): SchemaError | null {
+  const alternative = containerAlternative(schema, value);
+  if (alternative) return firstSchemaError(alternative, value, at);
   if (Array.isArray(value) && isListSchema(schema)) {
     const { maxItems, minItems } = schema;
     if (typeof maxItems === 'number' && value.length > maxItems) {

@@ -48,6 +48,20 @@ describe('the validator stops at the first problem', () => {
     expect(rows.reads()).toBeLessThanOrEqual(2 * 100 + 5);
   });
 
+  test('a list sent where a list or an object is taken is checked as the list, without walking all of it', () => {
+    const Either = Type.Union([Type.Object({ rows: Type.Array(Row) }), Type.Array(Row, { maxItems: 100 })]);
+    const tooMany = counted(Array.from({ length: 200_000 }, () => ({})));
+    expect(validate(Either, tooMany.array).error?.message).toBe('body must have at most 100 items');
+    expect(tooMany.reads()).toBeLessThan(10);
+    const bad = counted([{ sku: 'A', quantity: 1 }, { sku: 'B' }]);
+    expect(validate(Either, bad.array).error?.message).toBe('[1].quantity is required');
+    const inside = counted(Array.from({ length: 200_000 }, () => ({})));
+    expect(validate(Either, { rows: inside.array }).error?.message).toBe(
+      'rows[0].sku is required, rows[0].quantity is required',
+    );
+    expect(inside.reads()).toBeLessThan(10);
+  });
+
   test('a problem with the object itself comes before problems inside its fields', () => {
     const { error } = validate(Body, { rows: [{}] });
     expect(error?.message).toBe('name is required');
