@@ -188,6 +188,16 @@ function firstSchemaError(schema: Json, value: unknown, at: string): SchemaError
   return firstOfAll(schema, value, at);
 }
 
+/** The first problem of a value the route's check refused; TypeBox's own first error should the search fail. */
+function firstProblem(schema: TSchema, value: unknown): SchemaError | null {
+  try {
+    return firstSchemaError(schema as unknown as Json, value, '');
+  } catch {
+    // A part of the schema that cannot be compiled alone (a reference to a definition elsewhere in it).
+    return (Value.Errors(schema, value) as unknown as SchemaError[])[0] ?? null;
+  }
+}
+
 /**
  * Validator compiler for TypeBox route schemas. Query strings, params and
  * headers are converted (strings → numbers) before checking; bodies never
@@ -200,7 +210,7 @@ export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schem
   return (value: unknown) => {
     const converted = part === 'body' ? value : convertText(schema, value);
     if (check.Check(converted)) return { value: converted };
-    const first = firstSchemaError(schema as unknown as Json, converted, '');
+    const first = firstProblem(schema, converted);
     const message = first ? describeSchemaError(first, part) : `${part} is invalid`;
     const error = Object.assign(new Error(message), { validation: first ? [first] : [], validationContext: part });
     return { error };

@@ -67,6 +67,14 @@ describe('the validator stops at the first problem', () => {
     expect(error?.message).toBe('name is required');
   });
 
+  test('a schema that refers to its own definitions is answered with its first problem too', () => {
+    const Node = Type.Cyclic(
+      { Node: Type.Object({ id: Type.String(), next: Type.Optional(Type.Ref('Node')) }) },
+      'Node',
+    );
+    expect(validate(Node, { id: 'a', next: { id: 5 } }).error?.message).toBe('next.id must be string');
+  });
+
   test('a good value passes', () => {
     const body = { name: 'n', rows: [{ sku: 'A', quantity: 2 }] };
     expect(validate(Body, body)).toEqual({ value: body });
