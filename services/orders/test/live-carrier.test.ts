@@ -253,6 +253,22 @@ describe('EasyPost tracker webhooks with values that cannot be used', () => {
     }
     expect((await db('labels').where({ id: orderId }).first()).tracking_status).toBeNull();
   });
+
+  test('a signed body that is not an EasyPost event at all is acknowledged too', async () => {
+    for (const body of ['<html>', '[]', '{"description":"tracker.updated","result":"none"}']) {
+      const res = await s.app.inject({
+        method: 'POST',
+        url: '/api/orders/webhook/easypost',
+        payload: body,
+        headers: {
+          'content-type': 'application/json',
+          [EASYPOST_SIGNATURE_HEADER]: easyPostSignature(body, WEBHOOK_SECRET),
+        },
+      });
+      expect(res.statusCode, body).toBe(200);
+      expect(res.json()).toEqual({ ok: true, updated: 0 });
+    }
+  });
 });
 
 describe('carrier calls on /metrics', () => {
