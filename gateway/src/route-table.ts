@@ -96,6 +96,7 @@ export const BODY_LIMIT_ROUTES: readonly { method: string; prefix: string; limit
   { method: 'POST', prefix: '/api/auth/forgot-password', limit: BODY_LIMITS.login },
   { method: 'POST', prefix: '/api/auth/add-sku', limit: BODY_LIMITS.addSku },
   { method: 'POST', prefix: '/api/orders/bulk/process', limit: BODY_LIMITS.bulkProcess },
+  { method: 'POST', prefix: '/api/orders/price/v2/bulk', limit: BODY_LIMITS.pricing },
   { method: 'POST', prefix: '/api/payment/webhook/btcpay', limit: BODY_LIMITS.btcpayWebhook },
 ];
 
@@ -108,9 +109,7 @@ export function bodyLimitOf(method: string, path: string): number {
   const route = BODY_LIMIT_ROUTES.find(
     (r) => r.method === method && (path === r.prefix || path.startsWith(`${r.prefix}/`)),
   );
-  if (route) return route.limit;
-  // services-pricing takes large bodies on every call.
-  return resolveRoute(path) === 'services-pricing' ? BODY_LIMITS.pricing : BODY_LIMITS.default;
+  return route ? route.limit : BODY_LIMITS.default;
 }
 
 /**

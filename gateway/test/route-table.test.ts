@@ -1,5 +1,6 @@
+import { BODY_LIMITS } from '@flatship/proto';
 import { describe, expect, test } from 'vitest';
-import { isPublicRoute, pathOfUrl, ROUTE_TABLE, resolveRoute } from '../src/route-table';
+import { bodyLimitOf, isPublicRoute, pathOfUrl, ROUTE_TABLE, resolveRoute } from '../src/route-table';
 
 describe('resolveRoute', () => {
   test.each([
@@ -102,5 +103,16 @@ describe('pathOfUrl', () => {
     'api/auth',
   ])('refuses %s, which a service could read differently', (url) => {
     expect(pathOfUrl(url)).toBeNull();
+  });
+});
+
+describe('bodyLimitOf', () => {
+  test('only the calls that carry a bulk order get the large limit', () => {
+    expect(bodyLimitOf('POST', '/api/orders/price/v2/bulk')).toBe(BODY_LIMITS.pricing);
+    expect(bodyLimitOf('POST', '/api/orders/bulk/process/u1')).toBe(BODY_LIMITS.bulkProcess);
+    expect(bodyLimitOf('POST', '/api/auth/add-sku/u1')).toBe(BODY_LIMITS.addSku);
+    expect(bodyLimitOf('PUT', '/api/defaultServices/d1/prices')).toBe(BODY_LIMITS.default);
+    expect(bodyLimitOf('POST', '/api/defaultServices/sync')).toBe(BODY_LIMITS.default);
+    expect(bodyLimitOf('GET', '/api/orders/price/v2/bulk')).toBe(BODY_LIMITS.default);
   });
 });

@@ -16,7 +16,7 @@ export const BODY_LIMITS = {
   addSku: 8 * MiB,
   /** POST /api/orders/bulk/process/{userId}: a full bulk order (BULK_MAX_ROWS rows of about 1 KB each) with room to spare. */
   bulkProcess: 16 * MiB,
-  /** Every services-pricing call: room for a BULK_MAX_ROWS-row quote even when whole shipments are sent. */
+  /** POST /api/orders/price/v2/bulk (and orders' internal quote): room for a BULK_MAX_ROWS-row quote even when whole shipments are sent. */
   pricing: 16 * MiB,
   /** POST /api/payment/webhook/btcpay: BTCPay's deliveries are a few hundred bytes; anything near this is not one. */
   btcpayWebhook: 64 * KiB,

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { SkuSchema } from './bulk-api';
+import { SKU_LIMITS } from './limits';
 
 // A CSV upload sends every cell as text, the add dialog sends numbers: both are
 // accepted and the server's rules name the field when one is not a positive number.
@@ -20,11 +21,13 @@ export type SkuInput = Static<typeof SkuInputSchema>;
 /**
  * POST /api/auth/add-sku/{userId}: `{ parsedData: [...] }` or the bare list. All rows are
  * added or none. With `upsert: true` a SKU the user already has (any case) is updated
- * instead of refused — the bulk screen saves presets this way.
+ * instead of refused — the bulk screen saves presets this way. A longer list than one call may
+ * carry is refused by its length, before its rows are looked at.
  */
+const SkuListSchema = Type.Array(SkuInputSchema, { maxItems: SKU_LIMITS.listMax });
 export const AddSkuBodySchema = Type.Union([
-  Type.Object({ parsedData: Type.Array(SkuInputSchema), upsert: Type.Optional(Type.Boolean()) }),
-  Type.Array(SkuInputSchema),
+  Type.Object({ parsedData: SkuListSchema, upsert: Type.Optional(Type.Boolean()) }),
+  SkuListSchema,
 ]);
 export type AddSkuBody = Static<typeof AddSkuBodySchema>;
 

@@ -251,7 +251,13 @@ describe('POST /api/auth/add-sku/{userId}', () => {
       Array.from({ length: n }, (_, i) => ({ ...PRESET, sku: `${prefix}-${i}`, description: 'x'.repeat(150) }));
     const tooMany = await add(me, { parsedData: many(5_001, 'A') });
     expect(tooMany.statusCode).toBe(400);
-    expect(tooMany.json()).toEqual(invalid('You can add at most 5000 SKUs at once'));
+    expect(tooMany.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'parsedData must have at most 5000 items' });
+    // A bare list of a million rows is refused by its length too, naming the body and the limit.
+    const huge = await add(
+      me,
+      Array.from({ length: 1_000_000 }, () => ({})),
+    );
+    expect(huge.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'body must have at most 5000 items' });
     const ok = await add(me, { parsedData: many(5_000, 'A') });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().SkuData).toHaveLength(5_000);

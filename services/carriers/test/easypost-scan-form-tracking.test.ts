@@ -245,6 +245,41 @@ describe('tracker webhook', () => {
     expect(parseEasyPostTrackerEvent(body, new Headers(upper), 'sécret')).toMatchObject({ ok: true });
   });
 
+  test('a signed tracker event with values that cannot be used is acknowledged, saying what is wrong', async () => {
+    const signed = (result: Record<string, unknown>) => {
+      const body = JSON.stringify({ id: 'evt_2', object: 'Event', description: 'tracker.updated', result });
+      return parseEasyPostTrackerEvent(body, { 'x-hmac-signature': easyPostSignature(body, 'k') }, 'k');
+    };
+    const tracker = {
+      tracking_code: 'EZ1000000001',
+      status: 'in_transit',
+      est_delivery_date: '2026-03-06T00:00:00Z',
+      tracking_details: [{ status: 'in_transit', message: 'Arrived', datetime: '2026-03-03T10:00:00Z' }],
+    };
+    expect(signed(tracker)).toMatchObject({ ok: true, kind: 'tracker', tracking: { estimatedDelivery: '2026-03-06' } });
+    const unusable = (problem: string) => ({
+      ok: true,
+      kind: 'unusable',
+      eventId: 'evt_2',
+      description: 'tracker.updated',
+      problem,
+    });
+    expect(signed({ ...tracker, est_delivery_date: '+275760-09-13T00:00:00.000Z' })).toEqual(
+      unusable('est_delivery_date is not a date: "+275760-09-13T00:00:00.000Z"'),
+    );
+    expect(signed({ ...tracker, tracking_details: { status: 'delivered' } })).toEqual(
+      unusable('tracking_details is not a list'),
+    );
+    expect(signed({ ...tracker, tracking_details: [{ datetime: '99999-01-01T00:00:00Z' }] })).toEqual(
+      unusable('tracking_details[0].datetime is not a date: "99999-01-01T00:00:00Z"'),
+    );
+    expect(signed({ ...tracker, tracking_details: [{ datetime: '2026-03-03T10:00:00Z', message: 7 }] })).toEqual(
+      unusable('tracking_details[0].message is not text'),
+    );
+    expect(signed({ ...tracker, tracking_code: 12345678 })).toEqual(unusable('tracking_code is not text'));
+    expect(signed({ ...tracker, status: 'constructor' })).toMatchObject({ tracking: { status: 'unknown' } });
+  });
+
   test('a signed event about something else is acknowledged and ignored', async () => {
     rig = await easyPostRig();
     const other = JSON.stringify({ id: 'evt_1', object: 'Event', description: 'refund.successful', result: {} });

@@ -102,6 +102,8 @@ describe('USPS tokens', () => {
     expect(logs).toContainEqual(
       expect.objectContaining({ level: 'error', msg: 'USPS refused the client credentials' }),
     );
+    // USPS's own words, from its OAuth answer (RFC 6749), are kept.
+    expect(JSON.stringify(logs)).toContain('invalid_client: Client authentication failed.');
   });
 
   test('payment roles USPS refuses (an EPS account it does not know): an account problem', async () => {

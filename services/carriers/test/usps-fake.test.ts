@@ -49,6 +49,30 @@ const specError = (status: number, parameter?: string) => ({
   },
 });
 
+describe('the fake USPS token endpoint answers as OAuth does (RFC 6749 §5.2)', () => {
+  const ask = (fields: Record<string, string>) =>
+    fetch(`${fake.url}/oauth2/v3/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
+
+  test('client credentials it does not know: 401 invalid_client, in the words the real one uses', async () => {
+    const res = await ask({ grant_type: 'client_credentials', client_id: 'who', client_secret: 'what' });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: 'invalid_client', error_description: 'Client authentication failed.' });
+  });
+
+  test('a refusal set up by a test comes in the same shape, never in the v3 ErrorMessage', async () => {
+    fake.fail('oauth', { kind: 'status', status: 401 }, { kind: 'status', status: 400, detail: 'Bad grant' });
+    const refused = await ask({ grant_type: 'client_credentials' });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ error: 'invalid_client', error_description: 'Injected HTTP 401' });
+    const bad = await ask({ grant_type: 'client_credentials' });
+    expect(await bad.json()).toEqual({ error: 'invalid_request', error_description: 'Bad grant' });
+  });
+});
+
 describe('the fake USPS checks requests against the specs', () => {
   test('no token, or a token it no longer takes: 401 with WWW-Authenticate', async () => {
     const res = await fetch(`${fake.url}/tracking/v3/tracking/9400100000000000000000`);

@@ -153,7 +153,8 @@ export function createServiceApp(opts: CreateServiceAppOptions): ServiceApp {
   // Before any schema check or handler, for every route of every service, declared or not:
   // text PostgreSQL cannot store or that is not Unicode answered 500 (or was silently changed)
   // before; now it is a 400 naming the field. Bodies that are not parsed JSON or text (the
-  // gateway's streams, the webhook's raw bytes) are left alone.
+  // gateway's streams, the webhook's raw bytes) are left alone. An array longer than its schema allows
+  // is refused here too, by its length, before anything walks its elements.
   app.addHook('preValidation', async (request) => {
     const schema = request.routeOptions.schema;
     const message =

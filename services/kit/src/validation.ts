@@ -21,6 +21,8 @@ const fieldName = (pointer: string) =>
       '',
     ) || 'body';
 
+const tooManyItems = (where: string, limit: number) => `${where} must have at most ${limit} items`;
+
 /** Turns a schema error into a sentence naming the field, e.g. "email is required". */
 export function describeSchemaError(e: SchemaError, part: string): string {
   const where = e.instancePath ? fieldName(e.instancePath) : part;
@@ -36,6 +38,10 @@ export function describeSchemaError(e: SchemaError, part: string): string {
       return `${where} must be at most ${String(e.params.limit)} characters`;
     case 'minLength':
       return `${where} must be at least ${String(e.params.limit)} characters`;
+    case 'maxItems':
+      return tooManyItems(where, Number(e.params.limit));
+    case 'minItems':
+      return `${where} must have at least ${String(e.params.limit)} items`;
     case 'additionalProperties':
       return `${where} has unknown field ${((e.params.additionalProperties as string[]) ?? []).join(', ')}`;
     case 'format':
@@ -103,10 +109,100 @@ function convertText(schema: TSchema, value: unknown): unknown {
   return { ...(Value.Convert(schema, rest) as Json), ...kept };
 }
 
+const compiledChecks = new WeakMap<Json, (value: unknown) => boolean>();
+/** The compiled check of a part of a route's schema, compiled once. */
+function checkOf(schema: Json): (value: unknown) => boolean {
+  let check = compiledChecks.get(schema);
+  if (!check) {
+    const validator = Compile(schema as TSchema);
+    check = (value) => validator.Check(value);
+    compiledChecks.set(schema, check);
+  }
+  return check;
+}
+
+const isCombined = (s: Json) => ['anyOf', 'oneOf', 'allOf', 'not', 'if', '$ref', '$dynamicRef'].some((k) => k in s);
+/** An array schema whose elements are all described by one schema, and nothing else is said of them. */
+const isListSchema = (s: Json) =>
+  s.type === 'array' && !isCombined(s) && !('unevaluatedItems' in s) && !('prefixItems' in s) && !('contains' in s);
+/** An object schema whose properties can be looked at one by one. */
+const isRecordSchema = (s: Json) =>
+  s.type === 'object' && !isCombined(s) && !('unevaluatedProperties' in s) && asSchema(s.properties) !== null;
+
+/**
+ * Of a union, the one alternative a list or an object can be (the only list schema for a list, the only object
+ * schema for an object), so its problem is found without TypeBox walking the value once per alternative.
+ */
+function containerAlternative(schema: Json, value: unknown): Json | null {
+  const members = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : null;
+  if (!members || Object.keys(schema).some((k) => k !== 'anyOf' && k !== 'oneOf' && !k.startsWith('~'))) return null;
+  const type = Array.isArray(value) ? 'array' : isPlainObject(value) ? 'object' : null;
+  if (!type) return null;
+  // An alternative of no declared type might take the value too: then it is not known which one was meant.
+  const fitting = members.flatMap(schemaList).filter((m) => m.type === type || m.type === undefined);
+  return fitting.length === 1 && fitting[0]?.type === type ? fitting[0] : null;
+}
+
+/** The first of TypeBox's errors for `value`, its path placed under `at`. */
+function firstOfAll(schema: Json, value: unknown, at: string): SchemaError | null {
+  if (checkOf(schema)(value)) return null;
+  const first = (Value.Errors(schema as TSchema, value) as unknown as SchemaError[])[0];
+  return first ? { ...first, instancePath: `${at}${first.instancePath}` } : null;
+}
+
+/**
+ * The first thing wrong with `value` (at the JSON pointer `at`), or null when it is right.
+ * TypeBox lists every error of a value, walking all of it, so a body of a million bad rows
+ * would hold the service for seconds: here an array longer than its maximum is refused by its
+ * length, the first bad element is found with the compiled check and only it is described,
+ * and an object's own problems (a missing or unknown field) come before those of its fields.
+ */
+function firstSchemaError(schema: Json, value: unknown, at: string): SchemaError | null {
+  const alternative = containerAlternative(schema, value);
+  if (alternative) return firstSchemaError(alternative, value, at);
+  if (Array.isArray(value) && isListSchema(schema)) {
+    const { maxItems, minItems } = schema;
+    if (typeof maxItems === 'number' && value.length > maxItems) {
+      return { keyword: 'maxItems', instancePath: at, message: '', params: { limit: maxItems } };
+    }
+    if (typeof minItems === 'number' && value.length < minItems) {
+      return { keyword: 'minItems', instancePath: at, message: '', params: { limit: minItems } };
+    }
+    const items = asSchema(schema.items);
+    if (items && !Array.isArray(schema.items)) {
+      const check = checkOf(items);
+      const bad = value.findIndex((item) => !check(item));
+      if (bad !== -1) return firstSchemaError(items, value[bad], `${at}/${bad}`);
+    }
+  } else if (isPlainObject(value) && isRecordSchema(schema)) {
+    const properties = schema.properties as Record<string, Json>;
+    const anything = Object.fromEntries(Object.keys(properties).map((key) => [key, {}]));
+    const own = firstOfAll({ ...schema, properties: anything }, value, at);
+    if (own) return own;
+    for (const [key, property] of Object.entries(properties)) {
+      if (!Object.hasOwn(value, key)) continue;
+      const problem = firstSchemaError(property, value[key], `${at}/${key}`);
+      if (problem) return problem;
+    }
+  }
+  return firstOfAll(schema, value, at);
+}
+
+/** The first problem of a value the route's check refused; TypeBox's own first error should the search fail. */
+function firstProblem(schema: TSchema, value: unknown): SchemaError | null {
+  try {
+    return firstSchemaError(schema as unknown as Json, value, '');
+  } catch {
+    // A part of the schema that cannot be compiled alone (a reference to a definition elsewhere in it).
+    return (Value.Errors(schema, value) as unknown as SchemaError[])[0] ?? null;
+  }
+}
+
 /**
  * Validator compiler for TypeBox route schemas. Query strings, params and
  * headers are converted (strings → numbers) before checking; bodies never
  * are, so a string sent where a number belongs is refused rather than guessed.
+ * A refused value is answered with its first problem, found without walking the rest.
  */
 export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const check = Compile(schema);
@@ -114,10 +210,9 @@ export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schem
   return (value: unknown) => {
     const converted = part === 'body' ? value : convertText(schema, value);
     if (check.Check(converted)) return { value: converted };
-    const errors = [...check.Errors(converted)] as unknown as SchemaError[];
-    const first = errors[0];
+    const first = firstProblem(schema, converted);
     const message = first ? describeSchemaError(first, part) : `${part} is invalid`;
-    const error = Object.assign(new Error(message), { validation: errors, validationContext: part });
+    const error = Object.assign(new Error(message), { validation: first ? [first] : [], validationContext: part });
     return { error };
   };
 };
@@ -145,6 +240,8 @@ const NO_SCHEMAS: Json[] = [];
 /** What the text check needs of a schema, its unions opened up; worked out once per schema object. */
 interface SchemaView {
   isMultiline: boolean;
+  /** The most elements an array here may have; undefined when the schema sets no maximum. */
+  maxItems: number | undefined;
   items: Json[];
   properties: Map<string, Json[]>;
 }
@@ -160,8 +257,12 @@ function viewOf(schema: Json): SchemaView {
       properties.set(key, [...(properties.get(key) ?? []), ...schemaList(prop)]);
     }
   }
+  const lists = alts.filter((a) => a.type === 'array');
+  const maxima = lists.map((a) => (typeof a.maxItems === 'number' ? a.maxItems : Number.POSITIVE_INFINITY));
+  const maxItems = lists.length > 0 ? Math.max(...maxima) : Number.POSITIVE_INFINITY;
   const view = {
     isMultiline: alts.some((a) => a[MULTILINE_KEYWORD] === true),
+    maxItems: Number.isFinite(maxItems) ? maxItems : undefined,
     items: alts.flatMap((a) => schemaList(a.items)),
     properties,
   };
@@ -179,7 +280,8 @@ const propertyOf = (schemas: Json[], key: string): Json[] =>
 
 /**
  * The first string in `value`, in the order it was sent, holding text the system does not
- * accept (see TextProblem in proto), as the message naming it; null when all is well. Object
+ * accept (see TextProblem in proto), as the message naming it; null when all is well. An array
+ * longer than its schema allows is named instead, before its elements are walked. Object
  * keys are checked as well. Iterative: a deeply nested body cannot exhaust the stack.
  * `schema` marks the fields that may hold tabs and line breaks (`multiline: true`).
  */
@@ -194,6 +296,9 @@ export function findTextProblem(value: unknown, schema: unknown, part: string): 
       const problem = textProblem(v, isDocument || place.schemas.some((s) => viewOf(s).isMultiline));
       if (problem) return textProblemMessage(pathOf(place) || part, problem);
     } else if (Array.isArray(v)) {
+      // Refused by its length before any of its elements is looked at.
+      const limit = place.schemas.length === 1 ? viewOf(place.schemas[0] as Json).maxItems : undefined;
+      if (limit !== undefined && v.length > limit) return tooManyItems(pathOf(place) || part, limit);
       const items = itemsOf(place.schemas);
       for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], schemas: items, parent: place, key: i });
     } else if (isPlainObject(v)) {

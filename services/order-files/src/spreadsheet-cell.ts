@@ -3,7 +3,7 @@
  * (results CSV, Amazon confirmation TSV, bulk template, rows written back as a template).
  * Buyer-typed text reaches those files, and Excel, LibreOffice and Google Sheets run a cell
  * that starts with `=`, `+`, `-` or `@` as a formula, and some skip a leading tab or carriage
- * return before looking. Following OWASP's CSV-injection advice a cell starting with any of
+ * return before looking, or fold look-alikes (`＝`, `＋`) to these and skip invisible characters first. Following OWASP's CSV-injection advice a cell starting with any of
  * these gets a single quote in front, which spreadsheets take as "this is text".
  *
  * `-` and `+` also start ordinary numbers, which must stay numbers: a cell that is exactly a
@@ -15,8 +15,14 @@
  * was. Dependency-free so the browser can import it without the file readers.
  */
 
-const FORMULA_START = /^[=+\-@\t\r]/;
-const QUOTED_FORMULA_START = /^'+[=+\-@\t\r]/;
+/**
+ * What a spreadsheet may read as a formula's first character: the ASCII ones, and their fullwidth and small forms
+ * (＝ ＋ － ＠, ﹦ ﹢ ﹣ ﹫), which a spreadsheet may fold to ASCII (NFKC) before looking, after any invisible characters
+ * it may skip (zero-width space, joiners, word joiner, byte-order mark).
+ */
+const FORMULA_START = /^[\u200B-\u200D\u2060\uFEFF]*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63\uFE6B]/;
+const QUOTED_FORMULA_START =
+  /^'+[\u200B-\u200D\u2060\uFEFF]*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63\uFE6B]/;
 const PLAIN_NUMBER = /^[-+]?(?:\d+(?:\.\d+)?|\.\d+)$/;
 
 /** `value` as a spreadsheet cell that shows it as text and never runs it. */

@@ -17,6 +17,32 @@ describe('neutralizeCell', () => {
     expect(neutralizeCell(value)).toBe(cell);
   });
 
+  // Spreadsheets may fold these to their ASCII forms (NFKC) or skip invisible characters before reading a formula.
+  it.each([
+    '\uFF1DHYPERLINK("http://x","y")',
+    '\uFF0Bcmd',
+    '\uFF0D2+3',
+    '\uFF20SUM(1)',
+    '\uFE66 small equals',
+    '\uFE62 small plus',
+    '\uFE63 small minus',
+    '\uFE6B small at',
+    '\u200B=1+1',
+    '\uFEFF=1+1',
+    '\u200B\uFEFF+1',
+    '\u2060@x',
+    '\u200B\uFF1D1',
+    '\u200B-5',
+  ])('writes the look-alike formula start %j as text', (value) => {
+    expect(neutralizeCell(value)).toBe(`'${value}`);
+    expect(restoreCell(neutralizeCell(value))).toBe(value);
+    expect(neutralizeCell(`'${value}`)).toBe(`''${value}`);
+  });
+
+  it.each(['Zo\u200Bë', 'a\uFF1Db', '\u00A0=1'])('leaves %j, with a look-alike inside it, unchanged', (value) => {
+    expect(neutralizeCell(value)).toBe(value);
+  });
+
   it.each(['-5', '-0.25', '-.5', '+5', '+0.75', '0', '42', '8.5'])('keeps the plain number %j as it is', (value) => {
     expect(neutralizeCell(value)).toBe(value);
   });

@@ -35,11 +35,11 @@ const EMPIRE = { name: 'Ann Buyer', street1: '350 Fifth Avenue', city: 'New York
 
 const verify = (address: object, token = ann.token) =>
   s.app.inject({ method: 'POST', url: '/api/orders/verify-address', headers: { token }, payload: { address } });
-const verifyMany = (addresses: object[]) =>
+const verifyMany = (addresses: object[], token = ann.token) =>
   s.app.inject({
     method: 'POST',
     url: '/api/orders/verify-addresses',
-    headers: { token: ann.token },
+    headers: { token },
     payload: { addresses },
   });
 
@@ -120,6 +120,24 @@ describe('POST /api/orders/verify-addresses', () => {
     const res = await verifyMany(Array.from({ length: 101 }, () => EMPIRE));
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('At most 100 addresses can be checked at once');
+  });
+
+  test('a refused request uses up none of the checks a user may ask for', async () => {
+    const cy = user(s);
+    // Refused requests naming 5,000 addresses in all: the most one user may have checked in a minute.
+    for (let i = 0; i < 49; i++) {
+      const tooMany = await verifyMany(
+        Array.from({ length: 101 }, () => EMPIRE),
+        cy.token,
+      );
+      expect(tooMany.json().message).toBe('At most 100 addresses can be checked at once');
+    }
+    const bad = await verifyMany([...Array.from({ length: 50 }, () => EMPIRE), { ...EMPIRE, state: '' }], cy.token);
+    expect(bad.json().message).toBe('Address 51: State is required');
+    const lone = await verify({ ...EMPIRE, zip: '' }, cy.token);
+    expect(lone.statusCode).toBe(400);
+    const res = await verifyMany([EMPIRE], cy.token);
+    expect(res.statusCode, res.body).toBe(200);
   });
 });
 

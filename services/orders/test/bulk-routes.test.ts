@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { BULK_MAX_ROWS } from '@flatship/proto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bulkItems, call, initBulk, newOrderId, processBulk } from './bulk-support';
 import { fundedUser, type Stack, startStack } from './stack';
@@ -144,6 +145,19 @@ describe('POST /api/orders/bulk/process/{userId}', () => {
     const empty = await processBulk(s, u, { orderId: await newOrderId(s, u), orderData: [] });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().message).toBe('The order has no rows');
+  });
+
+  test('an order of more rows than one may have is refused naming the list and its maximum, nothing stored', async () => {
+    const u = await funded(10_000);
+    const orderId = await newOrderId(s, u);
+    const res = await processBulk(s, u, { orderId, orderData: bulkItems(BULK_MAX_ROWS + 1) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: `orderData must have at most ${BULK_MAX_ROWS} items`,
+    });
+    const ok = await processBulk(s, u, { orderId, orderData: bulkItems(1) });
+    expect(ok.statusCode, ok.body).toBe(202);
   });
 });
 

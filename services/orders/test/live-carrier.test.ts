@@ -1,6 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { carrierAccountProblems, createCarrierSet, easyPostSettings, type LabelRequest } from '@flatship/carriers';
+import {
+  carrierAccountProblems,
+  createCarrierSet,
+  EASYPOST_SIGNATURE_HEADER,
+  easyPostSettings,
+  easyPostSignature,
+  type LabelRequest,
+} from '@flatship/carriers';
 import { type FakeEasyPost, startFakeEasyPost } from '@flatship/carriers/testing';
 import { ConfigError, createDb, createMetricsRegistry, flatshipMetrics, type Knex, loadConfig } from '@flatship/kit';
 import { metricSample } from '@flatship/kit/testing';
@@ -206,6 +213,61 @@ describe('EasyPost tracker webhooks', () => {
     ]);
     const other = fake.trackerEvent('9400100000000000000000', WEBHOOK_SECRET);
     expect((await post(other.body, other.headers)).json()).toEqual({ ok: true, updated: 0 });
+  });
+});
+
+describe('EasyPost tracker webhooks with values that cannot be used', () => {
+  test('are acknowledged, so EasyPost stops sending them, and change nothing', async () => {
+    const u = user(s);
+    await s.setBalance(u.id, 10_000);
+    const bought = await postOrder(s, u, orderBody(u.id));
+    const { orderId, tracking_number } = bought.json().data;
+    fake.setTracking(tracking_number, [
+      { status: 'in_transit', message: 'Arrived at USPS Facility', datetime: '2026-12-02T08:30:00Z' },
+    ]);
+    const sent = fake.trackerEvent(tracking_number, WEBHOOK_SECRET);
+    const odd = (edit: (tracker: Record<string, unknown>) => void) => {
+      const event = JSON.parse(sent.body) as { result: Record<string, unknown> };
+      edit(event.result);
+      const body = JSON.stringify(event);
+      return s.app.inject({
+        method: 'POST',
+        url: '/api/orders/webhook/easypost',
+        payload: body,
+        headers: {
+          'content-type': 'application/json',
+          [EASYPOST_SIGNATURE_HEADER]: easyPostSignature(body, WEBHOOK_SECRET),
+        },
+      });
+    };
+    for (const res of [
+      await odd((t) => {
+        t.est_delivery_date = '+275760-09-13T00:00:00.000Z';
+      }),
+      await odd((t) => {
+        t.tracking_details = { status: 'delivered' };
+      }),
+    ]) {
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ ok: true, updated: 0 });
+    }
+    expect((await db('labels').where({ id: orderId }).first()).tracking_status).toBeNull();
+  });
+
+  test('a signed body that is not an EasyPost event at all is acknowledged too', async () => {
+    for (const body of ['<html>', '[]', '{"description":"tracker.updated","result":"none"}']) {
+      const res = await s.app.inject({
+        method: 'POST',
+        url: '/api/orders/webhook/easypost',
+        payload: body,
+        headers: {
+          'content-type': 'application/json',
+          [EASYPOST_SIGNATURE_HEADER]: easyPostSignature(body, WEBHOOK_SECRET),
+        },
+      });
+      expect(res.statusCode, body).toBe(200);
+      expect(res.json()).toEqual({ ok: true, updated: 0 });
+    }
   });
 });
 

@@ -310,6 +310,46 @@ describe('a SCAN form for today’s single labels', () => {
   });
 });
 
+describe('time zones named as the browser’s runtime names them', () => {
+  // The day is worked out where the zone is read; the database is given instants, never a zone name it may
+  // read otherwise (IST is India to the browser and Israel to PostgreSQL) or not know at all (AGT).
+  const listIn = async (as: TestUser, zone: string) =>
+    s.app.inject({
+      url: `/api/orders/scan-forms/${as.id}?timeZone=${encodeURIComponent(zone)}`,
+      headers: { token: as.token },
+    });
+
+  test('a zone the runtime knows and the database does not is used, not a 500', async () => {
+    const gus = user(s);
+    await s.setBalance(gus.id, 100_00);
+    const label = await buy(gus);
+    const listed = await listIn(gus, 'AGT');
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json().unmanifestedToday).toBe(1);
+    const res = await today(gus, gus.id, { timeZone: 'US/Pacific-New' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await formOf(label.id)).toBe(res.json().forms[0]._id);
+  });
+
+  test('IST is the day in India, for the count as for the form', async () => {
+    const ivy = user(s);
+    await s.setBalance(ivy.id, 100_00);
+    const label = await buy(ivy);
+    const day = (await listIn(ivy, 'IST')).json().today as string;
+    // Bought in India's first minute of that day: still the day before in Israel.
+    await s
+      .db('labels')
+      .where({ id: label.id })
+      .update({ created_at: new Date(`${day}T00:00:00+05:30`) });
+    const listed = (await listIn(ivy, 'IST')).json();
+    expect(listed.today).toBe(day);
+    expect(listed.unmanifestedToday).toBe(1);
+    const res = await today(ivy, ivy.id, { timeZone: 'IST' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await formOf(label.id)).toBe(res.json().forms[0]._id);
+  });
+});
+
 describe('a SCAN form for a bulk order', () => {
   let orderId: string;
 

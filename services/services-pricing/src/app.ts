@@ -11,7 +11,7 @@ import {
   type TokenStateSource,
   type UserChangeFeed,
 } from '@flatship/kit';
-import { BODY_LIMITS, type UserChangedEvent } from '@flatship/proto';
+import type { UserChangedEvent } from '@flatship/proto';
 import { createDefaultServicesRepo, createUserServicesRepo } from './db/configured-services-repo';
 import { createRawServicesRepo } from './db/raw-services-repo';
 import type { RawServiceSource } from './domain/ports';
@@ -50,8 +50,6 @@ export async function buildApp(deps: PricingAppDeps): Promise<ServiceApp> {
   const app = createServiceApp({
     name: 'services-pricing',
     logger: deps.logger,
-    // Room for a 10,000-row quote even when the client sends whole shipments; the gateway allows the same.
-    bodyLimit: BODY_LIMITS.pricing,
     readiness: [databaseReadiness(deps.db), ...(deps.readiness ?? [])],
   });
 

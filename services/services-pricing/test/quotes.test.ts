@@ -196,3 +196,26 @@ describe('the services a quote is priced with', () => {
     }
   });
 });
+
+describe('how much a call may carry', () => {
+  // Only the price call takes a whole bulk order; any other call is a few kilobytes at most.
+  test('a price list over the usual limit is refused with 413 before it is read', async () => {
+    const prices = Array.from({ length: 20_000 }, () => ({
+      fromWeight: 1,
+      toWeight: 70,
+      price: 1,
+      note: 'x'.repeat(40),
+    }));
+    const res = await t.request(admin, 'PUT', '/api/defaultServices/usps_priority_mail/prices', { prices });
+    expect(res.statusCode).toBe(413);
+  });
+
+  test('a quote of the most rows, each a whole shipment, is read', async () => {
+    const shipment = { ...ship('USPS Priority Mail', 3), to: { name: 'x'.repeat(200), street1: 'y'.repeat(200) } };
+    const res = await quote(
+      user,
+      Array.from({ length: 10_000 }, () => shipment),
+    );
+    expect(res.statusCode).toBe(200);
+  });
+});

@@ -55,7 +55,7 @@ import {
   UNCERTAIN_BUY_CODES,
 } from './errors';
 import { oneAtATime, shipmentIds } from './purchase-refs';
-import { readTracker } from './tracking';
+import { readTracker, trackerProblem } from './tracking';
 
 /** Our USPS services by EasyPost's names for them (the `service` of a USPS Rate). */
 export const EASYPOST_USPS_SERVICES: Readonly<Record<string, string>> = {
@@ -666,8 +666,9 @@ export function createEasyPostCarrier(opts: EasyPostCarrierOptions): EasyPostCar
         body: { tracker: { tracking_code: trackingNumber, carrier: 'USPS' } },
         retry: 'safe',
       });
-      const reading = readTracker(body ?? {});
-      if (!reading) throw new EasyPostUnusable('tracker_create', 'the answer is not a tracker');
+      const problem = trackerProblem(body ?? {});
+      const reading = problem === null ? readTracker(body ?? {}) : null;
+      if (!reading) throw new EasyPostUnusable('tracker_create', problem ?? 'the answer is not a tracker');
       return {
         ok: true,
         trackingNumber: reading.trackingNumber,

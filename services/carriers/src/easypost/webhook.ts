@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EpTracker } from './api';
-import { readTracker, type TrackerReading } from './tracking';
+import { readTracker, type TrackerReading, trackerProblem } from './tracking';
 
 /**
  * EasyPost's webhook events (https://docs.easypost.com/docs/webhooks, "HMAC Validation"): with a `webhook_secret`
@@ -18,6 +18,11 @@ export type EasyPostWebhookEvent =
   | { ok: true; kind: 'tracker'; eventId: string; description: string; tracking: TrackerReading }
   /** A verified event that is not about a tracker (a batch, a refund…): acknowledge it and do nothing. */
   | { ok: true; kind: 'other'; eventId: string; description: string }
+  /**
+   * A verified tracker event whose tracker cannot be read (`problem` says which value, and why): acknowledge it, so
+   * EasyPost does not send it again for a day, and keep the problem in the log.
+   */
+  | { ok: true; kind: 'unusable'; eventId: string; description: string; problem: string }
   | {
       ok: false;
       /**
@@ -93,7 +98,10 @@ export function parseEasyPostTrackerEvent(
   const description = event.description;
   const result = event.result;
   if (!description.startsWith('tracker.')) return { ok: true, kind: 'other', eventId, description };
-  const tracking = isObject(result) ? readTracker(result as EpTracker) : null;
+  if (!isObject(result)) return { ok: false, reason: 'malformed' };
+  const problem = trackerProblem(result);
+  if (problem) return { ok: true, kind: 'unusable', eventId, description, problem };
+  const tracking = readTracker(result as EpTracker);
   if (!tracking) return { ok: false, reason: 'malformed' };
   return { ok: true, kind: 'tracker', eventId, description, tracking };
 }

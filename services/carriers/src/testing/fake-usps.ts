@@ -319,8 +319,10 @@ export async function startFakeUsps(opts: FakeUspsOptions = {}): Promise<FakeUsp
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(text);
   }
 
-  /** The specs' ErrorMessage. */
+  /** The specs' ErrorMessage; the token endpoint's is OAuth's (RFC 6749 §5.2), as the real one answers. */
   function errorBody(route: string, status: number, detail: string, parameter?: string, title?: string) {
+    if (route === 'oauth')
+      return oauthError(status === 401 ? 'invalid_client' : status < 500 ? 'invalid_request' : 'server_error', detail);
     const message =
       route === 'address' ? detail : status === 404 ? 'Not Found' : status === 401 ? 'Unauthorized' : 'Bad Request';
     return {
@@ -447,6 +449,11 @@ export async function startFakeUsps(opts: FakeUspsOptions = {}): Promise<FakeUsp
 
   // ---- OAuth (RFC 6749 §4.4; USPS's Postman example sends the same fields as JSON, which is taken too) ---------
 
+  /** OAuth's error answer (RFC 6749 §5.2), not the v3 ErrorMessage: `{ error, error_description }`. */
+  function oauthError(error: string, description: string) {
+    return { error, error_description: description };
+  }
+
   function oauth(res: ServerResponse, raw: Buffer, type: string) {
     let fields: Record<string, unknown>;
     if (/json/i.test(type)) {
@@ -457,13 +464,10 @@ export async function startFakeUsps(opts: FakeUspsOptions = {}): Promise<FakeUsp
       }
     } else fields = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
     if (fields.grant_type !== 'client_credentials') {
-      return send(res, 400, {
-        error: 'unsupported_grant_type',
-        error_description: 'grant_type must be client_credentials',
-      });
+      return send(res, 400, oauthError('unsupported_grant_type', 'grant_type must be client_credentials'));
     }
     if (fields.client_id !== credentials.clientId || fields.client_secret !== credentials.clientSecret) {
-      return send(res, 401, { error: 'invalid_client', error_description: 'Client authentication failed' });
+      return send(res, 401, oauthError('invalid_client', 'Client authentication failed.'));
     }
     const issued = now();
     const expiresAt = issued + tokenLifetimeS * 1000;

@@ -3,6 +3,9 @@
  * `ErrorMessage`: `{ apiVersion, error: { code, message, errors: [{ status, code, title, detail, source: {
  * parameter, example } }] } }`. None of its words reach a customer: the adapter maps them onto the catalogue
  * (`carrier-messages.ts`) and logs them as they are.
+ *
+ * The token endpoint (`/oauth2/v3/token`) answers in OAuth's own shape instead (RFC 6749 §5.2):
+ * `{ error: 'invalid_client', error_description: 'Client authentication failed.' }`. Both are read.
  */
 
 export interface UspsErrorItem {
@@ -32,7 +35,11 @@ export function readUspsError(status: number, body: Buffer | string): UspsError 
   } catch {
     return { status, errors: [] };
   }
-  const root = (parsed ?? {}) as Record<string, unknown>;
+  const root = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
+  if (typeof root.error === 'string') {
+    // OAuth's error answer: the code in `error`, the words in `error_description`.
+    return { status, code: str(root.error), message: str(root.error_description), errors: [] };
+  }
   const error = (typeof root.error === 'object' && root.error !== null ? root.error : root) as Record<string, unknown>;
   const items = Array.isArray(error.errors) ? error.errors : [];
   return {
@@ -54,6 +61,21 @@ export function readUspsError(status: number, body: Buffer | string): UspsError 
   };
 }
 
+/**
+ * USPS's words in an error, as one line for a log or an exception: `invalid_client: Client authentication failed.`,
+ * `400: Bad Request (Invalid ZIP: ZIPCode is invalid)`; the status alone when it said nothing.
+ */
+export function describeUspsError(error: UspsError): string {
+  const head = [error.code, error.message].filter((s): s is string => !!s).join(': ');
+  const items = error.errors
+    .slice(0, 3)
+    .map((e) => [e.title, e.detail].filter((s): s is string => !!s).join(': '))
+    .filter((s) => s !== '');
+  if (!head && items.length === 0) return `HTTP ${error.status}`;
+  const said = items.length === 0 ? head : head ? `${head} (${items.join('; ')})` : items.join('; ');
+  return said.slice(0, 500);
+}
+
 /** All of USPS's words in an error, lower case, for matching. */
 export function errorText(error: UspsError): string {
   return [error.message, ...error.errors.flatMap((e) => [e.title, e.detail])]
@@ -71,6 +93,7 @@ export function blamedParameters(error: UspsError): string[] {
 export function loggableError(error: UspsError): Record<string, unknown> {
   return {
     status: error.status,
+    said: describeUspsError(error),
     code: error.code,
     message: error.message?.slice(0, 500),
     errors: error.errors.slice(0, 10).map((e) => ({

@@ -6,7 +6,7 @@ import {
 } from '../http/carrier-http';
 import type { UspsSettings } from './config';
 import { createTokenCache, type IssuedToken, jwtExpiry, type TokenCache } from './token-cache';
-import { loggableError, readUspsError, type UspsError } from './usps-errors';
+import { describeUspsError, loggableError, readUspsError, type UspsError } from './usps-errors';
 
 /** Where the adapter writes what USPS said; a service passes its logger (the kit's pino logger scrubs lines too). */
 export interface CarrierLogger {
@@ -27,7 +27,9 @@ export class UspsAuthError extends Error {
     readonly status: number,
     readonly error?: UspsError,
   ) {
-    super(`USPS ${token} token ${kind === 'refused' ? `refused (HTTP ${status})` : 'unavailable'}`);
+    super(
+      `USPS ${token} token ${kind === 'refused' ? `refused (HTTP ${status})` : 'unavailable'}${error ? `: ${describeUspsError(error)}` : ''}`,
+    );
     this.name = 'UspsAuthError';
   }
 }

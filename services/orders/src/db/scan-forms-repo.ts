@@ -67,7 +67,8 @@ export function createScanFormsRepo(db: Knex): ScanFormsRepo {
       : q
           .where({ user_id: s.userId })
           .whereNull('bulk_order_id')
-          .whereRaw('(created_at at time zone ?)::date = ?::date', [s.timeZone, s.day]);
+          .where('created_at', '>=', s.bounds.from)
+          .where('created_at', '<', s.bounds.until);
 
   return {
     async listManifestable(s, tx) {
@@ -104,13 +105,13 @@ export function createScanFormsRepo(db: Knex): ScanFormsRepo {
       );
     },
 
-    async countManifestable(userId, day, timeZone) {
+    async countManifestable(userId, day) {
       const q = db('labels')
         .where({ user_id: userId })
         .select(
           'bulk_order_id',
           db.raw('count(*)::int as n'),
-          db.raw('count(*) filter (where (created_at at time zone ?)::date = ?::date)::int as today', [timeZone, day]),
+          db.raw('count(*) filter (where created_at >= ? and created_at < ?)::int as today', [day.from, day.until]),
         )
         .groupBy('bulk_order_id');
       const rows = (await manifestable(q)) as { bulk_order_id: string | null; n: number; today: number }[];

@@ -109,13 +109,22 @@ export async function verifyOne(
   return { verdict: 'deliverable', address: checked(verdict.address) };
 }
 
+/**
+ * Called with the number of addresses about to be checked, once the request is known to be good: where a user's
+ * checks are counted (and refused past the limit), so a request refused for its input uses up none of them.
+ */
+export type BeforeChecking = (count: number) => void;
+
 /** POST /api/orders/verify-address: one address, checked as typed. */
 export async function checkAddress(
   deps: CheckAddressDeps,
   input: AddressToCheck,
   serviceUid?: string,
+  beforeChecking: BeforeChecking = () => {},
 ): Promise<AddressCheck> {
-  return verifyOne(deps, addressToCheck(input), serviceUid);
+  const address = addressToCheck(input);
+  beforeChecking(1);
+  return verifyOne(deps, address, serviceUid);
 }
 
 /**
@@ -126,12 +135,14 @@ export async function checkAddresses(
   deps: CheckAddressDeps,
   inputs: readonly AddressToCheck[],
   serviceUid?: string,
+  beforeChecking: BeforeChecking = () => {},
 ): Promise<AddressCheck[]> {
   if (inputs.length === 0) throw new AppError('BAD_REQUEST', 'Give at least one address to check');
   if (inputs.length > VERIFY_BATCH_MAX) {
     throw new AppError('BAD_REQUEST', `At most ${VERIFY_BATCH_MAX} addresses can be checked at once`);
   }
   const addresses = inputs.map((input, i) => addressToCheck(input, `Address ${i + 1}: `));
+  beforeChecking(addresses.length);
   const results: AddressCheck[] = new Array(addresses.length);
   let next = 0;
   const worker = async () => {

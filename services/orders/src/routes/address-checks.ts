@@ -31,8 +31,9 @@ export function registerAddressCheckRoutes(
       schema: { body: VerifyAddressBodySchema, response: { 200: AddressCheckSchema } },
     },
     async (request) => {
-      single.take(requireAuth(request).userId, 1);
-      return checkAddress(deps, request.body.address, request.body.service_uid);
+      const userId = requireAuth(request).userId;
+      // Counted once the address is known to be good: a refused request uses up none of the user's checks.
+      return checkAddress(deps, request.body.address, request.body.service_uid, (n) => single.take(userId, n));
     },
   );
 
@@ -43,8 +44,9 @@ export function registerAddressCheckRoutes(
       schema: { body: VerifyAddressesBodySchema, response: { 200: VerifyAddressesReplySchema } },
     },
     async (request) => {
-      batch.take(requireAuth(request).userId, Math.max(1, request.body.addresses.length));
-      return { results: await checkAddresses(deps, request.body.addresses, request.body.service_uid) };
+      const userId = requireAuth(request).userId;
+      const { addresses, service_uid } = request.body;
+      return { results: await checkAddresses(deps, addresses, service_uid, (n) => batch.take(userId, n)) };
     },
   );
 

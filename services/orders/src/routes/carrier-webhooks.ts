@@ -36,7 +36,9 @@ export async function recordTracking(db: Knex, tracking: Tracking): Promise<numb
  * POST /api/orders/webhook/easypost: EasyPost's tracker events, without a user token. The HMAC signature covers the
  * exact bytes, so this route (alone, in its own scope) takes the body raw and trusts nothing until it is verified
  * with `EASYPOST_WEBHOOK_SECRET`; anything unverified is a 401, with the reason in the log only. A verified event
- * that is not about a tracker, or about a parcel that is not ours, is acknowledged so EasyPost stops resending it.
+ * that is not about a tracker, about a parcel that is not ours, that is not an event at all, or whose tracker holds
+ * values that cannot be used (a date in year 275760, details that are not a list) is acknowledged so EasyPost stops
+ * resending it; the last two are logged with what is wrong.
  */
 export async function registerCarrierWebhookRoutes(
   app: ServiceApp,
@@ -53,9 +55,21 @@ export async function registerCarrierWebhookRoutes(
       async (request) => {
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const event = parseEasyPostTrackerEvent(raw, request.headers, deps.easyPostWebhookSecret);
+        if (!event.ok && event.reason === 'malformed') {
+          // Signed with our secret, so EasyPost sent it: refused, it would be sent again for a day.
+          request.log.warn({ bytes: raw.length }, 'EasyPost event acknowledged but not used: the body is not an event');
+          return { ok: true as const, updated: 0 };
+        }
         if (!event.ok) {
           request.log.warn({ reason: event.reason, bytes: raw.length }, 'EasyPost webhook refused');
           throw new AppError('ORDERS_WEBHOOK_SIGNATURE', MESSAGES.webhookSignature);
+        }
+        if (event.kind === 'unusable') {
+          request.log.warn(
+            { eventId: event.eventId, description: event.description, problem: event.problem },
+            `EasyPost event acknowledged but not used: ${event.problem}`,
+          );
+          return { ok: true as const, updated: 0 };
         }
         if (event.kind !== 'tracker') return { ok: true as const, updated: 0 };
         const updated = await recordTracking(deps.db, event.tracking);

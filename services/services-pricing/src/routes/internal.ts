@@ -1,5 +1,6 @@
 import { requireInternal, type ServiceApp } from '@flatship/kit';
 import {
+  BODY_LIMITS,
   EffectiveServicesReplySchema,
   IdSchema,
   InternalQuoteBodySchema,
@@ -18,7 +19,11 @@ export function registerInternalRoutes(app: ServiceApp, deps: DomainDeps, intern
   // Orders asks here before charging, so the amount charged is the one these rules compute.
   app.post(
     '/internal/quotes',
-    { onRequest, schema: { body: InternalQuoteBodySchema, response: { 200: InternalQuoteReplySchema } } },
+    {
+      onRequest,
+      bodyLimit: BODY_LIMITS.pricing,
+      schema: { body: InternalQuoteBodySchema, response: { 200: InternalQuoteReplySchema } },
+    },
     (request) =>
       quoteShipments(
         deps,

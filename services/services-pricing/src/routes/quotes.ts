@@ -1,5 +1,5 @@
 import { assertSelfOrAdmin, type ServiceApp } from '@flatship/kit';
-import { centsToDollars, QuoteBodySchema, QuoteReplySchema } from '@flatship/proto';
+import { BODY_LIMITS, centsToDollars, QuoteBodySchema, QuoteReplySchema } from '@flatship/proto';
 import { quoteShipments } from '../domain/quote-shipments';
 import type { DomainDeps } from './deps';
 
@@ -7,7 +7,12 @@ import type { DomainDeps } from './deps';
 export function registerQuoteRoutes(app: ServiceApp, deps: DomainDeps): void {
   app.post(
     '/api/orders/price/v2/bulk',
-    { onRequest: [app.requireUser], schema: { body: QuoteBodySchema, response: { 200: QuoteReplySchema } } },
+    {
+      onRequest: [app.requireUser],
+      // Room for a 10,000-row quote even when the client sends whole shipments; the gateway allows the same.
+      bodyLimit: BODY_LIMITS.pricing,
+      schema: { body: QuoteBodySchema, response: { 200: QuoteReplySchema } },
+    },
     async (request) => {
       const { userId, shipments } = request.body;
       assertSelfOrAdmin(request.auth, userId);

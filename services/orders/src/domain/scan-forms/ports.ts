@@ -33,10 +33,19 @@ export interface ScanFormRecord {
 
 export type NewScanForm = Omit<ScanFormRecord, 'createdAt'>;
 
-/** Which labels a form is for: one bulk order's, or one user's single labels of one day in one time zone. */
+/** The instants a calendar day of one time zone spans: from `from`, up to but not including `until`. */
+export interface DayBounds {
+  from: Date;
+  until: Date;
+}
+
+/**
+ * Which labels a form is for: one bulk order's, or one user's single labels of one day (`day`, YYYY-MM-DD) in one
+ * time zone, bought within `bounds`. The zone is read once, where the day is worked out; the database gets instants.
+ */
 export type ManifestScope =
   | { scope: 'bulk'; userId: string; bulkOrderId: string }
-  | { scope: 'day'; userId: string; day: string; timeZone: string };
+  | { scope: 'day'; userId: string; day: string; bounds: DayBounds };
 
 export interface ScanFormsRepo {
   /**
@@ -44,12 +53,8 @@ export interface ScanFormsRepo {
    * or purchase order (a day).
    */
   listManifestable(scope: ManifestScope, tx?: Tx): Promise<ManifestableLabel[]>;
-  /** How many single labels of `day` (in `timeZone`) and of each bulk order may go on a form now. */
-  countManifestable(
-    userId: string,
-    day: string,
-    timeZone: string,
-  ): Promise<{ today: number; byOrder: Record<string, number> }>;
+  /** How many single labels bought within `day` and of each bulk order may go on a form now. */
+  countManifestable(userId: string, day: DayBounds): Promise<{ today: number; byOrder: Record<string, number> }>;
   insert(form: NewScanForm, tx?: Tx): Promise<ScanFormRecord>;
   /** Puts the labels on the form; how many were put (a label on another form already is not). */
   attach(formId: string, labelIds: readonly string[], tx?: Tx): Promise<number>;

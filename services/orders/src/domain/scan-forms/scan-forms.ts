@@ -14,7 +14,7 @@ import type { BulkRepo } from '../bulk/ports';
 import { MESSAGES } from '../messages';
 import type { Clock, DomainLogger, FileStore, Transactor } from '../ports';
 import type { ShipmentAddress } from '../validate-shipment';
-import type { ManifestableLabel, ManifestScope, ScanFormRecord, ScanFormsRepo } from './ports';
+import type { DayBounds, ManifestableLabel, ManifestScope, ScanFormRecord, ScanFormsRepo } from './ports';
 
 // SCAN forms: one PS Form 5630 per carrier, From address and mailing day, for a bulk order's labels or for the day's
 // single labels. The carrier makes the form (the sandbox renders its own); we keep its PDF and put each label on it.
@@ -59,6 +59,43 @@ export function dayIn(now: Date, timeZone: string): string {
   }).formatToParts(now);
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+/** How far `timeZone`'s wall clock is ahead of UTC at the instant `at` (ms since the epoch), in ms. */
+function offsetAt(at: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(new Date(at));
+  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
+  return wall - (at - (((at % 1000) + 1000) % 1000));
+}
+
+/** The first instant of `day` (YYYY-MM-DD) in `timeZone`: its midnight, or when the day begins if a clock change skips midnight. */
+function startOf(day: string, timeZone: string): Date {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const midnight = Date.UTC(y, m - 1, d);
+  // The offset at midnight may differ from the offset an hour or two away (a clock change that night): try both.
+  const first = midnight - offsetAt(midnight, timeZone);
+  const candidates = [first, midnight - offsetAt(first, timeZone)].sort((a, b) => a - b);
+  return new Date(candidates.find((t) => dayIn(new Date(t), timeZone) === day) ?? first);
+}
+
+/**
+ * The instants `day` spans in `timeZone`, worked out here with the zone the runtime knows, so the database is given
+ * instants and never reads a zone name itself (it may not know one, or read it otherwise: IST, for one).
+ */
+export function dayBounds(day: string, timeZone: string): DayBounds {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const next = new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+  return { from: startOf(day, timeZone), until: startOf(next, timeZone) };
 }
 
 const oneLine = (a: ShipmentAddress) =>
@@ -255,7 +292,7 @@ export async function createTodayScanForms(
 ): Promise<CreateScanFormReply> {
   const zone = timeZoneOf(timeZone);
   const day = dayIn(deps.clock.now(), zone);
-  const made = await makeForms(deps, { scope: 'day', userId, day, timeZone: zone }, day);
+  const made = await makeForms(deps, { scope: 'day', userId, day, bounds: dayBounds(day, zone) }, day);
   return replyOf(made, SCAN_FORM_MESSAGES.nothingToday);
 }
 
@@ -264,7 +301,7 @@ export async function listScanForms(deps: ScanFormDeps, userId: string, timeZone
   const zone = timeZoneOf(timeZone);
   const today = dayIn(deps.clock.now(), zone);
   const [counts, forms] = await Promise.all([
-    deps.scanForms.countManifestable(userId, today, zone),
+    deps.scanForms.countManifestable(userId, dayBounds(today, zone)),
     deps.scanForms.listForUser(userId, LIST_LIMIT),
   ]);
   return {
