@@ -104,6 +104,8 @@ export interface GatewayConfig {
   /** Set whenever the bus is postgres; the Kafka bus needs no database. */
   databaseUrl: string | undefined;
   bus: BusSettings;
+  /** The bus's database pool (`DB_POOL_MAX`, `DB_POOL_IDLE_MS`). */
+  dbPool: { max: number | undefined; idleTimeoutMs: number };
   jwtPublicKey: string;
   internalSecret: string;
   shutdownTimeoutMs: number;
@@ -145,6 +147,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     logLevel: c.LOG_LEVEL,
     databaseUrl: c.DATABASE_URL,
     bus: busSettingsOf(c),
+    dbPool: { max: c.DB_POOL_MAX, idleTimeoutMs: c.DB_POOL_IDLE_MS },
     jwtPublicKey: c.JWT_PUBLIC_KEY,
     internalSecret: c.INTERNAL_SECRET,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,

@@ -16,13 +16,20 @@
  * so both are measured under the same load. A measurement, not a test: exits 0 whenever it ran.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildRunnables, describeBuild } from '../../build/build.mjs';
 import { freePort, sleep } from '../../src/net';
-import { children, cpuSeconds } from '../bulk/rss';
+import {
+  FOOTPRINT_LIMIT_MB,
+  FOOTPRINT_TARGET_MB,
+  type Mem,
+  POSTGRES_TREE,
+  stackMemory,
+} from '../../src/testing/footprint';
+import { cpuSeconds } from '../bulk/rss';
 import { median } from '../stats';
 
 const TARGET_MB = 600;
@@ -60,52 +67,16 @@ if (baseline) {
 
 // ---------- /proc readers ----------
 
-interface Mem {
-  rss: number;
-  pss: number;
-  anon: number;
-}
+const POSTGRES = POSTGRES_TREE;
 
-function smaps(pid: number): Mem {
-  try {
-    const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-    const kb = (field: string) => Number(text.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? 0);
-    return { rss: kb('Rss'), pss: kb('Pss'), anon: kb('Anonymous') };
-  } catch {
-    return { rss: 0, pss: 0, anon: 0 };
-  }
-}
-
-interface RunFile {
-  launcherPid: number;
-  postgres: { pid: number };
-  services: Record<string, { pid: number | null }>;
-}
-
-const POSTGRES = 'postgres (all)';
-
-/** Memory (kB) of every process of the stack: the launcher, each service, PostgreSQL's whole tree. */
-async function stackMemory(dataDir: string): Promise<{ mem: Record<string, Mem>; backends: number; cpu: number }> {
-  const run = JSON.parse(await readFile(join(dataDir, 'run.json'), 'utf8')) as RunFile;
-  const nodes: Record<string, number> = { launcher: run.launcherPid };
-  for (const [name, s] of Object.entries(run.services)) if (s.pid) nodes[name] = s.pid;
-  const mem: Record<string, Mem> = {};
+/** Memory (kB) of every process of the stack, and the CPU seconds all of them have used. */
+async function stackMemoryAndCpu(
+  dataDir: string,
+): Promise<{ mem: Record<string, Mem>; backends: number; cpu: number }> {
+  const { mem, pids, backends } = await stackMemory(dataDir);
   let cpu = 0;
-  for (const [name, pid] of Object.entries(nodes)) {
-    mem[name] = smaps(pid);
-    cpu += cpuSeconds(pid, true);
-  }
-  const pgPids = [run.postgres.pid, ...children(run.postgres.pid)];
-  const pg: Mem = { rss: 0, pss: 0, anon: 0 };
-  for (const pid of pgPids) {
-    const m = smaps(pid);
-    pg.rss += m.rss;
-    pg.pss += m.pss;
-    pg.anon += m.anon;
-    cpu += cpuSeconds(pid, true);
-  }
-  mem[POSTGRES] = pg;
-  return { mem, backends: pgPids.length - 1, cpu };
+  for (const pid of [...Object.values(pids.node), ...pids.postgres]) cpu += cpuSeconds(pid, true);
+  return { mem, backends, cpu };
 }
 
 // ---------- one start ----------
@@ -179,10 +150,10 @@ async function startOnce(tree: Tree, dataDir: string): Promise<StartResult> {
   })();
   try {
     await Promise.race([ready, sleep(120_000).then(() => Promise.reject(new Error(`not ready in 120 s:\n${output}`)))]);
-    cpuAtReady = (await stackMemory(dataDir)).cpu;
+    cpuAtReady = (await stackMemoryAndCpu(dataDir)).cpu;
     const firstGetS = await firstGet;
     await sleep(settleMs);
-    const { mem, backends } = await stackMemory(dataDir);
+    const { mem, backends } = await stackMemoryAndCpu(dataDir);
     return { readyS: readyS!, firstGetS, cpuAtReady, mem, backends };
   } finally {
     await stopLauncher(child, exited);
@@ -261,7 +232,7 @@ for (const tree of trees) {
   }
   console.log(`  PostgreSQL backends (children of the postmaster): ${median(setUp.map((r) => r.backends))}`);
   console.log(
-    `  total, Node RSS + PostgreSQL PSS (the issue's measure, target ≤ ${TARGET_MB} MB): ${mb(median(setUp.map((r) => issueTotal(r.mem))))} MB; all PSS: ${mb(median(setUp.map((r) => pssTotal(r.mem))))} MB; anonymous: ${mb(median(setUp.map((r) => Object.values(r.mem).reduce((s, m) => s + m.anon, 0))))} MB`,
+    `  total, Node RSS + PostgreSQL PSS (the issue's measure, target ≤ ${TARGET_MB} MB): ${mb(median(setUp.map((r) => issueTotal(r.mem))))} MB; all PSS (target ≤ ${FOOTPRINT_TARGET_MB} MB, make test fails above ${FOOTPRINT_LIMIT_MB}): ${mb(median(setUp.map((r) => pssTotal(r.mem))))} MB; anonymous: ${mb(median(setUp.map((r) => Object.values(r.mem).reduce((s, m) => s + m.anon, 0))))} MB`,
   );
   console.log(
     `  after a fresh start: ${mb(median(fresh.map((r) => issueTotal(r.mem))))} MB (all PSS ${mb(median(fresh.map((r) => pssTotal(r.mem))))} MB); all ${all.length} starts: ${mb(median(all.map((r) => issueTotal(r.mem))))} MB`,

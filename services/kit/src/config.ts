@@ -2,6 +2,7 @@ import { type Static, type TObject, Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { BusConfig } from './bus/config';
 import { ConfigError } from './config-error';
+import { DEFAULT_POOL_IDLE_MS } from './db';
 
 export { ConfigError };
 
@@ -88,6 +89,20 @@ export const BaseConfig = {
     default: 0,
     description:
       'after SIGTERM, how long /readyz answers 503 while requests are still served, so load balancers stop sending first',
+  }),
+  DB_POOL_MAX: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      shownDefault: "the service's own: 10; admin 6; label-worker `LABEL_WORKER_CONCURRENCY` + 4; gateway 4",
+      description:
+        'database connections the main pool may hold at once; the event bus holds one more for LISTEN (two with an outbox), and orders its purchase locks (`PURCHASE_LOCK_CONNECTIONS`)',
+    }),
+  ),
+  DB_POOL_IDLE_MS: Type.Integer({
+    minimum: 100,
+    default: DEFAULT_POOL_IDLE_MS,
+    description:
+      'how long a pooled database connection may stay unused before it is closed: a quiet process keeps only what its polling uses',
   }),
   ...BusConfig,
 };

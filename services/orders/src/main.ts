@@ -37,7 +37,11 @@ await runServiceRuntime({
   tokenState: (config) => ({ authUrl: config.AUTH_URL, ttlMs: config.TOKEN_STATE_TTL_MS }),
   async build({ config, logger, db, outbox, tokenState, userChanges, internalClient, own, job }) {
     // Purchases hold an advisory lock on a connection of their own while they run, so they can always still write.
-    const lockDb = createDb(config.DATABASE_URL, ORDERS_SCHEMA, { max: config.PURCHASE_LOCK_CONNECTIONS, logger });
+    const lockDb = createDb(config.DATABASE_URL, ORDERS_SCHEMA, {
+      max: config.PURCHASE_LOCK_CONNECTIONS,
+      idleTimeoutMs: config.DB_POOL_IDLE_MS,
+      logger,
+    });
     own({ close: () => lockDb.destroy() });
     let carrierCalls: ((o: CarrierCallObservation) => void) | undefined;
     let carrierResults: ((o: CarrierResult) => void) | undefined;

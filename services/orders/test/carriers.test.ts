@@ -61,7 +61,7 @@ test('CARRIERS=sandbox-usps,test-parcel sells both carriers, each label bought f
   }
 });
 
-test("the Amazon confirmation file names each label's own carrier", () => {
+test("the Amazon confirmation file names each label's own carrier", async () => {
   const row = (courier: string, trackingNumber: string) =>
     ({
       status: 'completed',
@@ -76,8 +76,8 @@ test("the Amazon confirmation file names each label's own carrier", () => {
       } as unknown as BulkOrderItem,
     }) as unknown as BulkRowRecord;
   const rows = [row('usps', '9400'), row('test-parcel', 'TP1'), row('gone-carrier', 'G1')];
-  expect(confirmationFile('csv', rows)).toBeNull();
-  const lines = String(confirmationFile('amazon', rows))
+  expect(await confirmationFile('csv', rows)).toBeNull();
+  const lines = String(await confirmationFile('amazon', rows))
     .trim()
     .split('\n')
     .map((l: string) => l.split('\t').slice(4, 7));

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { ResetMail, ResetMailer } from '../domain/ports';
 
 const timeFormat = new Intl.DateTimeFormat('en-GB', {
@@ -26,14 +26,18 @@ export function resetMailContent(mail: ResetMail): { subject: string; text: stri
   };
 }
 
-/** Sends reset emails through the SMTP server of SMTP_URL (smtp://user:pass@host:587, smtps://… for TLS). */
+/**
+ * Sends reset emails through the SMTP server of SMTP_URL (smtp://user:pass@host:587, smtps://… for TLS). The mail
+ * library is loaded by the first email, not at every start of the service.
+ */
 export function createSmtpResetMailer(opts: { smtpUrl: string; from: string }): ResetMailer & { close(): void } {
-  const transport = nodemailer.createTransport(opts.smtpUrl);
+  let transport: Promise<Transporter> | undefined;
   return {
     async send(mail) {
       const { subject, text } = resetMailContent(mail);
-      await transport.sendMail({ from: opts.from, to: mail.to, subject, text });
+      transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(opts.smtpUrl));
+      await (await transport).sendMail({ from: opts.from, to: mail.to, subject, text });
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((t) => t.close()),
   };
 }

@@ -13,7 +13,6 @@ import type {
 } from '../port';
 import { isValidImpb } from '../usps/impb';
 import { findUspsService } from '../usps/services';
-import { cityZips, zipPlace } from './zip-directory';
 
 /**
  * What the sandbox does besides buying, each a pure function of its input (and the clock), so any process gives
@@ -121,7 +120,8 @@ export function standardStreet(street: string): string {
 }
 
 /**
- * An address check, against the USPS ZIP codes (`zip-directory.ts`), as a real carrier's would be:
+ * An address check, against the USPS ZIP codes (order-files' `zip-directory`, loaded on the first check), as a real
+ * carrier's would be:
  * - a ZIP that is not five digits (or ZIP+4), or that does not exist, is undeliverable, and so is a street without a
  *   house number;
  * - a ZIP that does not belong to the city and state is corrected to the city's (its lowest ZIP), when the state has
@@ -132,7 +132,7 @@ export function standardStreet(street: string): string {
  *   anything changed.
  * (A recipient named FAIL is not refused here: its purchase fails, which tests of failed purchases rely on.)
  */
-export function sandboxVerifyAddress(address: LabelAddress): AddressVerdict {
+export async function sandboxVerifyAddress(address: LabelAddress): Promise<AddressVerdict> {
   const zipDigits = address.zip.replace(/\D/g, '');
   if (!/^\d{5}(-?\d{4})?$/.test(address.zip.trim())) {
     return { ok: true, verdict: 'undeliverable', reason: `The ZIP code ${address.zip} does not exist.` };
@@ -145,7 +145,7 @@ export function sandboxVerifyAddress(address: LabelAddress): AddressVerdict {
     city: address.city.trim().toUpperCase(),
     state: address.state.trim().toUpperCase(),
   };
-  const place = placeOf(given);
+  const place = placeOf(await import('@flatship/order-files/zip-directory'), given);
   if (!place.ok) return { ok: true, verdict: 'undeliverable', reason: place.reason };
   const zip5 = place.zip5;
   const plus4 =
@@ -169,11 +169,14 @@ export function sandboxVerifyAddress(address: LabelAddress): AddressVerdict {
 }
 
 /** Where an address's city, state and ZIP point, made to agree with the ZIP codes, or why they cannot. */
-function placeOf(given: {
-  zip5: string;
-  city: string;
-  state: string;
-}): { ok: true; zip5: string; city: string; state: string } | { ok: false; reason: string } {
+function placeOf(
+  { zipPlace, cityZips }: typeof import('@flatship/order-files/zip-directory'),
+  given: {
+    zip5: string;
+    city: string;
+    state: string;
+  },
+): { ok: true; zip5: string; city: string; state: string } | { ok: false; reason: string } {
   const place = zipPlace(given.zip5);
   if (!place) return { ok: false, reason: `The ZIP code ${given.zip5} does not exist.` };
   if (place.state === given.state && place.city === given.city) return { ok: true, ...given };

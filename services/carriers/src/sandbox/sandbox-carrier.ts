@@ -118,7 +118,7 @@ export function createSandboxCarrier(opts: SandboxCarrierOptions = {}): SandboxC
 
     voidLabel: async (req) => sandboxVoid(req, now(), 'void', hourMs),
     refundStatus: async (req) => sandboxVoid(req, now(), 'status', hourMs),
-    verifyAddress: async (address) => sandboxVerifyAddress(address),
+    verifyAddress: (address) => sandboxVerifyAddress(address),
     rate: async (req) => sandboxRate(req),
     track: async (trackingNumber, opts) => sandboxTrack(trackingNumber, now(), opts?.purchasedAt, hourMs),
 

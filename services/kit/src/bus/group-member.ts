@@ -256,10 +256,37 @@ export class GroupMember {
 
   private schedulePoll(): void {
     if (this.closed) return;
-    this.pollTimer = setTimeout(() => {
-      this.wakeAll();
+    this.pollTimer = setTimeout(async () => {
+      await this.wakeBehind();
       this.schedulePoll();
     }, this.settings.pollIntervalMs);
+  }
+
+  /**
+   * The poll that covers a lost notification: one query for the head of every partition this member reads, and only
+   * those with messages past its position are read. Reading each partition instead would take a connection per
+   * partition every poll, all at once, and an idle process would keep that many PostgreSQL backends.
+   */
+  private async wakeBehind(): Promise<void> {
+    const held = [...this.owned.values()].filter((w) => w.state === 'active');
+    if (held.length === 0) return;
+    let heads: { topic: string; partition: number; next_offset: string }[];
+    try {
+      heads = await query(
+        this.db,
+        `select topic, partition, next_offset from ${this.s}.partitions
+         where (topic, partition) in (select * from unnest(?::text[], ?::int[]))`,
+        [held.map((w) => w.topic), held.map((w) => w.partition)],
+      );
+    } catch {
+      // Each partition's own read reports the database's trouble and backs off.
+      this.wakeAll();
+      return;
+    }
+    for (const head of heads) {
+      const work = this.owned.get(keyOf(head.topic, head.partition));
+      if (work && BigInt(head.next_offset) > work.position) this.wake(work);
+    }
   }
 
   private async heartbeat(): Promise<void> {

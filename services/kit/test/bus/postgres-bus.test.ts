@@ -215,6 +215,26 @@ describe('postgres adapter', () => {
     expect(await count('members')).toBe(0);
   });
 
+  test('an idle member checks every partition it holds with one query a poll, so it keeps one pooled connection', async () => {
+    const topic = name('idle-wide');
+    const { bus, db } = await harness({ partitions: { [topic]: 8 }, pollIntervalMs: 50 });
+    await bus.publish(topic, [{ key: 'k', value: 'created with its 8 partitions' }]);
+    // The most queries at once: each holds a pooled connection, which the next polls keep from being let go.
+    const pool = (db.client as { pool: { numUsed(): number } }).pool;
+    let most = 0;
+    let reads = 0;
+    db.on('query', (q: { sql: string }) => {
+      most = Math.max(most, pool.numUsed());
+      if (/\.(messages|partitions)\b/.test(q.sql)) reads++;
+    });
+    const sub = await bus.subscribe({ group: name('g'), topics: [topic], concurrency: 8, handler: async () => {} });
+    cleanups.push(() => sub.close());
+    const after = reads;
+    // Five polls reading each partition, or forty checking them all at once.
+    await waitFor('polls of the idle partitions', () => reads >= after + 40);
+    expect(most).toBeLessThanOrEqual(2);
+  });
+
   test('a new group with fromBeginning: false starts at the end of the log', async () => {
     const { bus } = await harness();
     const topic = name('tail');

@@ -1,8 +1,7 @@
 import { findCarrierByCourier, mergePdfs } from '@flatship/carriers';
-import { marketplaceOf, type ShippedPackage } from '@flatship/order-files/marketplaces';
+import type { ShippedPackage } from '@flatship/order-files/marketplaces';
 import { neutralizeCell } from '@flatship/order-files/spreadsheet-cell';
 import { type BulkOrderItem, bulkFileNames, marketplaceInfo, type OrderSource } from '@flatship/proto';
-import { stringify } from 'csv-stringify/sync';
 import type { BulkRowRecord } from './ports';
 
 /** Where an order's generated files live in the file store. */
@@ -98,7 +97,9 @@ const rowStatus = (r: BulkRowRecord) =>
  * Results CSV: every submitted row with all its columns, its outcome, tracking number and error. A row an
  * admin refunded reads `refunded`, keeping its (void) tracking number so the seller can match it up.
  */
-export function resultsCsv(rows: BulkRowRecord[]): Buffer {
+export async function resultsCsv(rows: BulkRowRecord[]): Promise<Buffer> {
+  // Loaded when an order finishes, not at every start of a process that may finish one.
+  const { stringify } = await import('csv-stringify/sync');
   const records = rows.map((r) => [
     r.rowIndex + 1,
     ...INPUT_COLUMNS.map(([, get]) => get(r.input) ?? ''),
@@ -129,9 +130,11 @@ function shippedPackage(source: OrderSource, r: BulkRowRecord): ShippedPackage {
 /**
  * The file the seller uploads back to the order's marketplace (Amazon's shipping confirmation TSV), made by the
  * marketplace from every bought label in row order (a split order item gives several); null when the marketplace
- * takes no such file.
+ * takes no such file. The marketplaces' writers (and the spreadsheet libraries they need) are loaded by the first
+ * order that finishes, not at every start.
  */
-export function confirmationFile(source: OrderSource, rows: BulkRowRecord[]): Buffer | null {
+export async function confirmationFile(source: OrderSource, rows: BulkRowRecord[]): Promise<Buffer | null> {
+  const { marketplaceOf } = await import('@flatship/order-files/marketplaces');
   const marketplace = marketplaceOf(source);
   if (!marketplace.confirmationFile) return null;
   const shipped = rows

@@ -64,9 +64,9 @@ async function writeOrderFiles(deps: BulkDeps, order: BulkOrderRecord, rows: Bul
   } else {
     await deps.files.remove(key('labels.pdf'));
   }
-  await deps.files.put(key('results.csv'), resultsCsv(rows));
+  await deps.files.put(key('results.csv'), await resultsCsv(rows));
   let autoConfirmName: string | null = null;
-  const confirmation = done.length > 0 ? confirmationFile(order.source, rows) : null;
+  const confirmation = done.length > 0 ? await confirmationFile(order.source, rows) : null;
   if (confirmation) {
     await deps.files.put(key(confirmationFileOf(order.source)), confirmation);
     autoConfirmName = names.autoConfirm;

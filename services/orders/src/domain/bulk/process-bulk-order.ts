@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError, statusOf } from '@flatship/kit';
-import { zipFlags } from '@flatship/order-files/zip-check';
 import { BULK_MAX_ROWS, type BulkProcessBody, type BulkProcessReply, centsToDollars } from '@flatship/proto';
 import { refundCharge } from '../buy-and-refund';
 import { courierOf } from '../courier-of';
@@ -170,7 +169,7 @@ export async function processBulkOrder(
   }
   if ('refused' in outcome) throw outcome.refused;
   const submitted = outcome.submitted;
-  const addressWarnings = zipWarnings(shipments);
+  const addressWarnings = await zipWarnings(shipments);
   if (addressWarnings.length > 0) {
     deps.logger.info({ orderId: order.id, rows: addressWarnings.length }, 'bulk order bought with doubtful ZIPs');
   }
@@ -226,8 +225,12 @@ export async function abandonUnsubmitted(deps: BulkDeps, orderId: string): Promi
   }
 }
 
-/** The rows' ZIP doubts, judged by the same offline check the table ran at load (order-files `zipFlags`). */
-function zipWarnings(shipments: readonly ValidShipment[]): { rowIndex: number; message: string }[] {
+/**
+ * The rows' ZIP doubts, judged by the same offline check the table ran at load (order-files `zipFlags`). Its ZIP table
+ * is loaded by the first bulk order, not at every start of the service.
+ */
+async function zipWarnings(shipments: readonly ValidShipment[]): Promise<{ rowIndex: number; message: string }[]> {
+  const { zipFlags } = await import('@flatship/order-files/zip-check');
   return shipments.flatMap((s, rowIndex) =>
     zipFlags({
       ToZipPostal: s.receiver.zip,
