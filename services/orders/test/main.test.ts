@@ -40,7 +40,7 @@ test('the service migrates, becomes ready, refuses calls without a token and sto
   p.child.kill('SIGTERM');
   expect(await p.exited).toBe(0);
   expect(p.logs()).toContain(
-    '"applied":["0001_labels","0002_outbox","0003_bulk_orders","0004_label_idempotency","0005_bulk_submit_hash","0006_label_refund_started","0007_label_courier_any_carrier","0008_label_void","0009_bulk_refunded_count","0010_free_labels","0011_carrier_purchases","0012_label_tracking","0013_carrier_routes","0014_label_refunds","0015_print_settings","0016_scan_forms","0017_label_tracking_checks","0018_marketplace_sources","0019_carrier_memory_forms"]',
+    '"applied":["0001_labels","0002_outbox","0003_bulk_orders","0004_label_idempotency","0005_bulk_submit_hash","0006_label_refund_started","0007_label_courier_any_carrier","0008_label_void","0009_bulk_refunded_count","0010_free_labels","0011_carrier_purchases","0012_label_tracking","0013_carrier_routes","0014_label_refunds","0015_print_settings","0016_scan_forms","0017_label_tracking_checks","0018_marketplace_sources","0019_carrier_memory_forms","0020_carrier_rate_slots"]',
   );
 }, 60_000);
 
