@@ -45,6 +45,7 @@ await runServiceRuntime({
       createCarrierSet(config.CARRIERS, {
         failureRate: config.CARRIER_FAILURE_RATE,
         sandboxTrackingHourMs: config.SANDBOX_TRACKING_HOUR_MS,
+        ...(config.SANDBOX_JOURNEY_FILE ? { sandboxJourneyFile: config.SANDBOX_JOURNEY_FILE } : {}),
         rateLimits: readCarrierRateLimits(config.CARRIER_RATE_LIMIT),
         ...carrierAccountSettings(config.CARRIERS, config),
         // Shared with the label workers: a purchase retried in any of them finds what this one kept.
