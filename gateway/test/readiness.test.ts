@@ -64,7 +64,9 @@ describe('health and readiness', () => {
       gatewayDeps({
         upstreams: { auth: auth.url, payments: await deadAddress(), admin: hung.url },
         tokenState: createUserDirectory().tokenState,
-        upstreamReadyTimeoutMs: 300,
+        // The one timeout covers the healthy service's answer too: seconds, so auth answers within it however busy
+        // the machine is.
+        upstreamReadyTimeoutMs: 5_000,
       }),
     );
     try {

@@ -279,17 +279,22 @@ describe('bulk orders from an Amazon file', () => {
       await window.getByText(/label\(s\) failed to process\. Please check the error logs\./).waitFor();
       await page.screenshot({ path: await artifactPath('bulk-with-failures.png') });
 
-      // Retry until nothing is left (each failed row fails again with probability 0.5).
+      // Retry until nothing is left (each failed row fails again with probability 0.5). A retry's answer may come
+      // before its rows settle (the server waits only so long), so each round waits for where the order ends: the
+      // Retry button back for the rows that failed again, or the order done.
+      const done = page.getByRole('dialog', { name: 'Order Processed Successfully!' });
+      const retry = page.getByRole('button', { name: /^Retry \d+ Failed Label\(s\)$/ });
       for (let attempt = 0; attempt < 12; attempt++) {
-        const retry = page.getByRole('button', { name: /^Retry \d+ Failed Label\(s\)$/ });
-        if ((await retry.count()) === 0) break;
+        await retry.or(done).first().waitFor({ timeout: 60_000 });
+        if ((await done.count()) > 0) break;
         await retry.click();
-        await page.getByRole('button', { name: 'Retrying...' }).waitFor({ state: 'detached', timeout: 30_000 });
+        await page.getByRole('button', { name: 'Retrying...' }).waitFor({ state: 'detached', timeout: 60_000 });
       }
-      await page.getByRole('dialog', { name: 'Order Processed Successfully!' }).waitFor({ timeout: 30_000 });
+      await done.waitFor({ timeout: 60_000 });
       await context.close();
     } finally {
       await stack.stop();
     }
-  });
+    // A stack of its own started, then an order and its retries in the browser: minutes on a busy machine.
+  }, 300_000);
 });

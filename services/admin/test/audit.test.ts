@@ -29,7 +29,9 @@ beforeAll(async () => {
     logger: false,
     // Frozen: a burst of actions lands in one millisecond, as it can under load.
     clock: () => AUDIT_CLOCK,
-    tokenState: createCachedTokenState(createAuthTokenStateFetcher(s.authClient, { warn: () => {} }), 0),
+    // Every request asks auth (nothing cached), and a burst of 50 waits its turn there: seconds, not the product's
+    // 3 s, before an answer counts as auth being away, so a busy machine gets every answer.
+    tokenState: createCachedTokenState(createAuthTokenStateFetcher(s.authClient, { warn: () => {} }, 20_000), 0),
     impersonationActions: (event) => s.bus.publish(TOPICS.impersonationAction, [{ key: event.userId, value: event }]),
     config: {
       upstreams: { auth: authUrl, admin: adminUrl, payments: paymentsUrl },

@@ -124,6 +124,7 @@ export {
   type ServiceRoute,
 } from './registry';
 export { SANDBOX_TRACKING_HOUR_MS, standardStreet } from './sandbox/extras';
+export { type JourneyMove, journeyMovesIn, moveJourneyClock } from './sandbox/journey-clock';
 export {
   createSandboxCarrier,
   SANDBOX_DEFAULT_MAILER_ID,

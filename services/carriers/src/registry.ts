@@ -47,6 +47,8 @@ export interface CarrierSettings {
   sandboxBalanceCents?: number;
   /** How long one hour of the sandbox's tracking journey lasts (`SANDBOX_TRACKING_HOUR_MS`); an hour when not set. */
   sandboxTrackingHourMs?: number;
+  /** Where the sandbox's journey clock is moved forward by hand (`SANDBOX_JOURNEY_FILE`, test stacks); real time when not set. */
+  sandboxJourneyFile?: string;
   /** The USPS_* variables (`USPS_CONFIG`), for the live USPS carrier; checked when it is created. */
   usps?: Partial<UspsConfig>;
   /** Where live carriers write what their carrier said (refusals, errors); never shown to customers. */

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { journeyMovesIn, moveJourneyClock } from '../src/sandbox/journey-clock';
 import { createSandboxCarrier } from '../src/sandbox/sandbox-carrier';
 import { CONTRACT_FROM, CONTRACT_TO } from '../src/testing/carrier-contract';
 
@@ -188,6 +189,38 @@ describe('the sandbox beyond purchases', () => {
     expect(await carrier.track!(trackingNumber, since(20))).toMatchObject({ status: 'pre_transit' });
     expect(() => createSandboxCarrier({ trackingHourMs: 0 })).toThrow(/trackingHourMs/);
     await fast.close();
+  });
+
+  it('on a journey clock moved by hand, parcels bought before a move travel and those bought after start out', async () => {
+    const file = join(dir, 'journey');
+    const moved = createSandboxCarrier({ now: () => NOW, journeyMoves: journeyMovesIn(file) });
+    const { trackingNumber } = await buy('journey-moved');
+    const ref = (purchasedAt: Date) => ({ idempotencyKey: 'journey-moved', trackingNumber, purchasedAt });
+    const early = new Date(NOW.getTime() - 60_000);
+    // No move yet (no file): real hours, so a label bought a minute ago awaits the item.
+    expect(await moved.track!(trackingNumber, { purchasedAt: early })).toMatchObject({ status: 'pre_transit' });
+
+    // Twenty journey hours on, from a moment after the early purchase: USPS has that parcel, so it was used.
+    await moveJourneyClock(file, 20 * 3_600_000, new Date(NOW.getTime() - 30_000));
+    expect(await moved.track!(trackingNumber, { purchasedAt: early })).toMatchObject({ status: 'in_transit' });
+    expect(await moved.voidLabel!(ref(early))).toMatchObject({ status: 'rejected' });
+    // A label bought after the move starts its journey: still awaiting the item, still refundable.
+    const late = new Date(NOW.getTime() - 10_000);
+    expect(await moved.track!(trackingNumber, { purchasedAt: late })).toMatchObject({ status: 'pre_transit' });
+    expect(await moved.voidLabel!(ref(late))).toEqual({ ok: true, status: 'refunded' });
+
+    // Moves add up: 52 more hours deliver the early parcel (72 in all); the late one is on its way.
+    await moveJourneyClock(file, 52 * 3_600_000, new Date(NOW.getTime() - 5_000));
+    expect(await moved.track!(trackingNumber, { purchasedAt: early })).toMatchObject({ status: 'delivered' });
+    expect(await moved.track!(trackingNumber, { purchasedAt: late })).toMatchObject({ status: 'in_transit' });
+    // The carrier without the file keeps real time.
+    expect(await carrier.track!(trackingNumber, { purchasedAt: early })).toMatchObject({ status: 'pre_transit' });
+
+    writeFileSync(file, 'yesterday 5\n');
+    await expect(moved.track!(trackingNumber, { purchasedAt: early })).rejects.toThrow(
+      /"yesterday 5" is not a journey move/,
+    );
+    await moved.close();
   });
 
   it('gives a ZPL label at 203 dpi carrying the same tracking number and the IMpb barcode', async () => {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { freePort, spawnService, waitUntilUp } from '../src/testing';
+import { freePort, spawnService, waitFor, waitUntilUp } from '../src/testing';
 
 const TALKER = fileURLToPath(new URL('./fixtures/talker.mjs', import.meta.url));
 
@@ -44,6 +44,14 @@ describe('waitUntilUp', () => {
   test('keeps polling while the answer does not count as up, then gives up, kills the process and shows its output', async () => {
     const port = await freePort();
     const p = spawnService(TALKER, { LISTEN_PORT: String(port), HEALTH_STATUS: '503', OUT_LINE: 'still starting' });
+    // Started (its line written) and answering 503 before the wait starts, however long this machine takes to
+    // start a process: the wait then sees nothing but answers that do not count as up.
+    await waitFor(
+      'the talker to start and answer',
+      async () =>
+        p.logs().includes('out: still starting') &&
+        (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null))?.status === 503,
+    );
     const startedAt = Date.now();
     await expect(waitUntilUp(`http://127.0.0.1:${port}/readyz`, p, { timeoutMs: 600 })).rejects.toThrow(
       /talker did not answer .*\/readyz within 600 ms:\n[\s\S]*out: still starting/,

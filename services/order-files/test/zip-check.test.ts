@@ -55,10 +55,12 @@ describe('reading a file', () => {
       }),
     );
     const csv = rowsToCsv(rows);
-    const started = performance.now();
+    // The processor time the reading takes, not the wall time: other processes busy on the same cores do not count.
+    const started = process.cpuUsage();
     const result = readOrderFile({ name: 'orders.csv', data: new TextEncoder().encode(csv) }, ctx());
-    const took = performance.now() - started;
-    console.log(`1,000-row file read with its ZIP check in ${Math.round(took)} ms`);
+    const used = process.cpuUsage(started);
+    const took = (used.user + used.system) / 1000;
+    console.log(`1,000-row file read with its ZIP check in ${Math.round(took)} ms of processor time`);
     expect(took).toBeLessThan(2_000);
     const flagged = Object.fromEntries(
       Object.entries(result.zipFlags).map(([id, flags]) => [

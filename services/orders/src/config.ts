@@ -135,6 +135,11 @@ export const OrdersConfigSchema = Type.Object({
     description:
       "how long one hour of a sandbox parcel's 72-hour tracking journey lasts (tracking, and the refund rule for scanned labels); shorten it on test stacks to watch tracking move",
   }),
+  SANDBOX_JOURNEY_FILE: Type.String({
+    default: '',
+    description:
+      "a file that moves the sandbox's journey clock forward by hand (lines of an ISO time and milliseconds, appended by `moveJourneyClock`), so a test stack moves parcels along instead of waiting; empty: the journey follows real time",
+  }),
   // The live carriers' accounts (USPS_*, EASYPOST_*): checked at start when CARRIERS enables them.
   ...CARRIER_ACCOUNTS_CONFIG,
 });

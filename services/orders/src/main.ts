@@ -50,6 +50,7 @@ await runServiceRuntime({
       createCarrierSet(config.CARRIERS, {
         failureRate: config.CARRIER_FAILURE_RATE,
         sandboxTrackingHourMs: config.SANDBOX_TRACKING_HOUR_MS,
+        ...(config.SANDBOX_JOURNEY_FILE ? { sandboxJourneyFile: config.SANDBOX_JOURNEY_FILE } : {}),
         rateLimits: readCarrierRateLimits(config.CARRIER_RATE_LIMIT),
         // One rate for orders and every label worker together, not one each.
         rateSlots: createCarrierRateSlots(db),

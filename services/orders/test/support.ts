@@ -43,6 +43,9 @@ export interface HarnessPorts {
   carrierRoutes?: CarrierRoutesDeps;
 }
 
+/** Longer than any test runs: retry-failed answers once the retried rows have settled, never for want of time. */
+const RETRY_WAIT_FOR_THE_OUTCOME_MS = 10 * 60_000;
+
 /**
  * A migrated test database, a temporary FILES_DIR and the orders app built as
  * main.ts builds it. Peers come in through `ports` so a test file can give the
@@ -101,7 +104,9 @@ export async function startOrders(
     publishLabelRefunded: createLabelRefundedPublisher(outbox),
     events: createEventRecorder(outbox),
     carrierRetryDelaysMs: [1, 1],
-    retryWaitMs: opts.retryWaitMs ?? 5_000,
+    // Tests read a retry's outcome from its answer, so the answer waits for it however long this machine takes;
+    // the test's own timeout is the bound.
+    retryWaitMs: opts.retryWaitMs ?? RETRY_WAIT_FOR_THE_OUTCOME_MS,
     ...(opts.converter ? { converter: opts.converter } : {}),
     ...(opts.zplConversions ? { zplConversions: opts.zplConversions } : {}),
     purchaseQueue: purchases.waiting,

@@ -9,13 +9,14 @@ import { startTrackingChecker } from '../src/jobs/tracking-checker';
 import { fundedUser, type Stack, startStack } from './stack';
 import { insertLabelRow, orderBody, postOrder, type TestUser, user } from './support';
 
-// Tracking through the orders app on the sandbox carrier with a short journey hour (one second) and a clock the
-// test moves, on real PostgreSQL and the real payments ledger: the job's pace, the news it keeps, the list's stage
-// and filter, a label's events, and a label that moved refused a refund.
+// Tracking through the orders app on the sandbox carrier, whose journey keeps real hours on a clock the test moves
+// (so a parcel moves when the test says, never because the machine was slow), on real PostgreSQL and the real
+// payments ledger: the job's pace, the news it keeps, the list's stage and filter, a label's events, and a label
+// that moved refused a refund.
 
-const HOUR_MS = 1000;
+const HOUR_MS = 3_600_000;
 let ahead = 0;
-const sandbox = createSandboxCarrier({ trackingHourMs: HOUR_MS, now: () => new Date(Date.now() + ahead) });
+const sandbox = createSandboxCarrier({ now: () => new Date(Date.now() + ahead) });
 /** Tracking numbers asked, in order; `track` is held while `gate` is set. */
 const asked: string[] = [];
 let gate: Promise<void> | null = null;

@@ -1,5 +1,6 @@
 import type { CarrierPlugin } from '../registry';
 import { USPS_MARKETPLACE_CODES, uspsCarrierServices } from '../usps/services';
+import { journeyMovesIn } from './journey-clock';
 import { createSandboxCarrier } from './sandbox-carrier';
 
 /** The built-in USPS look-alike: sells as `usps`, so its labels read like USPS ones. */
@@ -16,6 +17,7 @@ export const sandboxUspsPlugin: CarrierPlugin = {
       renderThreads: settings.renderThreads,
       balanceCents: settings.sandboxBalanceCents,
       ...(settings.sandboxTrackingHourMs ? { trackingHourMs: settings.sandboxTrackingHourMs } : {}),
+      ...(settings.sandboxJourneyFile ? { journeyMoves: journeyMovesIn(settings.sandboxJourneyFile) } : {}),
       ...(settings.purchaseGate ? { purchaseGate: settings.purchaseGate } : {}),
     }),
 };

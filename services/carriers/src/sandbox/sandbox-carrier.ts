@@ -16,6 +16,7 @@ import {
   sandboxVerifyAddress,
   sandboxVoid,
 } from './extras';
+import { type JourneyMove, journeyNow } from './journey-clock';
 import { isSandboxFailureKey, sandboxTrackingNumber } from './tracking';
 
 export interface SandboxCarrierOptions {
@@ -47,6 +48,11 @@ export interface SandboxCarrierOptions {
    * "scanned, so used" read the same clock, so a label is refundable exactly while its tracking is pre-transit.
    */
   trackingHourMs?: number;
+  /**
+   * The moves of the journey clock so far (`journeyMovesIn(SANDBOX_JOURNEY_FILE)`): tracking and the refund rule
+   * read a parcel's journey on the clock they make, so a test can move parcels along instead of waiting.
+   */
+  journeyMoves?: () => Promise<readonly JourneyMove[]>;
 }
 
 export interface SandboxCarrier extends Carrier {
@@ -93,6 +99,9 @@ export function createSandboxCarrier(opts: SandboxCarrierOptions = {}): SandboxC
   if (!Number.isInteger(renderThreads) || renderThreads < 0) {
     throw new Error(`renderThreads must be a whole number of 0 or more, got ${renderThreads}`);
   }
+  /** Where a parcel bought at `purchasedAt` stands now, on the journey clock. */
+  const journeyAt = async (purchasedAt: Date | undefined) =>
+    opts.journeyMoves ? journeyNow(now(), purchasedAt, await opts.journeyMoves()) : now();
   const renderer =
     opts.renderer ?? (renderThreads === 0 ? createInlineRenderer() : createRenderPool({ size: renderThreads }));
 
@@ -116,11 +125,12 @@ export function createSandboxCarrier(opts: SandboxCarrierOptions = {}): SandboxC
 
     balance: async () => opts.balanceCents ?? DEFAULT_SANDBOX_CARRIER_BALANCE * 100,
 
-    voidLabel: async (req) => sandboxVoid(req, now(), 'void', hourMs),
-    refundStatus: async (req) => sandboxVoid(req, now(), 'status', hourMs),
-    verifyAddress: (address) => sandboxVerifyAddress(address),
+    voidLabel: async (req) => sandboxVoid(req, await journeyAt(req.purchasedAt), 'void', hourMs),
+    refundStatus: async (req) => sandboxVoid(req, await journeyAt(req.purchasedAt), 'status', hourMs),
+    verifyAddress: async (address) => sandboxVerifyAddress(address),
     rate: async (req) => sandboxRate(req),
-    track: async (trackingNumber, opts) => sandboxTrack(trackingNumber, now(), opts?.purchasedAt, hourMs),
+    track: async (trackingNumber, opts) =>
+      sandboxTrack(trackingNumber, await journeyAt(opts?.purchasedAt), opts?.purchasedAt, hourMs),
 
     async createScanForm(req) {
       if (req.labels.length === 0) return refusal('SCAN_FORM_REFUSED', 'no labels were given.');
