@@ -169,6 +169,14 @@ export async function startDatabase(opts: StartDatabaseOptions): Promise<Running
       'unix_socket_directories=',
       '-c',
       'max_connections=300',
+      // Reads and writes from each backend itself: the embedded database is small and mostly cached, so the three
+      // I/O worker processes PostgreSQL 18 starts by default would only cost memory.
+      '-c',
+      'io_method=sync',
+      // The embedded database holds one seller's data: 32 MB of buffers keeps it cached, and what PostgreSQL sets
+      // up for its default 128 MB is memory every start touches.
+      '-c',
+      'shared_buffers=32MB',
     ],
     { ...postgresIds(), detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
   );
