@@ -30,12 +30,14 @@ const launch = async (env: Record<string, string>) =>
 
 test('a service that never becomes ready is named with its log, and everything is stopped', async () => {
   const launcher = await launch({ FIXTURE_AUTH_MODE: 'never-ready', READY_TIMEOUT_MS: '4000' });
+  // The services are spawned once PostgreSQL is up, which a busy machine can take well over ten seconds to reach;
+  // the ready timeout counts from the spawn, so the run file names every pid for four seconds after it.
   const run = await eventually(
     async () => {
       const r = await readRunFile(dataDir).catch(() => undefined);
       return r && Object.values(r.services).every((s) => s.pid) ? r : undefined;
     },
-    10_000,
+    120_000,
     'every service to be spawned',
   );
   const { code } = await launcher.exited;
