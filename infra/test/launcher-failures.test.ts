@@ -46,10 +46,12 @@ test('a service that never becomes ready is named with its log, and everything i
   // One line that says the launcher gave up, who was not ready and where to look.
   const gaveUp = out.split('\n').filter((line) => line.includes('gave up'));
   expect(gaveUp).toHaveLength(1);
-  expect(gaveUp[0]).toMatch(/^flatship: gave up after 4 s, stopping everything: auth answers 503/);
+  // Auth is named with where it stood (answering 503 or, on a busy machine, not listening yet) and its log; a
+  // service beside it that a busy machine did not make ready within the four seconds is named too.
+  expect(gaveUp[0]).toMatch(/^flatship: gave up after 4 s, stopping everything: (.*; )?auth (answers 503|is not )/);
   expect(gaveUp[0]).toContain(`(its log: ${join(dataDir, 'logs', 'auth.log')})`);
   expect(out).not.toContain('Flatship is running');
-  expect(alivePids(allPids(run))).toEqual([]);
+  await expect.poll(() => alivePids(allPids(run)), { timeout: 30_000 }).toEqual([]);
   expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
 });
 
