@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { FileStore } from '../src/domain/ports';
 import { boughtBulkOrder } from './bulk-support';
 import { fundedUser, type Stack, startStack } from './stack';
-import type { TestUser } from './support';
+import { openDownload, type TestUser } from './support';
 
 // "Refund all unused" of a finished batch, through the orders app on the sandbox carrier and the real ledger:
 // the order's files written once for the whole request, and two requests at once each refunding its own labels.
@@ -35,16 +35,7 @@ const refundAll = (u: TestUser, orderId: string) =>
 
 const writesOf = (orderId: string, file: string) => written.filter((k) => k.endsWith(`/${orderId}/${file}`)).length;
 
-async function download(u: TestUser, path: string) {
-  const link = await s.app.inject({
-    method: 'POST',
-    url: '/api/orders/download-token',
-    headers: { token: u.token },
-    payload: { path },
-  });
-  expect(link.statusCode, link.body).toBe(200);
-  return s.app.inject({ url: link.json().url });
-}
+const download = (u: TestUser, path: string) => openDownload(s.app, u, path);
 
 test("refunding every unused row of an order writes the order's files once, and they show the refunds", async () => {
   const u = await fundedUser(s, 1000_00);

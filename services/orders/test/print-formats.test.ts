@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { ZPL_CONVERSION_FAILED } from '../src/domain/label-formats';
 import { boughtBulkOrder } from './bulk-support';
 import { fundedUser, type Stack, startStack } from './stack';
-import { orderBody, postOrder, type TestUser, user } from './support';
+import { openDownload, orderBody, postOrder, type TestUser, user } from './support';
 
 // The print setting and the label files it gives: single labels and a bulk order's merged file, in 4x6 PDF,
 // two to a letter page and ZPL, from a carrier that gives ZPL (the sandbox) and from one that cannot.
@@ -49,17 +49,7 @@ async function setFormat(u: TestUser, labelFormat: string) {
   expect(res.statusCode, res.body).toBe(200);
 }
 
-/** Opens a download as the browser does: a link from download-token, then the link. */
-async function download(u: TestUser, path: string, query = '') {
-  const link = await s.app.inject({
-    method: 'POST',
-    url: '/api/orders/download-token',
-    headers: { token: u.token },
-    payload: { path },
-  });
-  expect(link.statusCode, link.body).toBe(200);
-  return s.app.inject({ url: `${link.json().url}${query}` });
-}
+const download = (u: TestUser, path: string, query = '') => openDownload(s.app, u, path, query);
 
 async function buySingle(u: TestUser): Promise<{ pdfName: string; tracking: string }> {
   const res = await postOrder(s, u, orderBody(u.id));

@@ -305,3 +305,15 @@ export const CONFIG_ENV_REQUIRED = {
   PAYMENTS_URL: 'http://127.0.0.1:9',
   FILES_DIR: '/tmp',
 };
+
+/** Opens a download as the browser does: a link from download-token, then the link (with `query` appended). */
+export async function openDownload(app: ServiceApp, u: TestUser, path: string, query = '') {
+  const link = await app.inject({
+    method: 'POST',
+    url: '/api/orders/download-token',
+    headers: { token: u.token },
+    payload: { path },
+  });
+  if (link.statusCode !== 200) throw new Error(`download-token answered ${link.statusCode}: ${link.body}`);
+  return app.inject({ url: `${link.json().url}${query}` });
+}

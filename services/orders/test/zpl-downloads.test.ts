@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { type LabelConverter, labelConverter, ZPL_BUSY, ZPL_CONVERSION_FAILED } from '../src/domain/label-formats';
 import { boughtBulkOrder } from './bulk-support';
 import { fundedUser, type Stack, startStack } from './stack';
-import { orderBody, postOrder, type TestUser } from './support';
+import { openDownload, orderBody, postOrder, type TestUser } from './support';
 
 // ZPL made from labels bought as PDFs, through the orders app, with a converter the test counts and holds in place
 // of pdftoppm: each label converted once however many ask, at most ZPL_CONVERSIONS at once, a bulk order's file
@@ -61,16 +61,7 @@ beforeEach(() => {
   most = 0;
 });
 
-async function download(u: TestUser, path: string) {
-  const link = await s.app.inject({
-    method: 'POST',
-    url: '/api/orders/download-token',
-    headers: { token: u.token },
-    payload: { path },
-  });
-  expect(link.statusCode, link.body).toBe(200);
-  return s.app.inject({ url: `${link.json().url}&format=zpl-203` });
-}
+const download = (u: TestUser, path: string) => openDownload(s.app, u, path, '&format=zpl-203');
 const zplOf = (u: TestUser, orderId: string) => download(u, `/api/orders/download/pdf/${orderId}`);
 const POLL = { timeout: 60_000, interval: 20 };
 /** Asks for the order's ZPL until it is the file. */
