@@ -14,7 +14,7 @@ const send = (message: unknown) => process.send?.(message);
 /** The fake's side of the channel. */
 export type FakeProcessReply =
   | { ready: { url: string; testKey: string } }
-  | { stats: { requests: number; buyArrivals: number[]; throttled: number } }
+  | { stats: { requests: number; buyArrivals: number[]; buyShipments: string[]; throttled: number } }
   | { closed: true };
 
 // Its labels are drawn on a thread of their own as well.
@@ -27,11 +27,12 @@ const fake = await startFakeEasyPost({
 });
 process.on('message', async (m: { stats?: number; close?: true }) => {
   if (m.stats !== undefined) {
-    const from = fake.requests.slice(m.stats);
+    const buys = fake.requests.slice(m.stats).filter((r) => r.method === 'POST' && r.path.endsWith('/buy'));
     send({
       stats: {
         requests: fake.requests.length,
-        buyArrivals: from.filter((r) => r.method === 'POST' && r.path.endsWith('/buy')).map((r) => r.at),
+        buyArrivals: buys.map((r) => r.at),
+        buyShipments: buys.map((r) => r.path),
         throttled: fake.throttled,
       },
     } satisfies FakeProcessReply);

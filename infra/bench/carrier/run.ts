@@ -66,6 +66,8 @@ const load = () =>
 interface Window {
   /** Buy requests that reached the fake, accepted or not. */
   buys: number;
+  /** Buy requests for a shipment already asked to be bought (a 429 retried, or a row bought twice). */
+  repeatBuys: number;
   /** The first and last buy's arrival, ms by the fake's clock. */
   firstBuyAt: number;
   lastBuyAt: number;
@@ -81,7 +83,7 @@ interface Fake {
   url: string;
   testKey: string;
   /** Its request count, the arrival times of the buys from request `from` on, and its 429s so far. */
-  stats(from?: number): Promise<{ requests: number; buyArrivals: number[]; throttled: number }>;
+  stats(from?: number): Promise<{ requests: number; buyArrivals: number[]; buyShipments: string[]; throttled: number }>;
   close(): Promise<void>;
 }
 
@@ -134,6 +136,7 @@ async function windowOf(fake: Fake, fromIndex: number, throttledBefore: number):
     tightest = Math.min(tightest, (times[i + limit] as number) - (times[i] as number));
   return {
     buys: times.length,
+    repeatBuys: seen.buyShipments.length - new Set(seen.buyShipments).size,
     firstBuyAt: times[0] ?? Number.NaN,
     lastBuyAt: times.at(-1) ?? Number.NaN,
     tightestSecond: tightest,
@@ -251,7 +254,7 @@ async function main() {
       };
       results.push(result);
       log(
-        `run ${run}/${runs}: order ${fmt(result.seconds, 2)} s (rows settled ${result.settledSeconds === null ? '?' : fmt(result.settledSeconds, 2)} s), ${result.failed} failed, busiest second ${result.fake.busiestSecond}, 429s ${result.fake.throttled}; carrier alone ${fmt(alone.seconds, 2)} s; load ${load()}`,
+        `run ${run}/${runs}: order ${fmt(result.seconds, 2)} s (rows settled ${result.settledSeconds === null ? '?' : fmt(result.settledSeconds, 2)} s), ${result.failed} failed, buys ${result.fake.buys} (${result.fake.repeatBuys} repeated), busiest second ${result.fake.busiestSecond}, 429s ${result.fake.throttled}; carrier alone ${fmt(alone.seconds, 2)} s; load ${load()}`,
       );
     }
     socket.close();
@@ -287,7 +290,7 @@ async function main() {
   );
   out.push('');
   out.push(
-    `run   order s   settled s   first buy s   last buy s   failed   buys   busiest second   tightest ${limit} buys ms   429s   carrier alone s`,
+    `run   order s   settled s   first buy s   last buy s   failed   buys   repeated   busiest second   tightest ${limit} buys ms   429s   carrier alone s`,
   );
   results.forEach((r, i) => {
     const at = (ms: number) => fmt((ms - r.startedAt) / 1000, 2);
@@ -299,6 +302,7 @@ async function main() {
       at(r.fake.lastBuyAt).padStart(10),
       String(r.failed).padStart(6),
       String(r.fake.buys).padStart(4),
+      String(r.fake.repeatBuys).padStart(8),
       String(r.fake.busiestSecond).padStart(14),
       String(Math.round(r.fake.tightestSecond)).padStart(`tightest ${limit} buys ms`.length),
       String(r.fake.throttled).padStart(4),

@@ -91,3 +91,14 @@ test('a 429 met by one replica pauses the other too, for the Retry-After', async
     { after: 1208, replica: 1 },
   ]);
 });
+
+test('the database hands out several consecutive slots in one round trip, and the next ask comes after them', async () => {
+  const slots = databaseSlots();
+  const carrier = `usps-${randomUUID()}`;
+  const now = Date.parse('2026-03-02T15:00:00Z');
+  expect(await slots.reserve(carrier, now, 20, 5)).toBe(now);
+  // Five slots from now, 20 ms apart: the next one any replica gets is the sixth.
+  expect(await databaseSlots().reserve(carrier, now + 10, 20)).toBe(now + 100);
+  expect(await slots.reserve(carrier, now + 10, 20, 3)).toBe(now + 120);
+  expect(await slots.reserve(carrier, now + 10, 20)).toBe(now + 180);
+});

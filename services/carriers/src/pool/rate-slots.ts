@@ -12,10 +12,11 @@
  */
 export interface RateSlotStore {
   /**
-   * Hands out the next slot of `carrier` for a process whose clock says `now`: the later of `now`, the pause's end and
-   * the slot after the last one handed out, which then moves on by `spacingMs`. Resolves to the slot's time.
+   * Hands out the next `count` slots of `carrier` (1 when not given) for a process whose clock says `now`: the first
+   * is the later of `now`, the pause's end and the slot after the last one handed out, the others follow it
+   * `spacingMs` apart, and the next handed out comes one spacing after the last. Resolves to the first slot's time.
    */
-  reserve(carrier: string, now: number, spacingMs: number): Promise<number>;
+  reserve(carrier: string, now: number, spacingMs: number, count?: number): Promise<number>;
   /** No slot of `carrier` is handed out before `until` (a pause already longer stays). */
   pause(carrier: string, until: number): Promise<void>;
 }
@@ -29,10 +30,10 @@ export function createProcessRateSlots(): RateSlotStore {
     return row;
   };
   return {
-    async reserve(carrier, now, spacingMs) {
+    async reserve(carrier, now, spacingMs, count = 1) {
       const row = rowOf(carrier);
       const slot = Math.max(row.next, now, row.pausedUntil);
-      row.next = slot + spacingMs;
+      row.next = slot + count * spacingMs;
       return slot;
     },
     async pause(carrier, until) {
@@ -93,9 +94,15 @@ export interface RateGate extends PurchaseGate {
   readonly busy: boolean;
 }
 
-/** Slots held ahead, so the store's round trip never delays the next send: the one due and the one after it. */
+/** Slots held ahead at least, so the store's round trip never delays the next send: the one due and the one after. */
 const HELD_AHEAD = 2;
+/** The most of the rate one process holds ahead, in time: a quarter of a second's slots. */
+const MAX_HELD_MS = 250;
 const STORE_RETRY_MS = 1000;
+/** The longest lead a slot is asked for (a store this slow is an outage, and the line waits for it anyway). */
+const MAX_LEAD_MS = 1000;
+/** Each round trip's share of the lead left after the next one: the lead follows a store getting faster again. */
+const LEAD_DECAY = 0.95;
 
 /** The spacing of a rate's slots: (1 s + guard) / rate, or (1/rate s + guard) below one a second. */
 export function slotSpacingMs(ratePerSecond: number, guardMs = 0): number {
@@ -107,10 +114,15 @@ export function slotSpacingMs(ratePerSecond: number, guardMs = 0): number {
 }
 
 /**
- * A carrier's gate: each `take` resolves, oldest first, at a slot from the store. The gate holds at most two slots
- * (the one due and the next) and only for callers waiting, so an idle process holds none and the rest of the rate
- * goes to whoever buys. A slot the gate reaches late by more than half the guard (a busy event loop) is given up
- * and another asked for, as its call would arrive bunched with the next ones.
+ * A carrier's gate: each `take` resolves, oldest first, at a slot from the store. A slot is used at its time or not
+ * at all: one the gate reaches later than half the guard (a busy event loop, or a store that answered after the slot
+ * was due) is given up, as its call would arrive bunched with the next ones.
+ *
+ * So that the store's answer comes before the slots it hands out, they are asked for a lead ahead of now (one and a
+ * half times the slowest recent round trip to the store), and as many at once as that lead spans: one round trip
+ * brings the slots of the next lead, so a slow store costs no rate. The gate holds slots only for callers waiting,
+ * at least two and at most a quarter second's worth, so an idle process holds none and the rest of the rate goes to
+ * whoever buys.
  */
 export function createRateGate(opts: RateGateOptions): RateGate {
   const spacingMs = slotSpacingMs(opts.ratePerSecond, opts.guardMs);
@@ -118,8 +130,8 @@ export function createRateGate(opts: RateGateOptions): RateGate {
   const clock = opts.clock ?? systemRateClock;
   const slots = opts.slots ?? createProcessRateSlots();
   const line: (() => void)[] = [];
-  // Slots handed out and not yet used, soonest first, with when each came back from the store.
-  const held: { at: number; receivedAt: number }[] = [];
+  // Slots handed out and not yet used, soonest first.
+  const held: { at: number }[] = [];
   let reserving = false;
   let cancelTimer: (() => void) | null = null;
   let pausedUntil = Number.NEGATIVE_INFINITY;
@@ -127,14 +139,24 @@ export function createRateGate(opts: RateGateOptions): RateGate {
   let pausing: Promise<void> = Promise.resolve();
   let pauses = 0;
 
-  const reserve = () => {
+  // How far ahead of now a slot is asked for, learnt from the store's round trips.
+  let leadMs = 0;
+  const mostHeld = Math.max(HELD_AHEAD, Math.floor(MAX_HELD_MS / spacingMs));
+
+  const reserve = (count: number) => {
     reserving = true;
+    let askedAt = 0;
     pausing
-      .then(() => slots.reserve(opts.carrier, clock.now(), spacingMs))
+      .then(() => {
+        askedAt = clock.now();
+        return slots.reserve(opts.carrier, askedAt + leadMs, spacingMs, count);
+      })
       .then(
-        (slot) => {
+        (first) => {
           reserving = false;
-          held.push({ at: slot, receivedAt: clock.now() });
+          const receivedAt = clock.now();
+          leadMs = Math.min(MAX_LEAD_MS, Math.max(1.5 * (receivedAt - askedAt), leadMs * LEAD_DECAY));
+          for (let i = 0; i < count; i++) held.push({ at: first + i * spacingMs });
           held.sort((a, b) => a.at - b.at);
           pump();
         },
@@ -156,13 +178,16 @@ export function createRateGate(opts: RateGateOptions): RateGate {
       const now = clock.now();
       if (slot.at > now) break;
       held.shift();
-      // Held past its time (a timer firing late) or inside a pause: its call would not arrive where the slot is, so
-      // another is asked for below. A slot the store's round trip made late goes as it comes: asking again could come
-      // back as late again, and nothing would go while the store is slow.
-      if (now - Math.max(slot.at, slot.receivedAt) > lateMs || slot.at < pausedUntil) continue;
+      // Reached past its time (a timer firing late, a store answering late) or inside a pause: its call would not
+      // arrive where the slot is, so another is asked for below, a lead ahead that covers the store's round trip.
+      if (now - slot.at > lateMs || slot.at < pausedUntil) continue;
       (line.shift() as () => void)();
     }
-    if (!reserving && held.length < HELD_AHEAD && line.length > held.length) reserve();
+    if (!reserving) {
+      // Enough slots for the lead and the one after, no more than the callers waiting need.
+      const wanted = Math.min(mostHeld, Math.max(HELD_AHEAD, Math.ceil(leadMs / spacingMs) + 1), line.length);
+      if (wanted > held.length) reserve(wanted - held.length);
+    }
     const next = held[0]?.at;
     if (cancelTimer === null && next !== undefined && line.length > 0) {
       cancelTimer = clock.setTimer(
