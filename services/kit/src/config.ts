@@ -95,7 +95,7 @@ export const BaseConfig = {
       minimum: 1,
       shownDefault: "the service's own: 10; admin 6; label-worker `LABEL_WORKER_CONCURRENCY` + 4; gateway 4",
       description:
-        'database connections the main pool may hold at once; the event bus holds one more for LISTEN (two with an outbox), and orders its purchase locks (`PURCHASE_LOCK_CONNECTIONS`)',
+        'database connections the main pool may hold at once; the event bus and the outbox relay share one more for LISTEN, and orders its purchase locks (`PURCHASE_LOCK_CONNECTIONS`)',
     }),
   ),
   DB_POOL_IDLE_MS: Type.Integer({

@@ -53,88 +53,159 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 export interface Listener {
   close(): Promise<void>;
-  /** Drops the connection without any goodbye, as a dying process would. */
+  /** Drops this listener without any goodbye, as a dying process would (the connection too, when it was the last). */
   destroy(): void;
 }
 
-/**
- * Holds one LISTEN connection for several channels and reconnects when it
- * drops. Notifications lost while disconnected are covered by `onReconnect`
- * (callers re-check everything) and by their own polling.
- */
-export async function startListener(opts: {
+interface ListenerOptions {
   config: pg.ClientConfig;
   channels: string[];
   onNotification(channel: string, payload: string): void;
   onReconnect(): void;
   logger: BusLogger;
   retryMs: number;
-}): Promise<Listener> {
-  let client: pg.Client | undefined;
-  let closed = false;
-  let retry: NodeJS.Timeout | undefined;
+}
 
-  const connect = async (): Promise<void> => {
-    const c = new pg.Client(opts.config);
-    c.on('notification', (n) => opts.onNotification(n.channel, n.payload ?? ''));
-    c.on('error', (err) => {
-      if (closed) return;
-      opts.logger.warn({ err }, 'event bus LISTEN connection failed; reconnecting');
-      lost(c);
-    });
-    c.on('end', () => lost(c));
-    try {
-      await c.connect();
-      for (const ch of opts.channels) await c.query(`LISTEN "${ch.replaceAll('"', '""')}"`);
-    } catch (err) {
-      // A connection that opened but could not LISTEN (the server died in between) would otherwise stay open.
-      c.end().catch(() => {});
-      throw err;
+/** One process's LISTEN connection to one database, shared by every listener on it (the bus and the outbox). */
+interface SharedConnection {
+  client: pg.Client | undefined;
+  /** The connection being opened, for a listener that comes meanwhile. */
+  connecting: Promise<void> | undefined;
+  listeners: Set<ListenerOptions>;
+  /** Channels LISTENed on the current client. */
+  listening: Set<string>;
+  retry: NodeJS.Timeout | undefined;
+}
+
+const shared = new Map<string, SharedConnection>();
+
+const firstOf = (c: SharedConnection): ListenerOptions | undefined => c.listeners.values().next().value;
+
+const quote = (channel: string) => `"${channel.replaceAll('"', '""')}"`;
+
+/**
+ * Holds one LISTEN connection for several channels and reconnects when it drops. Every listener of a process on the
+ * same database shares one connection (and one PostgreSQL backend): the event bus and the outbox relay of a service
+ * each LISTEN on it, and each is told only of its own channels. Notifications lost while disconnected are covered
+ * by `onReconnect` (callers re-check everything) and by their own polling.
+ */
+export async function startListener(opts: ListenerOptions): Promise<Listener> {
+  const key = JSON.stringify(opts.config);
+  let conn = shared.get(key);
+  if (!conn) {
+    conn = { client: undefined, connecting: undefined, listeners: new Set(), listening: new Set(), retry: undefined };
+    shared.set(key, conn);
+  }
+  const c = conn;
+  c.listeners.add(opts);
+  try {
+    if (c.connecting) await c.connecting;
+    if (c.client) await listenAll(c, c.client);
+    else if (!c.retry) {
+      c.connecting = open(c, opts.config).finally(() => {
+        c.connecting = undefined;
+      });
+      await c.connecting;
     }
-    if (closed) {
-      await c.end().catch(() => {});
-      return;
-    }
-    client = c;
-  };
-
-  const lost = (c: pg.Client) => {
-    if (closed || client !== c) return;
-    client = undefined;
-    c.end().catch(() => {});
-    scheduleReconnect();
-  };
-
-  const scheduleReconnect = () => {
-    if (closed || retry) return;
-    retry = setTimeout(async () => {
-      retry = undefined;
-      try {
-        await connect();
-        opts.logger.info({ databaseReachable: true }, 'event bus LISTEN connection restored');
-        opts.onReconnect();
-      } catch (err) {
-        opts.logger.warn({ err }, 'event bus LISTEN reconnect failed');
-        scheduleReconnect();
-      }
-    }, opts.retryMs);
-  };
-
-  await connect();
+    // Otherwise the connection is being restored: this listener is told so by onReconnect, as the others are.
+  } catch (err) {
+    leave(c, key, opts, false);
+    throw err;
+  }
+  let left = false;
   return {
     async close() {
-      closed = true;
-      clearTimeout(retry);
-      const c = client;
-      client = undefined;
-      await c?.end().catch(() => {});
+      if (left) return;
+      left = true;
+      await leave(c, key, opts, false);
     },
     destroy() {
-      closed = true;
-      clearTimeout(retry);
-      const c = client as (pg.Client & { connection?: { stream?: { destroy(): void } } }) | undefined;
-      client = undefined;
-      c?.connection?.stream?.destroy();
+      if (left) return;
+      left = true;
+      void leave(c, key, opts, true);
     },
   };
+}
+
+async function listenAll(c: SharedConnection, client: pg.Client): Promise<void> {
+  for (const l of c.listeners) {
+    for (const ch of l.channels) {
+      if (c.listening.has(ch)) continue;
+      await client.query(`LISTEN ${quote(ch)}`);
+      c.listening.add(ch);
+    }
+  }
+}
+
+async function open(c: SharedConnection, config: pg.ClientConfig): Promise<void> {
+  const client = new pg.Client(config);
+  client.on('notification', (n) => {
+    for (const l of c.listeners) if (l.channels.includes(n.channel)) l.onNotification(n.channel, n.payload ?? '');
+  });
+  client.on('error', (err) => {
+    if (c.client !== client) return;
+    firstOf(c)?.logger.warn({ err }, 'event bus LISTEN connection failed; reconnecting');
+    lost(c, client, config);
+  });
+  client.on('end', () => lost(c, client, config));
+  c.listening = new Set();
+  try {
+    await client.connect();
+    c.client = client;
+    await listenAll(c, client);
+  } catch (err) {
+    // A connection that opened but could not LISTEN (the server died in between) would otherwise stay open.
+    if (c.client === client) c.client = undefined;
+    client.end().catch(() => {});
+    throw err;
+  }
+  if (c.listeners.size === 0) {
+    c.client = undefined;
+    await client.end().catch(() => {});
+  }
+}
+
+function lost(c: SharedConnection, client: pg.Client, config: pg.ClientConfig): void {
+  if (c.client !== client) return;
+  c.client = undefined;
+  client.end().catch(() => {});
+  scheduleReconnect(c, config);
+}
+
+function scheduleReconnect(c: SharedConnection, config: pg.ClientConfig): void {
+  if (c.retry || c.listeners.size === 0) return;
+  const retryMs = Math.min(...[...c.listeners].map((l) => l.retryMs));
+  c.retry = setTimeout(async () => {
+    if (c.listeners.size === 0) {
+      c.retry = undefined;
+      return;
+    }
+    // A listener that comes meanwhile waits for this attempt rather than opening a second connection.
+    c.connecting = open(c, config).finally(() => {
+      c.connecting = undefined;
+    });
+    c.retry = undefined;
+    try {
+      await c.connecting;
+      firstOf(c)?.logger.info({ databaseReachable: true }, 'event bus LISTEN connection restored');
+      for (const l of c.listeners) l.onReconnect();
+    } catch (err) {
+      firstOf(c)?.logger.warn({ err }, 'event bus LISTEN reconnect failed');
+      scheduleReconnect(c, config);
+    }
+  }, retryMs);
+}
+
+/** Takes a listener off its connection; the last one closes it (or, `abruptly`, drops it as a dying process would). */
+async function leave(c: SharedConnection, key: string, opts: ListenerOptions, abruptly: boolean): Promise<void> {
+  c.listeners.delete(opts);
+  if (c.listeners.size > 0) return;
+  if (shared.get(key) === c) shared.delete(key);
+  clearTimeout(c.retry);
+  c.retry = undefined;
+  const client = c.client as (pg.Client & { connection?: { stream?: { destroy(): void } } }) | undefined;
+  c.client = undefined;
+  if (!client) return;
+  if (abruptly) client.connection?.stream?.destroy();
+  else await client.end().catch(() => {});
 }

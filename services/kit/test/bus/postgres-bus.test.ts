@@ -383,7 +383,7 @@ describe('postgres adapter', () => {
     expect(last).toEqual([2, 2, 2]);
   });
 
-  test('the consumer and the relay reconnect their LISTEN connection after it is killed', async () => {
+  test('the consumer and the relay share one LISTEN connection, and both come back after it is killed', async () => {
     const { bus, db } = await harness({ pollIntervalMs: 60_000 });
     const topic = name('reconnect');
     const got: unknown[] = [];
@@ -400,7 +400,8 @@ describe('postgres adapter', () => {
     const { rows } = (await db.raw(
       "select pg_terminate_backend(pid) as killed from pg_stat_activity where datname = current_database() and query ilike 'listen%'",
     )) as { rows: { killed: boolean }[] };
-    expect(rows.length).toBe(2);
+    // The consumer and the relay of one process share one LISTEN connection (one PostgreSQL backend).
+    expect(rows.length).toBe(1);
     await bus.publish(topic, [{ key: 'k', value: 'direct' }]);
     await db.transaction((trx) => outbox.add(trx, topic, [{ key: 'k', value: 'relayed' }]));
     // The poll is a minute away, so only a reconnect (which re-checks everything) can deliver these in time.
@@ -409,6 +410,22 @@ describe('postgres adapter', () => {
 
     await bus.publish(topic, [{ key: 'k', value: 'after' }]);
     await waitFor('a message after the reconnect', () => got.length >= 3, 15_000);
+  });
+
+  test('a relay stopping leaves the shared LISTEN connection to the consumer, which is still woken at once', async () => {
+    const { bus, db } = await harness({ pollIntervalMs: 60_000 });
+    const topic = name('left');
+    const got: unknown[] = [];
+    const sub = await bus.subscribe({ group: name('g'), topics: [topic], handler: async (m) => void got.push(m.value) });
+    cleanups.push(() => sub.close());
+    await migrateOutbox(db, 'svc_left');
+    const outbox = createOutbox({ db, schema: 'svc_left', bus, pollIntervalMs: 60_000, logger: testLogger });
+    const stopRelay = await outbox.startRelay();
+    await stopRelay();
+    // The poll is a minute away: only a notification on the connection the relay shared can deliver this in time.
+    await bus.publish(topic, [{ key: 'k', value: 'still here' }]);
+    await waitFor('the message', () => got.length >= 1, 15_000);
+    expect(got).toEqual(['still here']);
   });
 
   test('migrateBus is idempotent when several processes run it at once', async () => {
