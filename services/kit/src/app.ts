@@ -11,7 +11,7 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { isDatabaseUnavailable } from './db';
+import { isDatabaseUnavailable } from './db-basics';
 import { AppError, isAppError, statusOf, UNAVAILABLE_MESSAGE } from './errors';
 import { createMetricsRegistry, observeHttpRequests } from './metrics';
 import { bindRequestContext, REQUEST_ID_HEADER } from './request-context';

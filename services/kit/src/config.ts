@@ -2,7 +2,7 @@ import { type Static, type TObject, Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { BusConfig } from './bus/config';
 import { ConfigError } from './config-error';
-import { DEFAULT_POOL_IDLE_MS } from './db';
+import { DEFAULT_POOL_IDLE_MS } from './db-basics';
 
 export { ConfigError };
 

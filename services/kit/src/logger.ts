@@ -1,5 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { DATABASE_CLIENT, isDatabaseUnavailable } from './db';
+import { DATABASE_CLIENT, isDatabaseUnavailable } from './db-basics';
 import { REDACTED, redactUrl, scrubLogLine } from './log-redaction';
 
 /** Marks the line that reports the database reachable again (see `databaseOutageHook`). */

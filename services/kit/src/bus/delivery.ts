@@ -1,6 +1,6 @@
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
-import { isDatabaseUnavailable } from '../db';
+import { isDatabaseUnavailable } from '../db-basics';
 import type { BusLogger, BusMessage, OutgoingMessage, SubscribeOptions } from './port';
 
 export const DEFAULT_MAX_ATTEMPTS = 10;

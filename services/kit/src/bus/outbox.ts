@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isDatabaseUnavailable } from '../db';
+import { isDatabaseUnavailable } from '../db-basics';
 import { currentRequestId, REQUEST_ID_HEADER } from '../request-context';
 import { checkSchemaName, clientConfigFor, fallbackLogger, type Listener, startListener } from './pg-support';
 import type { BusLogger, EventBus, Outbox, OutgoingMessage } from './port';
