@@ -126,43 +126,17 @@ const externalNpmPackages = (bundleWorkspaces) => ({
 });
 
 /**
- * What `node dist/<name>.js` runs: it loads the npm packages the code imports at start, then turns source maps on, so
- * stack traces name the TypeScript sources, and then loads the bundled code from `<name>.bundle.js`. Node maps only
- * code loaded after that switch, which is why the switch and the code are two files, and why the packages come
- * first: many ship source maps of their own, and Node would otherwise read and hold every one of them (about 2 MB a
- * process) for stack frames that name node_modules anyway.
+ * What `node dist/<name>.js` runs: it turns source maps on, so stack traces name the TypeScript sources, and then
+ * loads the bundled code from `<name>.bundle.js`. Node maps only code loaded after that switch, which is why the
+ * switch and the code are two files.
  */
-const launcherOf = (bundleFile, packages) =>
+const launcherOf = (bundleFile) =>
   [
-    '// Built by infra/build/build.mjs: npm packages first, then source maps on, then the bundled code, so stack',
-    "// traces name the sources of the program's own code.",
-    ...(packages.length > 0 ? [`await Promise.all([${packages.map((p) => `import('${p}')`).join(', ')}]);`] : []),
+    '// Built by infra/build/build.mjs: source maps on first, then the bundled code, so stack traces name the sources.',
     'process.setSourceMapsEnabled(true);',
     `await import('./${bundleFile}');`,
     '',
   ].join('\n');
-
-/**
- * The npm packages an output imports when it loads: its own static imports and those of the chunks it imports
- * statically (not what `await import()` brings later), Node's built-in modules left out.
- */
-function startupPackages(metafile, root, output) {
-  const outputs = new Map(Object.entries(metafile.outputs).map(([file, o]) => [resolve(root, file), o]));
-  const packages = new Set();
-  const seen = new Set();
-  const visit = (file) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    for (const imported of outputs.get(file)?.imports ?? []) {
-      if (imported.kind !== 'import-statement') continue;
-      if (imported.external) {
-        if (!imported.path.startsWith('node:')) packages.add(imported.path);
-      } else visit(resolve(root, imported.path));
-    }
-  };
-  visit(resolve(root, output));
-  return [...packages].sort();
-}
 
 async function loadEsbuild() {
   try {
@@ -222,8 +196,7 @@ async function bundle(esbuild, { root, source, out, bundleWorkspaces, runnable }
     plugins: [externalNpmPackages(bundleWorkspaces)],
   });
   if (runnable) {
-    const packages = startupPackages(result.metafile, root, codeFile);
-    const contents = new TextEncoder().encode(launcherOf(basename(codeFile), packages));
+    const contents = new TextEncoder().encode(launcherOf(basename(codeFile)));
     result.outputFiles.push({ path: join(root, out), contents });
   }
   return result;
