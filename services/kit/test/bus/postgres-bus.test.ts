@@ -416,7 +416,11 @@ describe('postgres adapter', () => {
     const { bus, db } = await harness({ pollIntervalMs: 60_000 });
     const topic = name('left');
     const got: unknown[] = [];
-    const sub = await bus.subscribe({ group: name('g'), topics: [topic], handler: async (m) => void got.push(m.value) });
+    const sub = await bus.subscribe({
+      group: name('g'),
+      topics: [topic],
+      handler: async (m) => void got.push(m.value),
+    });
     cleanups.push(() => sub.close());
     await migrateOutbox(db, 'svc_left');
     const outbox = createOutbox({ db, schema: 'svc_left', bus, pollIntervalMs: 60_000, logger: testLogger });
