@@ -131,7 +131,7 @@ export function createRateGate(opts: RateGateOptions): RateGate {
   const slots = opts.slots ?? createProcessRateSlots();
   const line: (() => void)[] = [];
   // Slots handed out and not yet used, soonest first.
-  const held: { at: number }[] = [];
+  const held: number[] = [];
   let reserving = false;
   let cancelTimer: (() => void) | null = null;
   let pausedUntil = Number.NEGATIVE_INFINITY;
@@ -156,8 +156,8 @@ export function createRateGate(opts: RateGateOptions): RateGate {
           reserving = false;
           const receivedAt = clock.now();
           leadMs = Math.min(MAX_LEAD_MS, Math.max(1.5 * (receivedAt - askedAt), leadMs * LEAD_DECAY));
-          for (let i = 0; i < count; i++) held.push({ at: first + i * spacingMs });
-          held.sort((a, b) => a.at - b.at);
+          for (let i = 0; i < count; i++) held.push(first + i * spacingMs);
+          held.sort((a, b) => a - b);
           pump();
         },
         (err: unknown) => {
@@ -176,11 +176,11 @@ export function createRateGate(opts: RateGateOptions): RateGate {
       const slot = held[0];
       if (slot === undefined || line.length === 0) break;
       const now = clock.now();
-      if (slot.at > now) break;
+      if (slot > now) break;
       held.shift();
       // Reached past its time (a timer firing late, a store answering late) or inside a pause: its call would not
       // arrive where the slot is, so another is asked for below, a lead ahead that covers the store's round trip.
-      if (now - slot.at > lateMs || slot.at < pausedUntil) continue;
+      if (now - slot > lateMs || slot < pausedUntil) continue;
       (line.shift() as () => void)();
     }
     if (!reserving) {
@@ -188,7 +188,7 @@ export function createRateGate(opts: RateGateOptions): RateGate {
       const wanted = Math.min(mostHeld, Math.max(HELD_AHEAD, Math.ceil(leadMs / spacingMs) + 1), line.length);
       if (wanted > held.length) reserve(wanted - held.length);
     }
-    const next = held[0]?.at;
+    const next = held[0];
     if (cancelTimer === null && next !== undefined && line.length > 0) {
       cancelTimer = clock.setTimer(
         () => {

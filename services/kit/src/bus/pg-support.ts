@@ -68,6 +68,9 @@ interface ListenerOptions {
 
 /** One process's LISTEN connection to one database, shared by every listener on it (the bus and the outbox). */
 interface SharedConnection {
+  /** Its key in `shared`: the connection settings. */
+  key: string;
+  config: pg.ClientConfig;
   client: pg.Client | undefined;
   /** The connection being opened, for a listener that comes meanwhile. */
   connecting: Promise<void> | undefined;
@@ -93,7 +96,15 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
   const key = JSON.stringify(opts.config);
   let conn = shared.get(key);
   if (!conn) {
-    conn = { client: undefined, connecting: undefined, listeners: new Set(), listening: new Set(), retry: undefined };
+    conn = {
+      key,
+      config: opts.config,
+      client: undefined,
+      connecting: undefined,
+      listeners: new Set(),
+      listening: new Set(),
+      retry: undefined,
+    };
     shared.set(key, conn);
   }
   const c = conn;
@@ -101,15 +112,10 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
   try {
     if (c.connecting) await c.connecting;
     if (c.client) await listenAll(c, c.client);
-    else if (!c.retry) {
-      c.connecting = open(c, opts.config).finally(() => {
-        c.connecting = undefined;
-      });
-      await c.connecting;
-    }
+    else if (!c.retry) await connect(c);
     // Otherwise the connection is being restored: this listener is told so by onReconnect, as the others are.
   } catch (err) {
-    leave(c, key, opts, false);
+    await leave(c, opts, false);
     throw err;
   }
   let left = false;
@@ -117,12 +123,12 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
     async close() {
       if (left) return;
       left = true;
-      await leave(c, key, opts, false);
+      await leave(c, opts, false);
     },
     destroy() {
       if (left) return;
       left = true;
-      void leave(c, key, opts, true);
+      void leave(c, opts, true);
     },
   };
 }
@@ -137,17 +143,25 @@ async function listenAll(c: SharedConnection, client: pg.Client): Promise<void> 
   }
 }
 
-async function open(c: SharedConnection, config: pg.ClientConfig): Promise<void> {
-  const client = new pg.Client(config);
+/** Opens the connection; a listener that comes meanwhile waits for this attempt rather than opening a second one. */
+function connect(c: SharedConnection): Promise<void> {
+  c.connecting = open(c).finally(() => {
+    c.connecting = undefined;
+  });
+  return c.connecting;
+}
+
+async function open(c: SharedConnection): Promise<void> {
+  const client = new pg.Client(c.config);
   client.on('notification', (n) => {
     for (const l of c.listeners) if (l.channels.includes(n.channel)) l.onNotification(n.channel, n.payload ?? '');
   });
   client.on('error', (err) => {
     if (c.client !== client) return;
     firstOf(c)?.logger.warn({ err }, 'event bus LISTEN connection failed; reconnecting');
-    lost(c, client, config);
+    lost(c, client);
   });
-  client.on('end', () => lost(c, client, config));
+  client.on('end', () => lost(c, client));
   c.listening = new Set();
   try {
     await client.connect();
@@ -165,14 +179,14 @@ async function open(c: SharedConnection, config: pg.ClientConfig): Promise<void>
   }
 }
 
-function lost(c: SharedConnection, client: pg.Client, config: pg.ClientConfig): void {
+function lost(c: SharedConnection, client: pg.Client): void {
   if (c.client !== client) return;
   c.client = undefined;
   client.end().catch(() => {});
-  scheduleReconnect(c, config);
+  scheduleReconnect(c);
 }
 
-function scheduleReconnect(c: SharedConnection, config: pg.ClientConfig): void {
+function scheduleReconnect(c: SharedConnection): void {
   if (c.retry || c.listeners.size === 0) return;
   const retryMs = Math.min(...[...c.listeners].map((l) => l.retryMs));
   c.retry = setTimeout(async () => {
@@ -180,27 +194,24 @@ function scheduleReconnect(c: SharedConnection, config: pg.ClientConfig): void {
       c.retry = undefined;
       return;
     }
-    // A listener that comes meanwhile waits for this attempt rather than opening a second connection.
-    c.connecting = open(c, config).finally(() => {
-      c.connecting = undefined;
-    });
+    const attempt = connect(c);
     c.retry = undefined;
     try {
-      await c.connecting;
+      await attempt;
       firstOf(c)?.logger.info({ databaseReachable: true }, 'event bus LISTEN connection restored');
       for (const l of c.listeners) l.onReconnect();
     } catch (err) {
       firstOf(c)?.logger.warn({ err }, 'event bus LISTEN reconnect failed');
-      scheduleReconnect(c, config);
+      scheduleReconnect(c);
     }
   }, retryMs);
 }
 
 /** Takes a listener off its connection; the last one closes it (or, `abruptly`, drops it as a dying process would). */
-async function leave(c: SharedConnection, key: string, opts: ListenerOptions, abruptly: boolean): Promise<void> {
+async function leave(c: SharedConnection, opts: ListenerOptions, abruptly: boolean): Promise<void> {
   c.listeners.delete(opts);
   if (c.listeners.size > 0) return;
-  if (shared.get(key) === c) shared.delete(key);
+  if (shared.get(c.key) === c) shared.delete(c.key);
   clearTimeout(c.retry);
   c.retry = undefined;
   const client = c.client as (pg.Client & { connection?: { stream?: { destroy(): void } } }) | undefined;

@@ -383,9 +383,10 @@ describe('postgres adapter', () => {
     expect(last).toEqual([2, 2, 2]);
   });
 
-  test('the consumer and the relay share one LISTEN connection, and both come back after it is killed', async () => {
+  /** A consumer and an outbox relay of one process, polling only once a minute: notifications are all that wakes them. */
+  async function consumerAndRelay(label: string) {
     const { bus, db } = await harness({ pollIntervalMs: 60_000 });
-    const topic = name('reconnect');
+    const topic = name(label);
     const got: unknown[] = [];
     const sub = await bus.subscribe({
       group: name('g'),
@@ -393,9 +394,16 @@ describe('postgres adapter', () => {
       handler: async (m) => void got.push(m.value),
     });
     cleanups.push(() => sub.close());
-    await migrateOutbox(db, 'svc_reconnect');
-    const outbox = createOutbox({ db, schema: 'svc_reconnect', bus, pollIntervalMs: 60_000, logger: testLogger });
-    cleanups.push(await outbox.startRelay());
+    const schema = `svc_${label}`;
+    await migrateOutbox(db, schema);
+    const outbox = createOutbox({ db, schema, bus, pollIntervalMs: 60_000, logger: testLogger });
+    const stopRelay = await outbox.startRelay();
+    return { bus, db, topic, got, outbox, stopRelay };
+  }
+
+  test('the consumer and the relay share one LISTEN connection, and both come back after it is killed', async () => {
+    const { bus, db, topic, got, outbox, stopRelay } = await consumerAndRelay('reconnect');
+    cleanups.push(stopRelay);
 
     const { rows } = (await db.raw(
       "select pg_terminate_backend(pid) as killed from pg_stat_activity where datname = current_database() and query ilike 'listen%'",
@@ -413,18 +421,7 @@ describe('postgres adapter', () => {
   });
 
   test('a relay stopping leaves the shared LISTEN connection to the consumer, which is still woken at once', async () => {
-    const { bus, db } = await harness({ pollIntervalMs: 60_000 });
-    const topic = name('left');
-    const got: unknown[] = [];
-    const sub = await bus.subscribe({
-      group: name('g'),
-      topics: [topic],
-      handler: async (m) => void got.push(m.value),
-    });
-    cleanups.push(() => sub.close());
-    await migrateOutbox(db, 'svc_left');
-    const outbox = createOutbox({ db, schema: 'svc_left', bus, pollIntervalMs: 60_000, logger: testLogger });
-    const stopRelay = await outbox.startRelay();
+    const { bus, topic, got, stopRelay } = await consumerAndRelay('left');
     await stopRelay();
     // The poll is a minute away: only a notification on the connection the relay shared can deliver this in time.
     await bus.publish(topic, [{ key: 'k', value: 'still here' }]);
