@@ -10,10 +10,10 @@ import { createStackApi, registerFundedCustomer } from '../src/testing/start-sta
 
 // The product as it runs in production, on one machine: the Kafka bus (librdkafka's mock
 // cluster), one database role per service, two label-worker and two gateway replicas
-// behind a round-robin front. Three 500-row orders: one watched from the other gateway,
+// behind a round-robin front. Three 200-row orders: one watched from the other gateway,
 // one that loses a worker to SIGKILL, one during a rolling restart of every process.
 
-const ROWS = 500;
+const ROWS = 200;
 /** Funds all three orders at the dearest service ($8.95 a label) with room to spare. */
 const FUNDED_DOLLARS = 3 * ROWS * 9 + 100;
 const ORDER_TIMEOUT_MS = 120_000;
