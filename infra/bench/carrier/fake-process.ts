@@ -14,7 +14,16 @@ const send = (message: unknown) => process.send?.(message);
 /** The fake's side of the channel. */
 export type FakeProcessReply =
   | { ready: { url: string; testKey: string } }
-  | { stats: { requests: number; buyArrivals: number[]; buyShipments: string[]; throttled: number } }
+  | {
+      stats: {
+        requests: number;
+        buyArrivals: number[];
+        buyShipments: string[];
+        /** When the first shipment of these requests was asked to be created. */
+        firstCreateAt: number | null;
+        throttled: number;
+      };
+    }
   | { closed: true };
 
 // Its labels are drawn on a thread of their own as well.
@@ -27,12 +36,15 @@ const fake = await startFakeEasyPost({
 });
 process.on('message', async (m: { stats?: number; close?: true }) => {
   if (m.stats !== undefined) {
-    const buys = fake.requests.slice(m.stats).filter((r) => r.method === 'POST' && r.path.endsWith('/buy'));
+    const seen = fake.requests.slice(m.stats);
+    const buys = seen.filter((r) => r.method === 'POST' && r.path.endsWith('/buy'));
+    const creates = seen.filter((r) => r.method === 'POST' && r.path.endsWith('/shipments'));
     send({
       stats: {
         requests: fake.requests.length,
         buyArrivals: buys.map((r) => r.at),
         buyShipments: buys.map((r) => r.path),
+        firstCreateAt: creates.length ? Math.min(...creates.map((r) => r.at)) : null,
         throttled: fake.throttled,
       },
     } satisfies FakeProcessReply);

@@ -68,6 +68,8 @@ interface Window {
   buys: number;
   /** Buy requests for a shipment already asked to be bought (a 429 retried, or a row bought twice). */
   repeatBuys: number;
+  /** The first shipment create's arrival, ms by the fake's clock. */
+  firstCreateAt: number;
   /** The first and last buy's arrival, ms by the fake's clock. */
   firstBuyAt: number;
   lastBuyAt: number;
@@ -82,8 +84,8 @@ interface Window {
 interface Fake {
   url: string;
   testKey: string;
-  /** Its request count, the arrival times of the buys from request `from` on, and its 429s so far. */
-  stats(from?: number): Promise<{ requests: number; buyArrivals: number[]; buyShipments: string[]; throttled: number }>;
+  /** Its request count, the arrival times of the buys and the first create from request `from` on, and its 429s so far. */
+  stats(from?: number): Promise<Extract<FakeProcessReply, { stats: unknown }>['stats']>;
   close(): Promise<void>;
 }
 
@@ -137,6 +139,7 @@ async function windowOf(fake: Fake, fromIndex: number, throttledBefore: number):
   return {
     buys: times.length,
     repeatBuys: seen.buyShipments.length - new Set(seen.buyShipments).size,
+    firstCreateAt: seen.firstCreateAt ?? Number.NaN,
     firstBuyAt: times[0] ?? Number.NaN,
     lastBuyAt: times.at(-1) ?? Number.NaN,
     tightestSecond: tightest,
@@ -290,7 +293,7 @@ async function main() {
   );
   out.push('');
   out.push(
-    `run   order s   settled s   first buy s   last buy s   failed   buys   repeated   busiest second   tightest ${limit} buys ms   429s   carrier alone s`,
+    `run   order s   settled s   first create s   first buy s   last buy s   failed   buys   repeated   busiest second   tightest ${limit} buys ms   429s   carrier alone s`,
   );
   results.forEach((r, i) => {
     const at = (ms: number) => fmt((ms - r.startedAt) / 1000, 2);
@@ -298,6 +301,7 @@ async function main() {
       String(i + 1).padEnd(5),
       fmt(r.seconds, 2).padStart(7),
       (r.settledSeconds === null ? '?' : fmt(r.settledSeconds, 2)).padStart(9),
+      at(r.fake.firstCreateAt).padStart(14),
       at(r.fake.firstBuyAt).padStart(11),
       at(r.fake.lastBuyAt).padStart(10),
       String(r.failed).padStart(6),
