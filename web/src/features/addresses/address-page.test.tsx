@@ -206,8 +206,10 @@ describe('Address page', () => {
     const toast = await screen.findByRole('alert');
     expect(toast).toHaveTextContent('Failed to add address');
     expect(toast).toHaveTextContent('This Address ID already exists');
-    expect(dialog.getByLabelText('Address ID')).toHaveAccessibleDescription('This Address ID already exists');
-    // Focus moves to the field once the error is shown, which may be a render after the toast.
+    // The field's error and the focus on it may come a render after the toast.
+    await waitFor(() =>
+      expect(dialog.getByLabelText('Address ID')).toHaveAccessibleDescription('This Address ID already exists'),
+    );
     await waitFor(() => expect(dialog.getByLabelText('Address ID')).toHaveFocus());
   });
 
