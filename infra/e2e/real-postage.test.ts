@@ -22,6 +22,9 @@ import { sharedBrowser } from './shared-stack';
 // labels and a 200-row order; the label worker is killed between buying and settling; then labels it bought are
 // voided and put on SCAN forms at the carrier that sold them.
 
+/** The mixed-carrier order's rows: enough of both services to show each row routed to its carrier. */
+const ORDER_ROWS = 200;
+
 const SENDER: LabelAddress = {
   name: 'Harbor Goods Fulfillment',
   company: 'Harbor Goods LLC',
@@ -222,23 +225,23 @@ describe('real postage on USPS and EasyPost', () => {
     });
   });
 
-  test('a 200-row order: every label bought once, each from the carrier its service is routed to', async () => {
+  test(`a ${ORDER_ROWS}-row order: every label bought once, each from the carrier its service is routed to`, async () => {
     const before = purchases();
     const order = await runTimedOrder(createStackApi(stack.url), socket, {
       userId: customer.id,
       token: customer.token,
-      orderData: amazonRows(200, 11),
+      orderData: amazonRows(ORDER_ROWS, 11),
       source: 'amazon',
       fileName: 'amazon-real-postage.txt',
       timeoutMs: 240_000,
     });
-    expect(order.last).toMatchObject({ status: 'completed', processedCount: 200, failedCount: 0 });
+    expect(order.last).toMatchObject({ status: 'completed', processedCount: ORDER_ROWS, failedCount: 0 });
     const rows = await labelsOf(order.orderId);
-    expect(rows).toHaveLength(200);
+    expect(rows).toHaveLength(ORDER_ROWS);
     expect(rows.filter((r) => !(r.status === 'completed' && (r.carrier_cost_cents ?? 0) > 0))).toEqual([]);
     for (const r of rows) expect(r.carrier_id).toBe(r.service_name === 'USPS Ground Advantage' ? 'easypost' : 'usps');
-    expect(new Set(rows.map((r) => r.tracking_number)).size).toBe(200);
-    expect(purchases() - before).toBe(200);
+    expect(new Set(rows.map((r) => r.tracking_number)).size).toBe(ORDER_ROWS);
+    expect(purchases() - before).toBe(ORDER_ROWS);
   }, 300_000);
 
   test('the label worker killed between buying and settling: the restarted worker finishes the order and buys nothing twice', async () => {

@@ -38,13 +38,13 @@ process.on('message', async (m: { stats?: number; close?: true }) => {
   if (m.stats !== undefined) {
     const seen = fake.requests.slice(m.stats);
     const buys = seen.filter((r) => r.method === 'POST' && r.path.endsWith('/buy'));
-    const creates = seen.filter((r) => r.method === 'POST' && r.path.endsWith('/shipments'));
     send({
       stats: {
         requests: fake.requests.length,
         buyArrivals: buys.map((r) => r.at),
         buyShipments: buys.map((r) => r.path),
-        firstCreateAt: creates.length ? Math.min(...creates.map((r) => r.at)) : null,
+        // The log is in arrival order: the first create found is the first that came.
+        firstCreateAt: seen.find((r) => r.method === 'POST' && r.path.endsWith('/shipments'))?.at ?? null,
         throttled: fake.throttled,
       },
     } satisfies FakeProcessReply);
